@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** The Chromium flags for a fake microphone that "speaks" the given WAV file once. */
+export function fakeMicrophoneArgs(wavPath: string): string[] {
+  return [
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+    `--use-file-for-fake-audio-capture=${wavPath}%noloop`,
+  ];
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === "object") resolve(address.port);
+        else reject(new Error("no port"));
+      });
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  logs: string[];
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+/** Starts the built app (`dist/server/main.js`) as the README does, on its own port and data folder. */
+export async function startServer(
+  env: Record<string, string> = {},
+  existing?: { dataDir: string; port: number },
+): Promise<RunningServer> {
+  const dataDir = existing?.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "vmj-e2e-")));
+  const port = existing?.port ?? (await freePort());
+  const logs: string[] = [];
+  const child = spawn(process.execPath, ["dist/server/main.js"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      APP_URL: `http://127.0.0.1:${port}`,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d: Buffer) => logs.push(d.toString()));
+  child.stderr?.on("data", (d: Buffer) => logs.push(d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Server exited: ${logs.join("")}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`Server did not start: ${logs.join("")}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    await exited;
+  };
+  return {
+    url,
+    port,
+    dataDir,
+    process: child,
+    logs,
+    stop,
+    cleanup: async () => {
+      await stop();
+      if (!existing) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+/** A page that records console errors and failed requests so a test can assert there were none. */
+export async function newPage(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") consoleErrors.push(msg.text());
+  });
+  page.on("pageerror", (error) => consoleErrors.push(error.message));
+  return { context, page, consoleErrors };
+}

@@ -1,0 +1,39 @@
+import { type ButtonHTMLAttributes, forwardRef } from "react";
+import { cn } from "../../lib/cn";
+
+type Variant = "primary" | "secondary" | "ghost" | "destructive" | "outline";
+
+const VARIANTS: Record<Variant, string> = {
+  primary: "bg-brand-700 text-white hover:bg-brand-800",
+  secondary: "bg-brand-100 text-brand-800 hover:bg-brand-50",
+  ghost: "bg-transparent text-slate-800 hover:bg-brand-100",
+  destructive: "bg-red-700 text-white hover:bg-red-800",
+  outline: "border border-slate-300 bg-white text-slate-900 hover:bg-slate-50",
+};
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: Variant;
+  size?: "sm" | "md" | "lg" | "icon";
+}
+
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
+  { className, variant = "primary", size = "md", type = "button", ...props },
+  ref,
+) {
+  return (
+    <button
+      ref={ref}
+      type={type}
+      className={cn(
+        "inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:pointer-events-none disabled:opacity-50",
+        size === "sm" && "h-8 px-3 text-sm",
+        size === "md" && "h-10 px-4 text-sm",
+        size === "lg" && "h-12 px-6 text-base",
+        size === "icon" && "h-10 w-10",
+        VARIANTS[variant],
+        className,
+      )}
+      {...props}
+    />
+  );
+});

@@ -1,0 +1,47 @@
+import { act, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TOAST_DURATION_MS, TOAST_REMOVE_DELAY_MS } from "../../../shared/constants";
+import { Toaster } from "./toaster";
+import { dismissToast, toast } from "./use-toast";
+
+afterEach(() => {
+  act(() => dismissToast());
+  vi.useRealTimers();
+});
+
+describe("Toaster", () => {
+  it("shows at most one toast, the newest", () => {
+    render(<Toaster />);
+    act(() => {
+      toast({ title: "First" });
+      toast({ title: "Second", description: "details" });
+    });
+    expect(screen.queryByText("First")).not.toBeInTheDocument();
+    expect(screen.getByText("Second")).toBeInTheDocument();
+    expect(screen.getByText("details")).toBeInTheDocument();
+  });
+
+  it("uses F8 as the hotkey for the toast region", () => {
+    render(<Toaster />);
+    act(() => {
+      toast({ title: "Hello" });
+    });
+    expect(screen.getByRole("region").getAttribute("aria-label")).toContain("F8");
+  });
+
+  it("closes after the default duration", () => {
+    vi.useFakeTimers();
+    render(<Toaster />);
+    act(() => {
+      toast({ title: "Bye soon" });
+    });
+    expect(screen.getByText("Bye soon")).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(TOAST_DURATION_MS + 100);
+    });
+    act(() => {
+      vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS);
+    });
+    expect(screen.queryByText("Bye soon")).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,68 @@
+import { type ReactNode, useEffect, useState } from "react";
+import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from "../../../shared/constants";
+
+export interface ToastOptions {
+  title?: ReactNode;
+  description?: ReactNode;
+  variant?: "default" | "destructive";
+}
+
+export interface ToastItem extends ToastOptions {
+  id: string;
+  open: boolean;
+}
+
+type Listener = (toasts: ToastItem[]) => void;
+
+let toasts: ToastItem[] = [];
+let counter = 0;
+const listeners = new Set<Listener>();
+const removeTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+function emit(): void {
+  for (const listener of listeners) listener(toasts);
+}
+
+/** Spec 9: a dismissed toast is removed from memory after the removal delay. */
+function scheduleRemoval(id: string): void {
+  if (removeTimers.has(id)) return;
+  removeTimers.set(
+    id,
+    setTimeout(() => {
+      removeTimers.delete(id);
+      toasts = toasts.filter((t) => t.id !== id);
+      emit();
+    }, TOAST_REMOVE_DELAY_MS),
+  );
+}
+
+export function dismissToast(id?: string): void {
+  toasts = toasts.map((t) => {
+    if (id === undefined || t.id === id) {
+      scheduleRemoval(t.id);
+      return { ...t, open: false };
+    }
+    return t;
+  });
+  emit();
+}
+
+/** Shows a toast; at most TOAST_LIMIT are kept, newest first. */
+export function toast(options: ToastOptions): { id: string; dismiss: () => void } {
+  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+  const id = String(counter);
+  toasts = [{ ...options, id, open: true }, ...toasts].slice(0, TOAST_LIMIT);
+  emit();
+  return { id, dismiss: () => dismissToast(id) };
+}
+
+export function useToasts(): ToastItem[] {
+  const [state, setState] = useState(toasts);
+  useEffect(() => {
+    listeners.add(setState);
+    return () => {
+      listeners.delete(setState);
+    };
+  }, []);
+  return state;
+}

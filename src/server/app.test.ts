@@ -1,0 +1,163 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { MESSAGES } from "../shared/messages";
+import { buildApp } from "./app";
+import { loadConfig } from "./config";
+import { LocalAudioStorage } from "./storage/local-storage";
+import {
+  createTestApp,
+  createTestDatabase,
+  DATABASE_KINDS,
+  makeTempDir,
+  type TestApp,
+} from "./test/harness";
+
+describe.each(DATABASE_KINDS)("health on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ kind });
+  });
+  afterAll(async () => t.cleanup());
+
+  it("reports the database reachable", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok", database: kind });
+  });
+
+  it("reports 503 when the database is gone", async () => {
+    const broken = await createTestDatabase(kind);
+    const app = await buildApp({ config: t.config, database: broken.handle, storage: t.storage });
+    await broken.cleanup();
+    const res = await app.inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ message: "Database unreachable" });
+    await app.close();
+  });
+});
+
+describe("the HTTP shell", () => {
+  let t: TestApp;
+  let clientDir: string;
+  let app: TestApp["app"];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    clientDir = await makeTempDir("vmj-client-");
+    await mkdir(path.join(clientDir, "assets"));
+    await writeFile(path.join(clientDir, "index.html"), "<!doctype html><div id=root></div>");
+    await writeFile(path.join(clientDir, "assets", "index-abc123.js"), "console.log(1)");
+    app = await buildApp({
+      config: t.config,
+      database: t.database,
+      storage: t.storage,
+      clientDir,
+    });
+    app.post(
+      "/api/echo",
+      { schema: { body: z.object({ name: z.string().min(2), age: z.number() }) } },
+      async (request) => request.body,
+    );
+    app.get("/api/boom", async () => {
+      throw new Error("secret internal detail at /var/lib/db");
+    });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.cleanup();
+    await rm(clientDir, { recursive: true, force: true });
+  });
+
+  it("answers unknown API paths with 404 JSON", async () => {
+    const res = await app.inject({ method: "GET", url: "/api/nope" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: MESSAGES.notFound });
+  });
+
+  it("serves the single-page app on every other path, uncached", async () => {
+    for (const url of ["/", "/memory/abc", "/profile/jo", "/watch", "/some/other/path?x=1"]) {
+      const res = await app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["content-type"]).toMatch(/text\/html/);
+      expect(res.headers["cache-control"]).toBe("no-cache");
+      expect(res.body).toContain("<div id=root>");
+    }
+  });
+
+  it("caches hashed assets immutably", async () => {
+    const res = await app.inject({ method: "GET", url: "/assets/index-abc123.js" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("sends security headers with a content security policy", async () => {
+    const res = await app.inject({ method: "GET", url: "/" });
+    expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("answers a bad body with 400 naming the field", async () => {
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/echo",
+      payload: { name: "x", age: 3 },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^body\.name: /);
+    const missing = await app.inject({ method: "POST", url: "/api/echo", payload: { name: "xy" } });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toMatch(/^body\.age: /);
+  });
+
+  it("answers malformed JSON with 400", async () => {
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/echo",
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(typeof res.json().message).toBe("string");
+  });
+
+  it("never leaks internals on a 500", async () => {
+    const res = await app.inject({ method: "GET", url: "/api/boom" });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ message: MESSAGES.internalError });
+  });
+
+  it("serves the OpenAPI document and its docs page", async () => {
+    const doc = await app.inject({ method: "GET", url: "/api/openapi.json" });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.json().paths["/api/health"]).toBeDefined();
+    const page = await app.inject({ method: "GET", url: "/api/docs/" });
+    expect([200, 302]).toContain(page.statusCode);
+  });
+
+  it("serves public app info", async () => {
+    const res = await app.inject({ method: "GET", url: "/api/app-info" });
+    expect(res.json()).toEqual({ featureRequestContact: t.config.FEATURE_REQUEST_CONTACT });
+  });
+});
+
+describe("start-up faults", () => {
+  it("refuses an unwritable audio folder", async () => {
+    const dir = await makeTempDir();
+    await writeFile(path.join(dir, "file"), "");
+    const storage = new LocalAudioStorage(path.join(dir, "file", "audio"));
+    await expect(storage.checkWritable()).rejects.toThrow(/not writable/);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("refuses an unreachable PostgreSQL", async () => {
+    const config = loadConfig({ DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" });
+    expect(config.database.kind).toBe("postgres");
+    const { openDatabase } = await import("./db/connection");
+    await expect(
+      openDatabase({ kind: "postgres", url: "postgres://nobody@127.0.0.1:1/none" }),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,150 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import helmet from "@fastify/helmet";
+import fastifyStatic from "@fastify/static";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from "fastify";
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import { MESSAGES } from "../shared/messages";
+import { appInfoRoutes } from "./app-info/app-info.routes";
+import type { Config } from "./config";
+import type { DatabaseHandle } from "./db/connection";
+import { healthRoutes } from "./health/health.routes";
+import { HttpError } from "./http-errors";
+import type { AudioStorage } from "./storage/audio-storage";
+
+/** Everything the app needs, built by main.ts (or a test) and passed in. */
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  storage: AudioStorage;
+  /** The built web app; when absent (server tests) only the API is served. */
+  clientDir?: string;
+  logger?: FastifyServerOptions["logger"];
+}
+
+export type App = FastifyInstance;
+
+/** Builds the Fastify app without listening; tests use `inject()`. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: deps.config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    // Keep default error serialization out of the way: our handler shapes every error.
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.setErrorHandler<FastifyError>((error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const field = first?.instancePath?.replace(/^\//, "").replace(/\//g, ".") ?? "";
+      const where = error.validationContext ?? "body";
+      const message = first
+        ? `${where}${field ? `.${field}` : ""}: ${first.message}`
+        : "Invalid request";
+      return reply.code(400).send({ message });
+    }
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send({ message: error.message });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply.code(429).send({ message: MESSAGES.tooManyRequests });
+    }
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (malformed JSON, wrong content type, body too large) are safe.
+      return reply.code(status).send({ message: error.message });
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply.code(500).send({ message: MESSAGES.internalError });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        workerSrc: ["'self'", "blob:"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        mediaSrc: ["'self'", "blob:"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", "data:"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Voice Memory Journal API",
+        description: "Every route the web app uses. Errors are `{ message }`.",
+        version: "1.0.0",
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { database: deps.database });
+      await api.register(appInfoRoutes, { config: deps.config });
+      api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: "/api" },
+  );
+
+  const clientDir = deps.clientDir;
+  const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
+  if (clientDir && indexHtml && existsSync(indexHtml)) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      setHeaders(reply, filePath) {
+        // Vite puts content hashes in asset names, so they never change.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          reply.header("cache-control", "public, max-age=31536000, immutable");
+        } else {
+          reply.header("cache-control", "no-cache");
+        }
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split("?")[0] ?? "";
+    if (url === "/api" || url.startsWith("/api/") || !indexHtml || !existsSync(indexHtml)) {
+      return reply.code(404).send({ message: MESSAGES.notFound });
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return reply.code(404).send({ message: MESSAGES.notFound });
+    }
+    // Every other path is a screen of the single-page app; it shows its own 404 page.
+    return reply.header("cache-control", "no-cache").type("text/html").sendFile("index.html");
+  });
+
+  return app;
+}

@@ -1,0 +1,102 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFromEnv = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => v === "" || /^postgres(ql)?:\/\//.test(v) || v.startsWith("sqlite:"), {
+      message: "must be a postgres:// URL, a sqlite: path, or empty for the default SQLite file",
+    })
+    .default(""),
+  APP_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  TRUST_PROXY: booleanFromEnv.default(false),
+  SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
+  SESSION_MAX_DAYS: z.coerce.number().positive().default(90),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 * 1024),
+  FEATURE_REQUEST_CONTACT: z.string().default("mailto:hello@example.com"),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Voice Memory Journal <no-reply@localhost>"),
+  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_UPLOAD_PER_HOUR: z.coerce.number().int().positive().default(60),
+  ANON_DAILY_RECORDINGS: z.coerce.number().int().nonnegative().default(20),
+  CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(24),
+  AI_PROVIDER: z.enum(["openai", "local"]).optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_TRANSCRIPTION_BASE_URL: z.url().optional(),
+  OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).default("whisper-1"),
+  OPENAI_TEXT_MODEL: z.string().min(1).default("gpt-4o"),
+  OPENAI_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60 * 1000),
+  OPENAI_MAX_RETRIES: z.coerce.number().int().nonnegative().default(2),
+  POCKETSPHINX_BIN: z.string().default("pocketsphinx_continuous"),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends RawConfig {
+  dataDir: string;
+  audioDir: string;
+  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+  aiProvider: "openai" | "local";
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value throws a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = configSchema.safeParse(clean);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(environment)"}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const raw = parsed.data;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  const database: Config["database"] = /^postgres(ql)?:\/\//.test(raw.DATABASE_URL)
+    ? { kind: "postgres", url: raw.DATABASE_URL }
+    : {
+        kind: "sqlite",
+        file: raw.DATABASE_URL.startsWith("sqlite:")
+          ? path.resolve(raw.DATABASE_URL.slice("sqlite:".length))
+          : path.join(dataDir, "journal.db"),
+      };
+  if (raw.AI_PROVIDER === "openai" && !raw.OPENAI_API_KEY && !raw.OPENAI_BASE_URL) {
+    throw new ConfigError(
+      "Invalid configuration:\n  AI_PROVIDER: 'openai' needs OPENAI_API_KEY (or OPENAI_BASE_URL for a self-hosted server)",
+    );
+  }
+  return {
+    ...raw,
+    dataDir,
+    audioDir: path.join(dataDir, "audio"),
+    database,
+    aiProvider: raw.AI_PROVIDER ?? (raw.OPENAI_API_KEY ? "openai" : "local"),
+  };
+}
+
+/** Reads `.env` from the working directory into process.env when present (never overriding). */
+export function loadDotEnv(file = ".env"): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}

@@ -1,0 +1,74 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import { migrateToLatest } from "./migrate";
+import type { Database } from "./schema";
+
+export type DatabaseKind = "sqlite" | "postgres";
+
+export type DatabaseTarget =
+  | { kind: "sqlite"; file: string }
+  | { kind: "postgres"; url: string; schema?: string };
+
+/** An open, migrated database: the query builder plus which dialect it speaks. */
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  /** The PostgreSQL schema in use when not the default (tests give each file its own). */
+  schema?: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// count(*) and bigint come back as strings from pg; these columns are small enough for numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === "sqlite") {
+    mkdirSync(path.dirname(target.file), { recursive: true });
+    const sqlite = new SqliteDatabase(target.file);
+    // Memories are irreplaceable: WAL with full sync, foreign keys, and waiting on locks.
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const handle: DatabaseHandle = {
+      db,
+      kind: "sqlite",
+      ping: async () => {
+        await sql`select 1`.execute(db);
+      },
+      close: () => db.destroy(),
+    };
+    await migrateToLatest(handle);
+    return handle;
+  }
+
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const handle: DatabaseHandle = {
+    db,
+    kind: "postgres",
+    ...(target.schema ? { schema: target.schema } : {}),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+  try {
+    await handle.ping();
+    await migrateToLatest(handle);
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    throw error;
+  }
+  return handle;
+}

@@ -1,0 +1,40 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import type { DatabaseHandle, DatabaseKind } from "./connection";
+import { initialSchema } from "./migrations/0001-initial";
+
+/** A migration that may differ by dialect; every schema change is a new entry here. */
+export interface DialectMigration {
+  up(db: Kysely<unknown>, kind: DatabaseKind): Promise<void>;
+}
+
+const MIGRATIONS: Record<string, DialectMigration> = {
+  "0001-initial": initialSchema,
+};
+
+class DialectMigrationProvider implements MigrationProvider {
+  constructor(private readonly kind: DatabaseKind) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(
+      Object.entries(MIGRATIONS).map(([name, migration]) => [
+        name,
+        { up: (db: Kysely<unknown>) => migration.up(db, this.kind) },
+      ]),
+    );
+  }
+}
+
+/** Brings the schema up to date; several instances starting at once are serialised by Kysely's lock. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new DialectMigrationProvider(handle.kind),
+    // Kysely looks for its own tables across all schemas unless told which one is ours.
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === "Error");
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? "");
+    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,97 @@
+import type { Generated } from "kysely";
+
+/** Timestamps are ISO-8601 UTC text and booleans are 0/1 on both databases, so rows read alike. */
+export interface UsersTable {
+  id: string;
+  username: string;
+  username_lower: string;
+  display_name: string | null;
+  email: string | null;
+  email_lower: string | null;
+  password_hash: string;
+  is_public: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface PasswordResetTokensTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface AudioFilesTable {
+  id: string;
+  storage_key: string;
+  content_type: string;
+  bytes: number;
+  owner_user_id: string | null;
+  owner_anon_hash: string | null;
+  created_at: string;
+}
+
+export interface MemoriesTable {
+  /** SQLite only: a stable integer row id for the full-text index. */
+  seq: Generated<number>;
+  id: string;
+  user_id: string | null;
+  anon_owner_hash: string | null;
+  claim_expires_at: string | null;
+  audio_id: string | null;
+  title: string;
+  transcript: string;
+  summary: string;
+  scores: string;
+  duration: number;
+  recorded_at: string;
+  tags: string;
+  status: string;
+  stage: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CommentsTable {
+  id: string;
+  memory_id: string;
+  commenter_name: string;
+  audio_id: string | null;
+  transcript: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  target_id: string;
+  status: string;
+  attempts: number;
+  run_after: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  audio_files: AudioFilesTable;
+  memories: MemoriesTable;
+  comments: CommentsTable;
+  jobs: JobsTable;
+}

@@ -1,0 +1,45 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildApp } from "./app";
+import { ConfigError, loadConfig, loadDotEnv } from "./config";
+import { openDatabase } from "./db/connection";
+import { LocalAudioStorage } from "./storage/local-storage";
+
+/** Composition root: config -> database -> storage -> app.listen. */
+async function main(): Promise<void> {
+  loadDotEnv();
+  const config = loadConfig();
+  const logger = { level: config.LOG_LEVEL };
+
+  const storage = new LocalAudioStorage(config.audioDir);
+  await storage.checkWritable();
+
+  const target =
+    config.database.kind === "sqlite"
+      ? config.database
+      : { kind: "postgres" as const, url: config.database.url };
+  const database = await openDatabase(target).catch((error: Error) => {
+    const where = config.database.kind === "postgres" ? "DATABASE_URL" : "the SQLite file";
+    throw new Error(`Could not open the database (${where}): ${error.message}`);
+  });
+
+  const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
+  const app = await buildApp({ config, database, storage, clientDir, logger });
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, "shutting down");
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof ConfigError || error instanceof Error ? error.message : error;
+  console.error(`Start-up failed: ${String(message)}`);
+  process.exit(1);
+});

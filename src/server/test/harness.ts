@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { type App, type AppDeps, buildApp } from "../app";
+import { type Config, loadConfig } from "../config";
+import { type DatabaseHandle, type DatabaseKind, openDatabase } from "../db/connection";
+import { newId } from "../ids";
+import { LocalAudioStorage } from "../storage/local-storage";
+
+export const TEST_POSTGRES_URL =
+  process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** Both databases every repository test runs on. */
+export const DATABASE_KINDS: DatabaseKind[] = ["sqlite", "postgres"];
+
+export async function makeTempDir(prefix = "vmj-test-"): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh, migrated database: a temp SQLite file, or a new PostgreSQL schema. */
+export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  if (kind === "sqlite") {
+    const dir = await makeTempDir("vmj-db-");
+    const handle = await openDatabase({ kind: "sqlite", file: path.join(dir, "test.db") });
+    return {
+      handle,
+      cleanup: async () => {
+        await handle.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `t_${newId()
+    .replace(/[^A-Za-z0-9]/g, "")
+    .toLowerCase()}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create schema "${schema}"`);
+  await admin.end();
+  const handle = await openDatabase({ kind: "postgres", url: TEST_POSTGRES_URL, schema });
+  return {
+    handle,
+    cleanup: async () => {
+      await handle.close();
+      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop schema "${schema}" cascade`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: App;
+  config: Config;
+  database: DatabaseHandle;
+  storage: LocalAudioStorage;
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
+/** A built app on a fresh database and data folder; nothing listens. */
+export async function createTestApp(
+  options: { kind?: DatabaseKind; env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+): Promise<TestApp> {
+  const dataDir = await makeTempDir("vmj-data-");
+  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", ...options.env });
+  const testDb = await createTestDatabase(options.kind ?? "sqlite");
+  const storage = new LocalAudioStorage(config.audioDir);
+  await storage.checkWritable();
+  const app = await buildApp({ config, database: testDb.handle, storage, ...options.deps });
+  await app.ready();
+  return {
+    app,
+    config,
+    database: testDb.handle,
+    storage,
+    dataDir,
+    cleanup: async () => {
+      await app.close();
+      await testDb.cleanup();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

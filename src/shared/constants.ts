@@ -1,0 +1,68 @@
+/** Business constants of spec section 9, shared by client, server and tests. */
+export const PAGE_SIZE = 15;
+export const MAX_TAGS = 5;
+export const GENERATED_TAG_COUNT = 3;
+export const MAX_TAG_WORDS = 3;
+export const MIN_RECORDING_BYTES = 1024;
+export const RECORDER_CHUNK_MS = 100;
+export const AUDIO_BITS_PER_SECOND = 128000;
+export const AUDIO_IDEAL_SAMPLE_RATE = 44100;
+export const AUDIO_MIN_SAMPLE_RATE = 22050;
+export const VISUALISER_WIDTH = 800;
+export const VISUALISER_HEIGHT = 300;
+export const VISUALISER_FFT_SIZE = 256;
+export const CONFETTI_MS = 2000;
+export const MIN_PASSWORD_LENGTH = 6;
+/** Long passphrases are welcome; the cap only stops hashing megabytes. */
+export const MAX_PASSWORD_LENGTH = 1024;
+export const DELETE_CONFIRMATION_WORD = "delete";
+/** Estimated duration in seconds = audio bytes / this. */
+export const DURATION_BYTES_PER_SECOND = 16000;
+
+export const SCORE_DIMENSIONS = [
+  "meaningfulness",
+  "cuteness",
+  "excitement",
+  "interest",
+  "uniqueness",
+  "overall",
+] as const;
+export type ScoreDimension = (typeof SCORE_DIMENSIONS)[number];
+export const SCORE_MIN = 1;
+export const SCORE_MAX = 10;
+export const DEFAULT_SCORE = 5;
+
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+export const TOAST_SWIPE_DIRECTION = "right";
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+export const TOAST_HOTKEY = ["F8"];
+
+export const TRANSCRIPTION_MODEL = "whisper-1";
+export const TEXT_MODEL = "gpt-4o";
+export const AI_TIMEOUT_MS = 10 * 60 * 1000;
+export const AI_MAX_RETRIES = 2;
+
+/** Formats tried in the spec's order (section 5). */
+export const RECORDING_MIME_TYPES = [
+  "audio/webm;codecs=opus",
+  "audio/webm",
+  "audio/mp4",
+  "audio/mp4;codecs=mp4a.40.2",
+  "audio/mpeg",
+  "audio/ogg;codecs=opus",
+  "audio/wav",
+] as const;
+
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 32;
+/** Letters, digits, dot, dash and underscore; starts with a letter or digit. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export const DISPLAY_NAME_MAX_LENGTH = 64;
+export const EMAIL_MAX_LENGTH = 254;
+export const TITLE_MAX_LENGTH = 300;
+export const TEXT_MAX_LENGTH = 100_000;
+export const TAG_MAX_LENGTH = 50;
+export const SEARCH_MAX_LENGTH = 500;
+export const COMMENTER_NAME_MAX_LENGTH = 60;

@@ -1,0 +1,202 @@
+import { z } from "zod";
+import {
+  COMMENTER_NAME_MAX_LENGTH,
+  DISPLAY_NAME_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  PAGE_SIZE,
+  SCORE_DIMENSIONS,
+  SEARCH_MAX_LENGTH,
+  TAG_MAX_LENGTH,
+  TEXT_MAX_LENGTH,
+  TITLE_MAX_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from "./constants";
+
+/** Every error the API sends: `{ "message": "..." }`. */
+export const errorResponseSchema = z.object({ message: z.string() });
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+export const okResponseSchema = z.object({ ok: z.literal(true) });
+
+export const healthResponseSchema = z.object({
+  status: z.literal("ok"),
+  database: z.enum(["sqlite", "postgres"]),
+});
+
+// ---- Users and accounts -------------------------------------------------
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(USERNAME_MIN_LENGTH, `Username must be at least ${USERNAME_MIN_LENGTH} characters`)
+  .max(USERNAME_MAX_LENGTH, `Username must be at most ${USERNAME_MAX_LENGTH} characters`)
+  .regex(
+    USERNAME_PATTERN,
+    "Username may contain only letters, digits, dots, dashes and underscores",
+  );
+
+export const passwordSchema = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(EMAIL_MAX_LENGTH)
+  .pipe(z.email("Please enter a valid email address"));
+
+/** An optional email: absent, null or empty all mean "none". */
+export const optionalEmailSchema = z
+  .union([z.literal(""), emailSchema])
+  .nullish()
+  .transform((value) => (value ? value : null));
+
+export const userSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  displayName: z.string().nullable(),
+  isPublic: z.boolean(),
+  email: z.string().nullable(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const publicProfileSchema = userSchema.omit({ email: true });
+export type PublicProfile = z.infer<typeof publicProfileSchema>;
+
+export const registerBodySchema = z.object({
+  username: usernameSchema,
+  password: passwordSchema,
+  email: optionalEmailSchema,
+  isPublic: z.boolean().default(true),
+  displayName: z
+    .string()
+    .trim()
+    .max(DISPLAY_NAME_MAX_LENGTH)
+    .nullish()
+    .transform((value) => (value ? value : null)),
+});
+export type RegisterBody = z.input<typeof registerBodySchema>;
+
+export const loginBodySchema = z.object({
+  username: z.string().trim().min(1, "Username is required").max(USERNAME_MAX_LENGTH),
+  password: z.string().min(1, "Password is required").max(MAX_PASSWORD_LENGTH),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const forgotPasswordBodySchema = z.object({ email: emailSchema });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
+
+export const resetPasswordBodySchema = z.object({
+  token: z.string().min(1, "Token is required").max(200),
+  password: passwordSchema,
+});
+export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
+
+export const visibilityBodySchema = z.object({ isPublic: z.boolean() });
+export type VisibilityBody = z.infer<typeof visibilityBodySchema>;
+
+// ---- Memories -------------------------------------------------------------
+
+export const MEMORY_STATUSES = ["processing", "saved", "failed"] as const;
+export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
+
+/** Pipeline stages, in order; each has a progress notice in the browser. */
+export const PIPELINE_STAGES = ["transcribe", "summarize", "score", "tag", "save"] as const;
+export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+
+export const scoresSchema = z.object(
+  Object.fromEntries(SCORE_DIMENSIONS.map((d) => [d, z.number()])) as Record<
+    (typeof SCORE_DIMENSIONS)[number],
+    z.ZodNumber
+  >,
+);
+export type Scores = z.infer<typeof scoresSchema>;
+
+export const tagSchema = z.string().trim().min(1).max(TAG_MAX_LENGTH);
+
+export const memorySchema = z.object({
+  id: z.string(),
+  user_id: z.string().nullable(),
+  title: z.string(),
+  audioUrl: z.string(),
+  transcript: z.string(),
+  summary: z.string(),
+  scores: scoresSchema,
+  duration: z.number(),
+  recordedAt: z.string(),
+  tags: z.array(z.string()),
+  status: z.enum(MEMORY_STATUSES),
+  stage: z.enum(PIPELINE_STAGES).nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Memory = z.infer<typeof memorySchema>;
+
+export const memoryPageSchema = z.object({
+  items: z.array(memorySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.literal(PAGE_SIZE),
+});
+export type MemoryPage = z.infer<typeof memoryPageSchema>;
+
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+});
+
+export const searchQuerySchema = pageQuerySchema.extend({
+  q: z.string().max(SEARCH_MAX_LENGTH).default(""),
+});
+
+export const isoDateTimeSchema = z.iso.datetime({ offset: true });
+
+/** PUT /api/memories/{id}: the full memory; fields a user may not set are ignored. */
+export const memoryUpdateBodySchema = z.object({
+  title: z.string().trim().max(TITLE_MAX_LENGTH),
+  transcript: z.string().max(TEXT_MAX_LENGTH),
+  summary: z.string().max(TEXT_MAX_LENGTH),
+  recordedAt: isoDateTimeSchema,
+  tags: z.array(tagSchema).max(50),
+});
+export type MemoryUpdateBody = z.input<typeof memoryUpdateBodySchema>;
+
+export const idParamsSchema = z.object({ id: z.string().min(1).max(100) });
+export const usernameParamsSchema = z.object({ username: z.string().min(1).max(100) });
+
+// ---- Comments -------------------------------------------------------------
+
+export const COMMENT_STATUSES = ["processing", "saved", "failed"] as const;
+
+export const commentSchema = z.object({
+  id: z.string(),
+  memoryId: z.string(),
+  commenterName: z.string(),
+  audioUrl: z.string(),
+  transcript: z.string(),
+  createdAt: z.string(),
+  status: z.enum(COMMENT_STATUSES),
+  error: z.string().nullable(),
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+export const commenterNameSchema = z
+  .string()
+  .trim()
+  .min(1, "Name is required")
+  .max(COMMENTER_NAME_MAX_LENGTH, `Name must be at most ${COMMENTER_NAME_MAX_LENGTH} characters`);
+
+// ---- Upload -------------------------------------------------------------
+
+export const uploadResponseSchema = z.object({ url: z.string() });
+export type UploadResponse = z.infer<typeof uploadResponseSchema>;
+
+// ---- App info -------------------------------------------------------------
+
+/** Public, non-secret settings the web app shows (the footer's contact). */
+export const appInfoSchema = z.object({ featureRequestContact: z.string() });
+export type AppInfo = z.infer<typeof appInfoSchema>;
