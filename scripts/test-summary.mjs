@@ -2,6 +2,6 @@
 import { readFileSync } from "node:fs";
 
 const result = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
-console.log(
-  `Tests: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${result.numPendingTests + result.numTodoTests} skipped`,
+process.stdout.write(
+  `Tests: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${result.numPendingTests + result.numTodoTests} skipped\n`,
 );

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import fastifyCookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
@@ -18,6 +19,8 @@ import {
 } from "fastify-type-provider-zod";
 import { MESSAGES } from "../shared/messages";
 import { appInfoRoutes } from "./app-info/app-info.routes";
+import { type Identity, resolveIdentity, SessionService } from "./auth/session.service";
+import { SessionsRepo } from "./auth/sessions.repo";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/connection";
 import { healthRoutes } from "./health/health.routes";
@@ -72,6 +75,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
     request.log.error({ err: error }, "request failed");
     return reply.code(500).send({ message: MESSAGES.internalError });
+  });
+
+  await app.register(fastifyCookie);
+  const sessions = new SessionService(new SessionsRepo(deps.database.db), deps.config);
+  app.decorateRequest("identity", null as unknown as Identity);
+  app.addHook("onRequest", async (request) => {
+    // Static files and the app shell need no session lookup.
+    request.identity = request.url.startsWith("/api/")
+      ? await resolveIdentity(request, sessions)
+      : { userId: null, visitorHash: null };
   });
 
   await app.register(helmet, {

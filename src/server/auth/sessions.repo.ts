@@ -1,0 +1,37 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, SessionsTable } from "../db/schema";
+
+export type SessionRow = Selectable<SessionsTable>;
+
+/** The only code that touches the sessions table; ids are stored as hashes of the cookie token. */
+export class SessionsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(row: SessionRow): Promise<void> {
+    await this.db.insertInto("sessions").values(row).execute();
+  }
+
+  async find(idHash: string): Promise<SessionRow | undefined> {
+    return this.db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("id_hash", "=", idHash)
+      .executeTakeFirst();
+  }
+
+  async touch(idHash: string, lastSeenAt: string): Promise<void> {
+    await this.db
+      .updateTable("sessions")
+      .set({ last_seen_at: lastSeenAt })
+      .where("id_hash", "=", idHash)
+      .execute();
+  }
+
+  async delete(idHash: string): Promise<void> {
+    await this.db.deleteFrom("sessions").where("id_hash", "=", idHash).execute();
+  }
+
+  async deleteAllForUser(userId: string): Promise<void> {
+    await this.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  }
+}

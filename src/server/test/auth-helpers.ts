@@ -1,0 +1,39 @@
+import { hashPassword } from "../auth/password";
+import { SESSION_COOKIE, SessionService } from "../auth/session.service";
+import { SessionsRepo } from "../auth/sessions.repo";
+import { newId } from "../ids";
+import { type UserRow, UsersRepo } from "../users/users.repo";
+import type { TestApp } from "./harness";
+
+export interface TestUser {
+  user: UserRow;
+  password: string;
+  /** A `cookie` header value for requests as this user. */
+  cookie: string;
+}
+
+let cachedHash: Promise<string> | undefined;
+
+/** Creates a user directly and opens a session for it; for tests of other features. */
+export async function createUserWithSession(
+  t: Pick<TestApp, "database" | "config">,
+  options: { username?: string; isPublic?: boolean; email?: string | null } = {},
+): Promise<TestUser> {
+  const password = "correct horse battery";
+  cachedHash ??= hashPassword(password);
+  const user = await new UsersRepo(t.database.db).create({
+    username:
+      options.username ??
+      `user_${newId()
+        .slice(0, 8)
+        .replace(/[^A-Za-z0-9]/g, "x")}`,
+    displayName: null,
+    email: options.email ?? null,
+    passwordHash: await cachedHash,
+    isPublic: options.isPublic ?? true,
+  });
+  const session = await new SessionService(new SessionsRepo(t.database.db), t.config).start(
+    user.id,
+  );
+  return { user, password, cookie: `${SESSION_COOKIE}=${session.token}` };
+}
