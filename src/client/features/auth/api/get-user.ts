@@ -1,0 +1,15 @@
+import { useQuery } from "@tanstack/react-query";
+import type { User } from "../../../../shared/schemas";
+import { getQueryFn } from "../../../lib/api-client";
+
+export const USER_PATH = "/api/user";
+
+/** The current user, null when logged out (401); cached indefinitely (spec 7). */
+export function useUser() {
+  return useQuery<User | null>({
+    queryKey: [USER_PATH],
+    queryFn: getQueryFn({ on401: "returnNull" }),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+  });
+}
