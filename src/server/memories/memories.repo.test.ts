@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAGE_SIZE } from "../../shared/constants";
+import { newId, nowIso } from "../ids";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
+import { UsersRepo } from "../users/users.repo";
+import { MemoriesRepo, searchTokens, toMemoryDto } from "./memories.repo";
+
+async function newUser(t: TestDatabase) {
+  return new UsersRepo(t.handle.db).create({
+    username: `u${newId()
+      .slice(0, 10)
+      .replace(/[^A-Za-z0-9]/g, "x")}`,
+    displayName: null,
+    email: null,
+    passwordHash: "x",
+    isPublic: true,
+  });
+}
+
+/** Memories recorded one minute apart, the last one newest. */
+async function seed(repo: MemoriesRepo, userId: string, count: number) {
+  const start = Date.parse("2024-01-01T00:00:00.000Z");
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = await repo.insert({
+      userId,
+      audioId: null,
+      title: `Memory ${i}`,
+      recordedAt: new Date(start + i * 60_000).toISOString(),
+      status: "saved",
+    });
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+describe("searchTokens", () => {
+  it("keeps only lower-case words of letters and digits", () => {
+    expect(searchTokens(`Grandfather's "beach" (day) OR NOT* -x ^y 😀 NEAR(a b)`)).toEqual([
+      "grandfather",
+      "s",
+      "beach",
+      "day",
+      "or",
+      "not",
+      "x",
+      "y",
+      "near",
+      "a",
+      "b",
+    ]);
+    expect(searchTokens("  ()\"'*:&|!  ")).toEqual([]);
+    expect(searchTokens("Über straße 42")).toEqual(["über", "straße", "42"]);
+  });
+});
+
+describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
+  let t: TestDatabase;
+  let repo: MemoriesRepo;
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+    repo = new MemoriesRepo(t.handle.db, t.handle.kind);
+  });
+  afterAll(async () => t.cleanup());
+
+  it("maps a row to the shared Memory shape", async () => {
+    const user = await newUser(t);
+    const audioId = newId();
+    await t.handle.db
+      .insertInto("audio_files")
+      .values({
+        id: audioId,
+        storage_key: `${audioId}.mp3`,
+        content_type: "audio/mpeg",
+        bytes: 10,
+        owner_user_id: user.id,
+        owner_anon_hash: null,
+        created_at: nowIso(),
+      })
+      .execute();
+    const row = await repo.insert({
+      userId: user.id,
+      audioId,
+      title: "A day",
+      transcript: "t",
+      summary: "s",
+      scores: { cuteness: 9 },
+      duration: 3.5,
+      recordedAt: "2024-05-01T10:00:00.000Z",
+      tags: ["beach"],
+      status: "saved",
+    });
+    expect(toMemoryDto(row)).toEqual({
+      id: row.id,
+      user_id: user.id,
+      title: "A day",
+      audioUrl: `/api/audio/${audioId}`,
+      transcript: "t",
+      summary: "s",
+      scores: {
+        meaningfulness: 5,
+        cuteness: 9,
+        excitement: 5,
+        interest: 5,
+        uniqueness: 5,
+        overall: 5,
+      },
+      duration: 3.5,
+      recordedAt: "2024-05-01T10:00:00.000Z",
+      tags: ["beach"],
+      status: "saved",
+      stage: null,
+      error: null,
+      createdAt: row.created_at,
+    });
+    const processing = await repo.insert({ userId: null, audioId: null, status: "processing" });
+    expect(toMemoryDto(processing).audioUrl).toBe("");
+    expect(Object.keys(processing)).not.toContain("search_vector");
+  });
+
+  it.each([15, 16, 30, 31])("pages %i memories by 15, newest recorded first", async (count) => {
+    const user = await newUser(t);
+    const ids = await seed(repo, user.id, count);
+    const newestFirst = [...ids].reverse();
+    const pages = Math.ceil(count / PAGE_SIZE);
+    const seen: string[] = [];
+    for (let page = 1; page <= pages + 1; page++) {
+      const result = await repo.list({ userId: user.id, savedOnly: false }, page);
+      expect(result.total).toBe(count);
+      const expected = page <= pages ? Math.min(PAGE_SIZE, count - (page - 1) * PAGE_SIZE) : 0;
+      expect(result.rows).toHaveLength(expected);
+      seen.push(...result.rows.map((row) => row.id));
+    }
+    expect(seen).toEqual(newestFirst);
+  });
+
+  it("lists only saved memories for a public scope", async () => {
+    const user = await newUser(t);
+    await repo.insert({ userId: user.id, audioId: null, status: "processing" });
+    await repo.insert({ userId: user.id, audioId: null, status: "failed", error: "boom" });
+    const saved = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
+    expect((await repo.list({ userId: user.id, savedOnly: false }, 1)).total).toBe(3);
+    const visible = await repo.list({ userId: user.id, savedOnly: true }, 1);
+    expect(visible.total).toBe(1);
+    expect(visible.rows.map((row) => row.id)).toEqual([saved.id]);
+  });
+
+  describe("search", () => {
+    let userId: string;
+    const ids: Record<string, string> = {};
+    beforeAll(async () => {
+      userId = (await newUser(t)).id;
+      const other = await newUser(t);
+      const make = async (key: string, fields: Parameters<MemoriesRepo["insert"]>[0]) => {
+        ids[key] = (await repo.insert(fields)).id;
+      };
+      await make("title", {
+        userId,
+        audioId: null,
+        title: "Building castles at the beach",
+        transcript: "we dug",
+        status: "saved",
+        recordedAt: "2024-01-01T00:00:00.000Z",
+      });
+      await make("transcript", {
+        userId,
+        audioId: null,
+        title: "A morning",
+        transcript: "Grandfather's boat went out past the castle rocks",
+        status: "saved",
+        recordedAt: "2024-01-02T00:00:00.000Z",
+      });
+      await make("summary", {
+        userId,
+        audioId: null,
+        title: "Evening",
+        summary: "My darling, the fireworks lit the sky",
+        status: "saved",
+        recordedAt: "2024-01-03T00:00:00.000Z",
+      });
+      await make("tags", {
+        userId,
+        audioId: null,
+        title: "Lunch",
+        tags: ["ice cream", "summer"],
+        status: "processing",
+        recordedAt: "2024-01-04T00:00:00.000Z",
+      });
+      await repo.insert({
+        userId: other.id,
+        audioId: null,
+        title: "Sandcastles of someone else",
+        status: "saved",
+      });
+    });
+
+    const search = async (query: string, savedOnly = false) =>
+      (await repo.search({ userId, savedOnly }, searchTokens(query), 1)).rows.map((row) => row.id);
+
+    it("matches title, transcript, summary and tags by prefix, only the user's own", async () => {
+      expect(await search("castl")).toEqual([ids.title, ids.transcript]);
+      expect(await search("grandfather")).toEqual([ids.transcript]);
+      expect(await search("firework")).toEqual([ids.summary]);
+      expect(await search("ice")).toEqual([ids.tags]);
+      expect(await search("ice", true)).toEqual([]);
+    });
+
+    it("ranks a title match above a transcript match and requires every word", async () => {
+      // Title weighs more than transcript, whatever the recorded order.
+      expect((await search("castle"))[0]).toBe(ids.title);
+      expect(await search("castle rocks")).toEqual([ids.transcript]);
+      expect(await search("castle nothinglikethis")).toEqual([]);
+    });
+
+    it("counts every match", async () => {
+      const result = await repo.search(
+        { userId, savedOnly: false },
+        searchTokens("castles OR castle"),
+        1,
+      );
+      expect(result.total).toBe(0);
+      const loose = await repo.search({ userId, savedOnly: false }, searchTokens("castl"), 1);
+      expect(loose.total).toBe(2);
+    });
+
+    it.each([
+      `"`,
+      `grandfather's (beach`,
+      `"unterminated`,
+      `a AND OR NOT b`,
+      `NEAR(castle sand, 2)`,
+      `title:castle`,
+      `castle*`,
+      `-castle`,
+      `^castle`,
+      `!@#$%^&*()_+{}|:"<>?`,
+      `castle & | ! <-> :*`,
+      `😀🏖️ castle`,
+      `'); drop table memories; --`,
+      "\u0000\u0001 castle",
+      "x".repeat(10_000),
+      "castle ".repeat(2_000),
+    ])("survives hostile input %#", async (query) => {
+      await expect(search(query)).resolves.toBeInstanceOf(Array);
+    });
+
+    it("treats operators as plain words", async () => {
+      expect(await search(`castle*`)).toEqual([ids.title, ids.transcript]);
+      expect(await search(`"grandfather's" (boat`)).toEqual([ids.transcript]);
+      expect(await search(`😀 fireworks`)).toEqual([ids.summary]);
+    });
+
+    it("keeps the index in step with edits", async () => {
+      await repo.update(ids.summary as string, {
+        title: "Picnic",
+        transcript: "",
+        summary: "",
+        recordedAt: "2024-01-03T00:00:00.000Z",
+        tags: ["kites"],
+      });
+      expect(await search("fireworks")).toEqual([]);
+      expect(await search("kite")).toEqual([ids.summary]);
+      expect(await search("picn")).toEqual([ids.summary]);
+    });
+  });
+
+  it("deletes a memory with its comments and returns their audio keys", async () => {
+    const user = await newUser(t);
+    const audio = async () => {
+      const id = newId();
+      await t.handle.db
+        .insertInto("audio_files")
+        .values({
+          id,
+          storage_key: `${id}.mp3`,
+          content_type: "audio/mpeg",
+          bytes: 1,
+          owner_user_id: user.id,
+          owner_anon_hash: null,
+          created_at: nowIso(),
+        })
+        .execute();
+      return id;
+    };
+    const memoryAudio = await audio();
+    const commentAudio = await audio();
+    const memory = await repo.insert({ userId: user.id, audioId: memoryAudio, status: "saved" });
+    await t.handle.db
+      .insertInto("comments")
+      .values({
+        id: newId(),
+        memory_id: memory.id,
+        commenter_name: "Nan",
+        audio_id: commentAudio,
+        transcript: "lovely",
+        status: "saved",
+        error: null,
+        created_at: nowIso(),
+      })
+      .execute();
+    const result = await repo.deleteWithComments(memory.id);
+    expect(result.deleted).toBe(true);
+    expect(result.storageKeys.sort()).toEqual([`${memoryAudio}.mp3`, `${commentAudio}.mp3`].sort());
+    expect(await repo.findById(memory.id)).toBeUndefined();
+    expect(await repo.commentsFor([memory.id])).toEqual([]);
+    expect(await repo.audioFiles([memoryAudio, commentAudio])).toEqual([]);
+    expect(await repo.deleteWithComments(memory.id)).toEqual({ deleted: false, storageKeys: [] });
+  });
+});
