@@ -1,0 +1,60 @@
+import type { Readable } from "node:stream";
+import type { Scores } from "../../shared/schemas";
+
+/** Audio handed to a transcriber: the bytes (or a stream of them), a file name and its MIME type. */
+export interface AudioInput {
+  bytes: Buffer | Readable;
+  filename: string;
+  contentType: string;
+}
+
+/** What a transcriber returns (spec: text and estimated duration in seconds). */
+export interface TranscriptionResult {
+  text: string;
+  duration: number;
+}
+
+/** Speech to text. Errors carry the spec's user-facing message ('Transcription failed: ...'). */
+export interface Transcriber {
+  transcribe(audio: AudioInput): Promise<TranscriptionResult>;
+}
+
+/** Summary, scores and tags from a transcript. Errors carry the spec's user-facing messages. */
+export interface TextModel {
+  /** A warm summary addressed to a child, in the recorder's voice; its first sentence is the title. */
+  summarize(transcript: string): Promise<string>;
+  /** Six integer scores 1 to 10 (5 where missing or invalid). */
+  score(transcript: string): Promise<Scores>;
+  /** Exactly 3 tags of 1 to 3 lowercase words; `now` is the current time. */
+  tags(transcript: string, now: Date): Promise<string[]>;
+}
+
+/** The providers the pipeline uses, chosen from configuration by `createAi`. */
+export interface AiProviders {
+  name: "openai" | "local";
+  transcriber: Transcriber;
+  textModel: TextModel;
+}
+
+/** A provider failure whose message is the one the user sees (stored on the memory). */
+export class AiError extends Error {
+  override name = "AiError";
+}
+
+/** Runs `work`, turning any failure into an AiError whose message starts with the spec's prefix. */
+export async function withErrorPrefix<T>(prefix: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new AiError(reason.startsWith(prefix) ? reason : `${prefix}${reason}`);
+  }
+}
+
+/** Reads a stream (or returns the buffer) so providers can measure and split the audio. */
+export async function audioBytes(bytes: Buffer | Readable): Promise<Buffer> {
+  if (Buffer.isBuffer(bytes)) return bytes;
+  const chunks: Buffer[] = [];
+  for await (const chunk of bytes) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}

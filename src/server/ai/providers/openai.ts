@@ -1,0 +1,136 @@
+import OpenAI, { toFile } from "openai";
+import { z } from "zod";
+import { MESSAGES } from "../../../shared/messages";
+import { estimateDuration, normalizeScores, validateGeneratedTags } from "../../../shared/rules";
+import type { Scores } from "../../../shared/schemas";
+import {
+  type AudioInput,
+  audioBytes,
+  type TextModel,
+  type Transcriber,
+  type TranscriptionResult,
+  withErrorPrefix,
+} from "../ai";
+import { splitAudio } from "../audio-split";
+import { PROMPTS } from "../prompts";
+
+/** OpenAI's upload limit for transcription. */
+export const TRANSCRIPTION_MAX_BYTES = 25 * 1024 * 1024;
+
+export interface OpenAiOptions {
+  apiKey?: string;
+  baseURL?: string;
+  transcriptionBaseURL?: string;
+  transcriptionModel: string;
+  textModel: string;
+  timeoutMs: number;
+  maxRetries: number;
+  /** Recordings larger than this are split and transcribed in parts. */
+  maxUploadBytes?: number;
+}
+
+function client(options: OpenAiOptions, baseURL: string | undefined): OpenAI {
+  return new OpenAI({
+    // Self-hosted OpenAI-compatible servers often need no key; the SDK insists on one.
+    apiKey: options.apiKey ?? "not-needed",
+    baseURL,
+    timeout: options.timeoutMs,
+    // The SDK's retries (with backoff, on 408/409/429/5xx and timeouts) are the only retry layer.
+    maxRetries: options.maxRetries,
+  });
+}
+
+const transcriptionResponse = z.object({ text: z.string() });
+
+/** Whisper (or any OpenAI-compatible transcription server). */
+export class OpenAiTranscriber implements Transcriber {
+  private readonly client: OpenAI;
+  private readonly maxUploadBytes: number;
+
+  constructor(private readonly options: OpenAiOptions) {
+    this.client = client(options, options.transcriptionBaseURL ?? options.baseURL);
+    this.maxUploadBytes = options.maxUploadBytes ?? TRANSCRIPTION_MAX_BYTES;
+  }
+
+  transcribe(audio: AudioInput): Promise<TranscriptionResult> {
+    return withErrorPrefix(MESSAGES.transcriptionFailedPrefix, async () => {
+      const bytes = await audioBytes(audio.bytes);
+      const texts: string[] = [];
+      if (bytes.length <= this.maxUploadBytes) {
+        texts.push(await this.transcribePart(bytes, audio.filename, audio.contentType));
+      } else {
+        const parts = await splitAudio(bytes, audio.filename, this.maxUploadBytes);
+        for (const [index, part] of parts.entries()) {
+          texts.push(await this.transcribePart(part, `part-${index + 1}.mp3`, "audio/mpeg"));
+        }
+      }
+      const text = texts
+        .map((t) => t.trim())
+        .filter(Boolean)
+        .join(" ");
+      return { text, duration: estimateDuration(bytes.length) };
+    });
+  }
+
+  private async transcribePart(bytes: Buffer, filename: string, type: string): Promise<string> {
+    const response = await this.client.audio.transcriptions.create({
+      file: await toFile(bytes, filename, { type }),
+      model: this.options.transcriptionModel,
+    });
+    return transcriptionResponse.parse(response).text;
+  }
+}
+
+const tagsResponse = z.object({ tags: z.unknown() });
+
+/** Chat completions: plain text for the summary, JSON mode for scores and tags. */
+export class OpenAiTextModel implements TextModel {
+  private readonly client: OpenAI;
+
+  constructor(private readonly options: OpenAiOptions) {
+    this.client = client(options, options.baseURL);
+  }
+
+  summarize(transcript: string): Promise<string> {
+    return withErrorPrefix(MESSAGES.summarizeFailedPrefix, async () => {
+      const content = await this.complete(PROMPTS.summarySystem, transcript, false);
+      const summary = content?.trim();
+      if (!summary) throw new Error(MESSAGES.noSummaryGenerated);
+      return summary;
+    });
+  }
+
+  score(transcript: string): Promise<Scores> {
+    return withErrorPrefix(MESSAGES.scoreFailedPrefix, async () => {
+      const json = await this.completeJson(PROMPTS.scoreSystem, transcript);
+      return normalizeScores(json);
+    });
+  }
+
+  tags(transcript: string, now: Date): Promise<string[]> {
+    return withErrorPrefix(MESSAGES.tagsFailedPrefix, async () => {
+      const json = await this.completeJson(PROMPTS.tagsSystem(now), transcript);
+      const parsed = tagsResponse.safeParse(json);
+      // Some models answer a bare array despite the instruction; accept it, validate either way.
+      return validateGeneratedTags(parsed.success ? parsed.data.tags : json);
+    });
+  }
+
+  private async complete(system: string, transcript: string, json: boolean) {
+    const response = await this.client.chat.completions.create({
+      model: this.options.textModel,
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: PROMPTS.transcriptMessage(transcript) },
+      ],
+      ...(json ? { response_format: { type: "json_object" as const } } : {}),
+    });
+    return response.choices?.[0]?.message?.content ?? null;
+  }
+
+  private async completeJson(system: string, transcript: string): Promise<unknown> {
+    const content = await this.complete(system, transcript, true);
+    if (!content?.trim()) throw new Error(MESSAGES.noResponseContent);
+    return JSON.parse(content) as unknown;
+  }
+}
