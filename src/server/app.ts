@@ -25,7 +25,12 @@ import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/connection";
 import { healthRoutes } from "./health/health.routes";
 import { HttpError } from "./http-errors";
+import { MemoriesRepo } from "./memories/memories.repo";
+import { memoriesRoutes } from "./memories/memories.routes";
+import { MemoriesService } from "./memories/memories.service";
+import { MemoriesBackup } from "./memories/memories-backup";
 import type { AudioStorage } from "./storage/audio-storage";
+import { UsersRepo } from "./users/users.repo";
 
 /** Everything the app needs, built by main.ts (or a test) and passed in. */
 export interface AppDeps {
@@ -120,10 +125,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 
+  const usersRepo = new UsersRepo(deps.database.db);
+  const memoriesRepo = new MemoriesRepo(deps.database.db, deps.database.kind);
+  const memoriesService = new MemoriesService(memoriesRepo, usersRepo, deps.storage);
+
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database: deps.database });
       await api.register(appInfoRoutes, { config: deps.config });
+      await api.register(memoriesRoutes, {
+        memories: memoriesService,
+        backup: new MemoriesBackup(memoriesRepo, deps.storage),
+        users: usersRepo,
+      });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: "/api" },

@@ -1,0 +1,159 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  errorResponseSchema,
+  idParamsSchema,
+  memoryPageSchema,
+  memorySchema,
+  memoryUpdateBodySchema,
+  okResponseSchema,
+  pageQuerySchema,
+  searchQuerySchema,
+  usernameParamsSchema,
+} from "../../shared/schemas";
+import { unauthorized } from "../http-errors";
+import type { UsersRepo } from "../users/users.repo";
+import type { MemoriesService } from "./memories.service";
+import type { MemoriesBackup } from "./memories-backup";
+
+export interface MemoriesRoutesOptions {
+  memories: MemoriesService;
+  backup: MemoriesBackup;
+  users: UsersRepo;
+}
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+};
+
+/** Lists, search, one memory, edit, delete, backup, and a public profile's memories. */
+export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = async (
+  app,
+  { memories, backup, users },
+) => {
+  app.get(
+    "/memories",
+    {
+      schema: {
+        summary: "Your memories, newest recorded first, 15 per page with the total",
+        querystring: pageQuerySchema,
+        response: { 200: memoryPageSchema, ...errors },
+      },
+    },
+    async (request) => memories.listOwn(request.identity, request.query.page),
+  );
+
+  app.get(
+    "/memories/search",
+    {
+      schema: {
+        summary: "Full-text search of your memories (title, transcript, summary, tags), ranked",
+        querystring: searchQuerySchema,
+        response: { 200: memoryPageSchema, ...errors },
+      },
+    },
+    async (request) => memories.searchOwn(request.identity, request.query.q, request.query.page),
+  );
+
+  app.get(
+    "/memories/:id",
+    {
+      schema: {
+        summary: "One memory, when you may see it (404 otherwise)",
+        params: idParamsSchema,
+        response: { 200: memorySchema, ...errors },
+      },
+    },
+    async (request) => memories.getVisible(request.params.id, request.identity),
+  );
+
+  app.put(
+    "/memories/:id",
+    {
+      schema: {
+        summary: "Replace a memory's title, transcript, summary, date and tags (owner only)",
+        params: idParamsSchema,
+        body: memoryUpdateBodySchema,
+        response: { 200: memorySchema, ...errors },
+      },
+    },
+    async (request) => memories.update(request.params.id, request.identity, request.body),
+  );
+
+  app.delete(
+    "/memories/:id",
+    {
+      schema: {
+        summary: "Delete a memory with its comments and audio (owner only)",
+        params: idParamsSchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await memories.delete(request.params.id, request.identity);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    "/backup-memories",
+    {
+      schema: {
+        // A streamed application/zip; errors are the usual JSON { message } (401).
+        summary: "A zip of all your memories, their comments and audio (memories.json + audio/)",
+      },
+    },
+    async (request, reply) => {
+      const userId = request.identity.userId;
+      if (!userId) throw unauthorized();
+      const user = await users.findById(userId);
+      if (!user) throw unauthorized();
+      const date = new Date().toISOString().slice(0, 10);
+      const stream = backup.stream(userId);
+      stream.on("error", (error) => request.log.error({ err: error }, "backup failed mid-stream"));
+      return reply
+        .header("content-type", "application/zip")
+        .header(
+          "content-disposition",
+          `attachment; filename="memories-backup-${user.username.replace(/[^A-Za-z0-9._-]/g, "_")}-${date}.zip"`,
+        )
+        .header("cache-control", "no-store")
+        .send(stream);
+    },
+  );
+
+  app.get(
+    "/users/:username/memories",
+    {
+      schema: {
+        summary: "A public profile's shared memories (404 for missing or private profiles)",
+        params: usernameParamsSchema,
+        querystring: pageQuerySchema,
+        response: { 200: memoryPageSchema, ...errors },
+      },
+    },
+    async (request) =>
+      memories.listForProfile(request.params.username, request.identity, request.query.page),
+  );
+
+  app.get(
+    "/users/:username/memories/search",
+    {
+      schema: {
+        summary: "Search a public profile's shared memories",
+        params: usernameParamsSchema,
+        querystring: searchQuerySchema,
+        response: { 200: memoryPageSchema, ...errors },
+      },
+    },
+    async (request) =>
+      memories.searchForProfile(
+        request.params.username,
+        request.identity,
+        request.query.q,
+        request.query.page,
+      ),
+  );
+};
