@@ -49,6 +49,8 @@ const configSchema = z.object({
   OPENAI_MAX_RETRIES: z.coerce.number().int().nonnegative().default(2),
   POCKETSPHINX_BIN: z.string().default("pocketsphinx_continuous"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
+  /** A job whose worker stops renewing its claim (crash, kill) is taken again after this. */
+  JOB_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

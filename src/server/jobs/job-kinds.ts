@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+/**
+ * Every kind of job and the payload it carries (the `target_id` column). Payloads are validated
+ * when queued and again when taken, so a bad row can never reach a handler.
+ */
+export const JOB_KINDS = {
+  /** Runs the AI pipeline of one memory (transcribe, summarize, score, tag, save). */
+  "process-memory": z.string().min(1).max(100),
+} as const;
+
+export type JobKind = keyof typeof JOB_KINDS;
+
+export function isJobKind(kind: string): kind is JobKind {
+  return Object.hasOwn(JOB_KINDS, kind);
+}
+
+/** Throws when the target is not a valid payload for the kind. */
+export function validateJobTarget(kind: string, targetId: unknown): string {
+  if (!isJobKind(kind)) throw new Error(`Unknown job kind: ${kind}`);
+  const parsed = JOB_KINDS[kind].safeParse(targetId);
+  if (!parsed.success) throw new Error(`Invalid payload for job ${kind}: ${parsed.error.message}`);
+  return parsed.data;
+}

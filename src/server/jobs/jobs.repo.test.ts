@@ -1,0 +1,117 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
+import { JobsRepo } from "./jobs.repo";
+
+const KIND = "process-memory";
+
+describe.each(DATABASE_KINDS)("JobsRepo on %s", (kind) => {
+  let testDb: TestDatabase;
+  let repo: JobsRepo;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind);
+    repo = new JobsRepo(testDb.handle.db, kind);
+  });
+  afterAll(async () => {
+    await testDb.cleanup();
+  });
+  beforeEach(async () => {
+    await testDb.handle.db.deleteFrom("jobs").execute();
+  });
+
+  it("refuses an unknown kind or an invalid payload when queued", async () => {
+    await expect(repo.enqueue({ kind: "mine-bitcoin", targetId: "m1" })).rejects.toThrow(
+      /Unknown job kind/,
+    );
+    await expect(repo.enqueue({ kind: KIND, targetId: "" })).rejects.toThrow(/Invalid payload/);
+    expect(await testDb.handle.db.selectFrom("jobs").selectAll().execute()).toEqual([]);
+  });
+
+  it("claims a due job once, leaving none for a second worker", async () => {
+    await repo.enqueue({ kind: KIND, targetId: "m1" });
+    const job = await repo.claim("a", 60_000);
+    expect(job).toMatchObject({
+      kind: KIND,
+      target_id: "m1",
+      status: "running",
+      locked_by: "a",
+      attempts: 1,
+    });
+    expect(await repo.claim("b", 60_000)).toBeNull();
+  });
+
+  it("does not claim a job before run_after", async () => {
+    await repo.enqueue({ kind: KIND, targetId: "m1", runAfter: new Date(Date.now() + 60_000) });
+    expect(await repo.claim("a", 60_000)).toBeNull();
+  });
+
+  it("retakes a job whose lease expired (its worker died)", async () => {
+    await repo.enqueue({ kind: KIND, targetId: "m1" });
+    const first = await repo.claim("dead", 60_000);
+    expect(await repo.claim("b", 60_000)).toBeNull();
+    const later = new Date(Date.now() + 61_000);
+    const retaken = await repo.claim("b", 60_000, later);
+    expect(retaken).toMatchObject({ id: first?.id, locked_by: "b", attempts: 2 });
+    // The dead worker can no longer complete or fail it.
+    expect(await repo.complete(first?.id ?? "", "dead")).toBe(false);
+    expect(await repo.complete(first?.id ?? "", "b")).toBe(true);
+    expect((await repo.find(KIND, "m1"))?.status).toBe("done");
+  });
+
+  it("keeps a lease alive with extendLease", async () => {
+    await repo.enqueue({ kind: KIND, targetId: "m1" });
+    const job = await repo.claim("a", 10);
+    expect(await repo.extendLease(job?.id ?? "", "a", 60_000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await repo.claim("b", 60_000)).toBeNull();
+    expect(await repo.extendLease(job?.id ?? "", "b", 60_000)).toBe(false);
+  });
+
+  it("fails with backoff, then for good", async () => {
+    await repo.enqueue({ kind: KIND, targetId: "m1" });
+    const job = await repo.claim("a", 60_000);
+    const retryAt = new Date(Date.now() + 5_000);
+    expect(await repo.fail(job?.id ?? "", "a", "boom", retryAt)).toBe(true);
+    expect(await repo.find(KIND, "m1")).toMatchObject({
+      status: "queued",
+      last_error: "boom",
+      run_after: retryAt.toISOString(),
+      locked_by: null,
+    });
+    expect(await repo.claim("a", 60_000)).toBeNull();
+    const again = await repo.claim("a", 60_000, new Date(retryAt.getTime() + 1));
+    expect(again?.attempts).toBe(2);
+    await repo.fail(again?.id ?? "", "a", "boom twice", null);
+    expect((await repo.find(KIND, "m1"))?.status).toBe("failed");
+    expect(await repo.claim("a", 60_000, new Date(Date.now() + 3_600_000))).toBeNull();
+  });
+
+  it("re-queues a finished job for the same target (a retry)", async () => {
+    await repo.enqueue({ kind: KIND, targetId: "m1" });
+    const job = await repo.claim("a", 60_000);
+    await repo.fail(job?.id ?? "", "a", "boom", null);
+    await repo.enqueue({ kind: KIND, targetId: "m1" });
+    expect(await repo.find(KIND, "m1")).toMatchObject({
+      status: "queued",
+      attempts: 0,
+      last_error: null,
+    });
+    const count = await testDb.handle.db
+      .selectFrom("jobs")
+      .select(sql<number>`count(*)`.as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+  });
+
+  it("queues inside a transaction that rolls back: nothing is queued", async () => {
+    await testDb.handle.db
+      .transaction()
+      .execute(async (trx) => {
+        await repo.enqueue({ kind: KIND, targetId: "m1" }, trx);
+        throw new Error("rollback");
+      })
+      .catch(() => undefined);
+    expect(await repo.find(KIND, "m1")).toBeNull();
+  });
+});

@@ -1,0 +1,164 @@
+import type { Kysely, Selectable, Transaction } from "kysely";
+import type { DatabaseKind } from "../db/connection";
+import type { Database, JobsTable } from "../db/schema";
+import { newId } from "../ids";
+import { validateJobTarget } from "./job-kinds";
+
+export type Job = Selectable<JobsTable>;
+export type JobStatus = "queued" | "running" | "done" | "failed";
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * The durable queue on the `jobs` table. Claiming is one atomic statement on either database
+ * (PostgreSQL: FOR UPDATE SKIP LOCKED), and a claim is a lease: a job whose worker died is taken
+ * again once `locked_until` passes.
+ */
+export class JobsRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: DatabaseKind,
+  ) {}
+
+  /**
+   * Queues a job (or re-queues a finished or failed one for the same target). Pass a transaction
+   * to queue it together with the row it works on.
+   */
+  async enqueue(
+    job: { kind: string; targetId: string; runAfter?: Date },
+    executor: Executor = this.db,
+  ): Promise<void> {
+    const targetId = validateJobTarget(job.kind, job.targetId);
+    const now = new Date().toISOString();
+    const runAfter = (job.runAfter ?? new Date()).toISOString();
+    await executor
+      .insertInto("jobs")
+      .values({
+        id: newId(),
+        kind: job.kind,
+        target_id: targetId,
+        status: "queued",
+        attempts: 0,
+        run_after: runAfter,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc.columns(["kind", "target_id"]).doUpdateSet({
+          status: "queued",
+          attempts: 0,
+          run_after: runAfter,
+          locked_by: null,
+          locked_until: null,
+          last_error: null,
+          updated_at: now,
+        }),
+      )
+      .execute();
+  }
+
+  /**
+   * Takes the next due job (queued and due, or running with an expired lease) for `workerId`,
+   * atomically: two workers never get the same job while its lease lasts.
+   */
+  async claim(workerId: string, leaseMs: number, now = new Date()): Promise<Job | null> {
+    const nowIso = now.toISOString();
+    const until = new Date(now.getTime() + leaseMs).toISOString();
+    const row = await this.db
+      .updateTable("jobs")
+      .set((eb) => ({
+        status: "running",
+        locked_by: workerId,
+        locked_until: until,
+        attempts: eb("attempts", "+", 1),
+        updated_at: nowIso,
+      }))
+      .where("id", "=", (eb) => {
+        const next = eb
+          .selectFrom("jobs")
+          .select("id")
+          .where((w) =>
+            w.or([
+              w.and([w("status", "=", "queued"), w("run_after", "<=", nowIso)]),
+              w.and([w("status", "=", "running"), w("locked_until", "<", nowIso)]),
+            ]),
+          )
+          .orderBy("run_after")
+          .limit(1);
+        // In SQLite one UPDATE is atomic by itself (a single writer); PostgreSQL needs the row lock.
+        return this.kind === "postgres" ? next.forUpdate().skipLocked() : next;
+      })
+      .returningAll()
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** Extends a lease while work goes on; false when the job is no longer this worker's. */
+  async extendLease(id: string, workerId: string, leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable("jobs")
+      .set({
+        locked_until: new Date(Date.now() + leaseMs).toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .where("id", "=", id)
+      .where("locked_by", "=", workerId)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Marks the job done, if it is still this worker's. */
+  async complete(id: string, workerId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("jobs")
+      .set({
+        status: "done",
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        updated_at: new Date().toISOString(),
+      })
+      .where("id", "=", id)
+      .where("locked_by", "=", workerId)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Records a failure: queued again at `retryAt` (backoff), or failed for good when null.
+   * Only the worker holding the job may do this.
+   */
+  async fail(id: string, workerId: string, error: string, retryAt: Date | null): Promise<boolean> {
+    const now = new Date().toISOString();
+    const result = await this.db
+      .updateTable("jobs")
+      .set({
+        status: retryAt ? "queued" : "failed",
+        run_after: retryAt ? retryAt.toISOString() : now,
+        locked_by: null,
+        locked_until: null,
+        last_error: error.slice(0, 2000),
+        updated_at: now,
+      })
+      .where("id", "=", id)
+      .where("locked_by", "=", workerId)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async find(kind: string, targetId: string): Promise<Job | null> {
+    const row = await this.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("kind", "=", kind)
+      .where("target_id", "=", targetId)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+}

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DatabaseHandle, openDatabase } from "../db/connection";
+import { createTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from "../test/harness";
+import { JobsRepo } from "./jobs.repo";
+import { JobWorker } from "./worker";
+
+const KIND = "process-memory";
+
+describe("JobWorker", () => {
+  let testDb: TestDatabase;
+  let second: DatabaseHandle;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase("postgres");
+    // A second connection pool on the same schema: another app instance.
+    second = await openDatabase({
+      kind: "postgres",
+      url: TEST_POSTGRES_URL,
+      schema: testDb.handle.schema,
+    });
+  });
+  afterAll(async () => {
+    await second.close();
+    await testDb.cleanup();
+  });
+
+  it("two workers on PostgreSQL never take the same job", async () => {
+    const repoA = new JobsRepo(testDb.handle.db, "postgres");
+    const repoB = new JobsRepo(second.db, "postgres");
+    const ids = Array.from({ length: 60 }, (_, i) => `memory-${i}`);
+    for (const id of ids) await repoA.enqueue({ kind: KIND, targetId: id });
+    const seen: { id: string; worker: string }[] = [];
+    const handler = (worker: string) => ({
+      run: async (targetId: string) => {
+        seen.push({ id: targetId, worker });
+        await new Promise((r) => setTimeout(r, Math.random() * 10));
+      },
+    });
+    const a = new JobWorker(repoA, { [KIND]: handler("a") }, { concurrency: 4, pollMs: 20 });
+    const b = new JobWorker(repoB, { [KIND]: handler("b") }, { concurrency: 4, pollMs: 20 });
+    a.start();
+    b.start();
+    const deadline = Date.now() + 20_000;
+    while (seen.length < ids.length && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    await Promise.all([a.stop(), b.stop()]);
+    expect(seen.map((s) => s.id).sort()).toEqual([...ids].sort());
+    expect(new Set(seen.map((s) => s.worker)).size).toBe(2);
+    const rows = await testDb.handle.db.selectFrom("jobs").select(["status", "attempts"]).execute();
+    expect(rows.every((r) => r.status === "done" && r.attempts === 1)).toBe(true);
+  });
+
+  it("retries a throwing job with backoff, then gives up and says so", async () => {
+    await testDb.handle.db.deleteFrom("jobs").execute();
+    const repo = new JobsRepo(testDb.handle.db, "postgres");
+    await repo.enqueue({ kind: KIND, targetId: "flaky" });
+    let runs = 0;
+    const gaveUp: string[] = [];
+    const worker = new JobWorker(
+      repo,
+      {
+        [KIND]: {
+          run: async () => {
+            runs++;
+            throw new Error(`attempt ${runs} failed`);
+          },
+          giveUp: async (id, error) => {
+            gaveUp.push(`${id}: ${error.message}`);
+          },
+        },
+      },
+      { concurrency: 1, maxAttempts: 3, backoffMs: 10, pollMs: 10 },
+    );
+    worker.start();
+    const deadline = Date.now() + 10_000;
+    while (gaveUp.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    await worker.stop();
+    expect(runs).toBe(3);
+    expect(gaveUp).toEqual(["flaky: attempt 3 failed"]);
+    expect(await repo.find(KIND, "flaky")).toMatchObject({
+      status: "failed",
+      last_error: "attempt 3 failed",
+    });
+  });
+
+  it("drops a job whose payload is invalid when taken", async () => {
+    await testDb.handle.db.deleteFrom("jobs").execute();
+    const now = new Date().toISOString();
+    await testDb.handle.db
+      .insertInto("jobs")
+      .values({
+        id: "bad",
+        kind: KIND,
+        target_id: "x".repeat(500),
+        status: "queued",
+        attempts: 0,
+        run_after: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    let ran = false;
+    const worker = new JobWorker(
+      new JobsRepo(testDb.handle.db, "postgres"),
+      {
+        [KIND]: {
+          run: async () => {
+            ran = true;
+          },
+        },
+      },
+      { concurrency: 1 },
+    );
+    expect(await worker.drain()).toBe(1);
+    expect(ran).toBe(false);
+    const row = await testDb.handle.db.selectFrom("jobs").selectAll().executeTakeFirstOrThrow();
+    expect(row.status).toBe("failed");
+    expect(row.last_error).toMatch(/Invalid payload/);
+  });
+});

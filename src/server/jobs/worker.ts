@@ -1,0 +1,151 @@
+import type { FastifyBaseLogger } from "fastify";
+import { newId } from "../ids";
+import { validateJobTarget } from "./job-kinds";
+import type { Job, JobsRepo } from "./jobs.repo";
+
+/** What a worker does for one kind of job. */
+export interface JobHandler {
+  /** Does the work for `targetId`; throwing means "try again later" (with backoff). */
+  run(targetId: string, job: Job): Promise<void>;
+  /** Called once when the job has failed `maxAttempts` times and will not run again. */
+  giveUp?(targetId: string, error: Error): Promise<void>;
+}
+
+export interface WorkerOptions {
+  concurrency: number;
+  /** How long a claim lasts without a heartbeat; a crashed worker's job is retaken after it. */
+  leaseMs?: number;
+  /** How often to look for work when idle. */
+  pollMs?: number;
+  maxAttempts?: number;
+  /** First retry delay; doubled per attempt. */
+  backoffMs?: number;
+  workerId?: string;
+  logger?: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
+}
+
+const silent = { info() {}, warn() {}, error() {} };
+
+/** Polls the queue and runs jobs, `concurrency` at a time, keeping their leases alive. */
+export class JobWorker {
+  readonly workerId: string;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly maxAttempts: number;
+  private readonly backoffMs: number;
+  private readonly logger: NonNullable<WorkerOptions["logger"]>;
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private wakers = new Set<() => void>();
+
+  constructor(
+    private readonly repo: JobsRepo,
+    private readonly handlers: Record<string, JobHandler>,
+    private readonly options: WorkerOptions,
+  ) {
+    this.workerId = options.workerId ?? `worker-${newId()}`;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.pollMs = options.pollMs ?? 1_000;
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.backoffMs = options.backoffMs ?? 5_000;
+    this.logger = options.logger ?? silent;
+  }
+
+  start(): void {
+    if (this.running || this.options.concurrency <= 0) return;
+    this.running = true;
+    for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.loop());
+  }
+
+  /** Stops taking work and waits for the jobs in hand to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.notify();
+    await Promise.all(this.loops);
+    this.loops = [];
+  }
+
+  /** Wakes idle loops now (a job was just queued in this process). */
+  notify(): void {
+    for (const wake of this.wakers) wake();
+  }
+
+  /** Runs due jobs until none is left (tests and one-off use). Returns how many ran. */
+  async drain(): Promise<number> {
+    let count = 0;
+    while (await this.runOne()) count++;
+    return count;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let worked = false;
+      try {
+        worked = await this.runOne();
+      } catch (error) {
+        this.logger.error({ err: error }, "job queue error");
+      }
+      if (!worked && this.running) await this.sleep(this.pollMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakers.add(done);
+    });
+  }
+
+  /** Claims and runs one job; false when nothing was due. */
+  async runOne(): Promise<boolean> {
+    const job = await this.repo.claim(this.workerId, this.leaseMs);
+    if (!job) return false;
+    const handler = this.handlers[job.kind];
+    let targetId: string;
+    try {
+      targetId = validateJobTarget(job.kind, job.target_id);
+      if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
+    } catch (error) {
+      // A payload that fails validation when taken is dropped, never handed to a handler.
+      await this.repo.fail(job.id, this.workerId, (error as Error).message, null);
+      this.logger.error({ job: job.id, err: error }, "invalid job dropped");
+      return true;
+    }
+    if (job.attempts > this.maxAttempts) {
+      // Taken again after its lease expired too many times: the work keeps killing its worker.
+      const error = new Error(job.last_error ?? "The job was interrupted too many times");
+      await this.repo.fail(job.id, this.workerId, error.message, null);
+      await handler.giveUp?.(targetId, error).catch(() => undefined);
+      return true;
+    }
+    const heartbeat = setInterval(
+      () => {
+        this.repo.extendLease(job.id, this.workerId, this.leaseMs).catch((error: unknown) => {
+          this.logger.warn({ job: job.id, err: error }, "could not extend job lease");
+        });
+      },
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
+    try {
+      await handler.run(targetId, job);
+      await this.repo.complete(job.id, this.workerId);
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      const finalAttempt = job.attempts >= this.maxAttempts;
+      const retryAt = finalAttempt
+        ? null
+        : new Date(Date.now() + this.backoffMs * 2 ** (job.attempts - 1));
+      this.logger.warn({ job: job.id, kind: job.kind, err: error, retryAt }, "job failed");
+      await this.repo.fail(job.id, this.workerId, error.message, retryAt);
+      if (finalAttempt) await handler.giveUp?.(targetId, error).catch(() => undefined);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    return true;
+  }
+}
