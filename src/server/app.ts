@@ -25,6 +25,8 @@ import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/connection";
 import { healthRoutes } from "./health/health.routes";
 import { HttpError } from "./http-errors";
+import { JobsRepo } from "./jobs/jobs.repo";
+import { type JobHandler, JobWorker } from "./jobs/worker";
 import { MemoriesRepo } from "./memories/memories.repo";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { MemoriesService } from "./memories/memories.service";
@@ -43,6 +45,13 @@ export interface AppDeps {
 }
 
 export type App = FastifyInstance;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The processing queue's worker; main.ts starts it, closing the app stops it. */
+    worker: JobWorker;
+  }
+}
 
 /** Builds the Fastify app without listening; tests use `inject()`. */
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -124,6 +133,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+
+  const jobsRepo = new JobsRepo(deps.database.db, deps.database.kind);
+  const jobHandlers: Record<string, JobHandler> = {};
+  const worker = new JobWorker(jobsRepo, jobHandlers, {
+    concurrency: deps.config.WORKER_CONCURRENCY,
+    leaseMs: deps.config.JOB_LEASE_MS,
+    logger: app.log,
+  });
+  app.decorate("worker", worker);
+  app.addHook("onClose", async () => {
+    await worker.stop();
+  });
 
   const usersRepo = new UsersRepo(deps.database.db);
   const memoriesRepo = new MemoriesRepo(deps.database.db, deps.database.kind);

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, loadDotEnv } from "./config";
 import { openDatabase } from "./db/connection";
 import { LocalAudioStorage } from "./storage/local-storage";
 
-/** Composition root: config -> database -> storage -> app.listen. */
+/** Composition root: config -> database -> storage -> app.listen -> processing worker. */
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
@@ -36,6 +36,8 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  // Processing starts (or resumes work interrupted by a restart) once the app serves requests.
+  app.worker.start();
 }
 
 main().catch((error: unknown) => {
