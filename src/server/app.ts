@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -19,6 +20,9 @@ import {
 } from "fastify-type-provider-zod";
 import { MESSAGES } from "../shared/messages";
 import { appInfoRoutes } from "./app-info/app-info.routes";
+import { authRoutes } from "./auth/auth.routes";
+import { AuthService } from "./auth/auth.service";
+import { isCrossSite } from "./auth/cross-site";
 import { type Identity, resolveIdentity, SessionService } from "./auth/session.service";
 import { SessionsRepo } from "./auth/sessions.repo";
 import type { Config } from "./config";
@@ -27,12 +31,15 @@ import { healthRoutes } from "./health/health.routes";
 import { HttpError } from "./http-errors";
 import { JobsRepo } from "./jobs/jobs.repo";
 import { type JobHandler, JobWorker } from "./jobs/worker";
+import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo } from "./memories/memories.repo";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { MemoriesService } from "./memories/memories.service";
 import { MemoriesBackup } from "./memories/memories-backup";
 import type { AudioStorage } from "./storage/audio-storage";
 import { UsersRepo } from "./users/users.repo";
+import { usersRoutes } from "./users/users.routes";
+import { UsersService } from "./users/users.service";
 
 /** Everything the app needs, built by main.ts (or a test) and passed in. */
 export interface AppDeps {
@@ -41,6 +48,8 @@ export interface AppDeps {
   storage: AudioStorage;
   /** The built web app; when absent (server tests) only the API is served. */
   clientDir?: string;
+  /** Defaults to SMTP when SMTP_URL is set, else the DATA_DIR/outbox folder. */
+  mailer?: Mailer;
   logger?: FastifyServerOptions["logger"];
 }
 
@@ -92,7 +101,29 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   await app.register(fastifyCookie);
+  // Limits are set per route (auth routes: RATE_LIMIT_AUTH_PER_MINUTE per IP and per account).
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => ({ statusCode: 429, message: MESSAGES.tooManyRequests }),
+  });
+
+  // No CORS is configured, and state-changing API calls from another site are refused outright,
+  // so a foreign page cannot act with a visitor's cookie.
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.url.startsWith("/api/") && isCrossSite(request, deps.config.APP_URL)) {
+      return reply.code(403).send({ message: MESSAGES.crossSiteRefused });
+    }
+  });
+
   const sessions = new SessionService(new SessionsRepo(deps.database.db), deps.config);
+  const usersService = new UsersService(new UsersRepo(deps.database.db));
+  const authService = new AuthService({
+    db: deps.database.db,
+    sessions,
+    mailer: deps.mailer ?? createMailer(deps.config, app.log),
+    log: app.log,
+  });
+  app.addHook("onClose", async () => authService.drain());
   app.decorateRequest("identity", null as unknown as Identity);
   app.addHook("onRequest", async (request) => {
     // Static files and the app shell need no session lookup.
@@ -159,6 +190,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         backup: new MemoriesBackup(memoriesRepo, deps.storage),
         users: usersRepo,
       });
+      await api.register(authRoutes, {
+        auth: authService,
+        users: usersService,
+        config: deps.config,
+      });
+      await api.register(usersRoutes, { users: usersService });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: "/api" },

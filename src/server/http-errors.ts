@@ -17,3 +17,4 @@ export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooLarge = (message: string = MESSAGES.tooLarge) => new HttpError(413, message);
+export const tooManyRequests = () => new HttpError(429, MESSAGES.tooManyRequests);

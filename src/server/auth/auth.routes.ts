@@ -1,0 +1,149 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  errorResponseSchema,
+  forgotPasswordBodySchema,
+  loginBodySchema,
+  okResponseSchema,
+  registerBodySchema,
+  resetPasswordBodySchema,
+  userSchema,
+} from "../../shared/schemas";
+import type { Config } from "../config";
+import { tooManyRequests, unauthorized } from "../http-errors";
+import type { UsersService } from "../users/users.service";
+import type { AuthService } from "./auth.service";
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from "./session.service";
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  users: UsersService;
+  config: Config;
+}
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
+
+/** Where reset links point: APP_URL when set, otherwise the address this request came to. */
+function appUrl(request: FastifyRequest, config: Pick<Config, "APP_URL">): string {
+  return config.APP_URL ?? `${request.protocol}://${request.host}`;
+}
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
+  app,
+  { auth, users, config },
+) => {
+  // Per client IP, per route; the same budget again per account where one is named.
+  const perIp = { max: config.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" };
+  const perAccount = (key: (body: Record<string, unknown>) => unknown) => {
+    const check = app.createRateLimit({
+      ...perIp,
+      keyGenerator: (request) =>
+        `account:${String(key((request.body ?? {}) as Record<string, unknown>) ?? "").toLowerCase()}`,
+    });
+    return async (request: FastifyRequest) => {
+      const limit = await check(request);
+      if (!limit.isAllowed && limit.isExceeded) throw tooManyRequests();
+    };
+  };
+
+  app.get(
+    "/user",
+    {
+      schema: {
+        summary: "The logged-in user; 401 when logged out",
+        response: { 200: userSchema, 401: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const userId = request.identity.userId;
+      const user = userId ? await users.getUser(userId) : null;
+      if (!user) throw unauthorized();
+      return user;
+    },
+  );
+
+  app.post(
+    "/register",
+    {
+      config: { rateLimit: perIp },
+      schema: {
+        summary: "Creates an account and logs it in",
+        body: registerBodySchema,
+        response: { 201: userSchema, 409: errorResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user, token, expiresAt } = await auth.register(request.body);
+      // A session the browser held before (another account) ends: this one is new.
+      await auth.logout(request.cookies[SESSION_COOKIE]);
+      setSessionCookie(request, reply, config, { token, expiresAt });
+      return reply.code(201).send(user);
+    },
+  );
+
+  app.post(
+    "/login",
+    {
+      config: { rateLimit: perIp },
+      preHandler: perAccount((body) => body.username),
+      schema: {
+        summary: "Logs in with username and password",
+        body: loginBodySchema,
+        response: { 200: userSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user, token, expiresAt } = await auth.login(
+        request.body.username,
+        request.body.password,
+      );
+      await auth.logout(request.cookies[SESSION_COOKIE]);
+      setSessionCookie(request, reply, config, { token, expiresAt });
+      return user;
+    },
+  );
+
+  app.post(
+    "/logout",
+    { schema: { summary: "Ends this session on the server", response: { 200: okResponseSchema } } },
+    async (request, reply) => {
+      await auth.logout(request.cookies[SESSION_COOKIE]);
+      clearSessionCookie(reply);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/forgot-password",
+    {
+      config: { rateLimit: perIp },
+      preHandler: perAccount((body) => body.email),
+      schema: {
+        summary: "Mails a reset link when an account uses this email; the answer never tells",
+        body: forgotPasswordBodySchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      auth.requestPasswordReset(request.body.email, appUrl(request, config));
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/reset-password",
+    {
+      config: { rateLimit: perIp },
+      schema: {
+        summary: "Sets a new password with a reset token and ends every session of the account",
+        body: resetPasswordBodySchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await auth.resetPassword(request.body.token, request.body.password);
+      clearSessionCookie(reply);
+      return { ok: true as const };
+    },
+  );
+};

@@ -1,0 +1,143 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
+import { MESSAGES } from "../../shared/messages";
+import type { RegisterBody, User } from "../../shared/schemas";
+import type { Database } from "../db/schema";
+import { badRequest, conflict, HttpError } from "../http-errors";
+import { hashToken, newSecretToken } from "../ids";
+import type { Mailer } from "../mail/mailer";
+import { UsernameTakenError, UsersRepo } from "../users/users.repo";
+import { toUser } from "../users/users.service";
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
+import { ResetTokensRepo } from "./reset-tokens.repo";
+import type { SessionService } from "./session.service";
+import { SessionsRepo } from "./sessions.repo";
+
+/** A reset link is valid for one hour. */
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export interface AuthServiceDeps {
+  db: Kysely<Database>;
+  sessions: SessionService;
+  mailer: Mailer;
+  log: Pick<FastifyBaseLogger, "info" | "error">;
+}
+
+type RegisterInput = Required<Pick<RegisterBody, "username" | "password">> & {
+  email: string | null;
+  displayName: string | null;
+  isPublic: boolean;
+};
+
+/** Registration, login, logout and password reset. Routes handle cookies; this handles rules. */
+export class AuthService {
+  private readonly users: UsersRepo;
+  private readonly resetTokens: ResetTokensRepo;
+  /** Mail still being sent after its request was answered; awaited on shutdown. */
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly deps: AuthServiceDeps) {
+    this.users = new UsersRepo(deps.db);
+    this.resetTokens = new ResetTokensRepo(deps.db);
+  }
+
+  /** Creates the account and a fresh session (never a promoted earlier one). */
+  async register(input: RegisterInput): Promise<{ user: User; token: string; expiresAt: Date }> {
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const row = await this.users.create({
+        username: input.username,
+        displayName: input.displayName,
+        email: input.email,
+        passwordHash,
+        isPublic: input.isPublic,
+      });
+      const session = await this.deps.sessions.start(row.id);
+      return { user: toUser(row), ...session };
+    } catch (error) {
+      if (error instanceof UsernameTakenError) throw conflict(MESSAGES.usernameTaken);
+      throw error;
+    }
+  }
+
+  /** One answer for an unknown username and a wrong password, taking the same time. */
+  async login(
+    username: string,
+    password: string,
+  ): Promise<{ user: User; token: string; expiresAt: Date }> {
+    const row = await this.users.findByUsername(username);
+    const ok = await verifyPassword(row?.password_hash ?? (await DUMMY_PASSWORD_HASH), password);
+    if (!row || !ok) throw new HttpError(401, MESSAGES.invalidCredentials);
+    const session = await this.deps.sessions.start(row.id);
+    return { user: toUser(row), ...session };
+  }
+
+  async logout(token: string | undefined): Promise<void> {
+    await this.deps.sessions.end(token);
+  }
+
+  /**
+   * Answers at once and the same way whether or not the email is known (no user enumeration);
+   * tokens are made and mail is sent after the answer.
+   */
+  requestPasswordReset(email: string, appUrl: string): void {
+    const work = this.sendResetMails(email, appUrl).catch((error: unknown) => {
+      this.deps.log.error({ err: error }, "password reset mail failed");
+    });
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  private async sendResetMails(email: string, appUrl: string): Promise<void> {
+    const now = new Date();
+    await this.resetTokens.deleteExpired(now.toISOString());
+    // Emails are not unique: each account using this address gets its own link.
+    for (const user of await this.users.findByEmail(email)) {
+      if (!user.email) continue;
+      const token = newSecretToken();
+      await this.resetTokens.replaceForUser({
+        token_hash: hashToken(token),
+        user_id: user.id,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
+      });
+      const link = `${appUrl.replace(/\/+$/, "")}/reset-password?token=${encodeURIComponent(token)}`;
+      await this.deps.mailer.send({
+        to: user.email,
+        subject: "Reset your Voice Memory Journal password",
+        text: [
+          `Hello ${user.display_name || user.username},`,
+          "",
+          `Someone asked to reset the password of the account "${user.username}".`,
+          "To choose a new password, open this link within one hour:",
+          "",
+          link,
+          "",
+          "If it was not you, ignore this mail: your password stays as it is.",
+        ].join("\n"),
+      });
+    }
+  }
+
+  /**
+   * Takes the token (deleted in the same transaction, so it works once), sets the new password
+   * and ends every session of that user.
+   */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    const tokenHash = hashToken(token);
+    const done = await this.deps.db.transaction().execute(async (trx) => {
+      const row = await new ResetTokensRepo(trx).take(tokenHash);
+      if (!row || Date.parse(row.expires_at) <= Date.now()) return false;
+      await new UsersRepo(trx).setPasswordHash(row.user_id, passwordHash);
+      await new SessionsRepo(trx).deleteAllForUser(row.user_id);
+      return true;
+    });
+    if (!done) throw badRequest(MESSAGES.invalidResetToken);
+  }
+
+  /** Waits for mail still being sent (used when the app closes). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+}

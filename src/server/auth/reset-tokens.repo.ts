@@ -1,0 +1,42 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, PasswordResetTokensTable } from "../db/schema";
+
+export type ResetTokenRow = Selectable<PasswordResetTokensTable>;
+
+/** The only code that touches password_reset_tokens; tokens are stored as hashes. */
+export class ResetTokensRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Stores a new token for its user and deletes every older one (a new request invalidates them). */
+  async replaceForUser(row: ResetTokenRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("password_reset_tokens").where("user_id", "=", row.user_id).execute();
+      await trx.insertInto("password_reset_tokens").values(row).execute();
+    });
+  }
+
+  /**
+   * Deletes the token and returns it in one statement, so two concurrent uses cannot both
+   * succeed. Call it inside the transaction that also changes the password.
+   */
+  async take(tokenHash: string): Promise<ResetTokenRow | undefined> {
+    return this.db
+      .deleteFrom("password_reset_tokens")
+      .where("token_hash", "=", tokenHash)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async countForUser(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("password_reset_tokens")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async deleteExpired(nowIso: string): Promise<void> {
+    await this.db.deleteFrom("password_reset_tokens").where("expires_at", "<=", nowIso).execute();
+  }
+}

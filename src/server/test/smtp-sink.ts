@@ -1,0 +1,87 @@
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The whole message as sent, headers included. */
+  raw: string;
+  /** The plain-text body, quoted-printable decoded. */
+  text: string;
+}
+
+export interface SmtpSink {
+  /** `smtp://127.0.0.1:PORT` for SMTP_URL. */
+  url: string;
+  messages: ReceivedMail[];
+  /** Resolves with the first message matching, waiting up to `timeoutMs`. */
+  waitFor(match: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+function decodeQuotedPrintable(body: string): string {
+  return Buffer.from(
+    body
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) =>
+        String.fromCharCode(Number.parseInt(hex, 16)),
+      ),
+    "latin1",
+  ).toString("utf8");
+}
+
+function textBody(raw: string): string {
+  const split = raw.search(/\r?\n\r?\n/);
+  const headers = raw.slice(0, split);
+  const body = raw.slice(split).replace(/^\r?\n\r?\n/, "");
+  return /content-transfer-encoding:\s*quoted-printable/i.test(headers)
+    ? decodeQuotedPrintable(body)
+    : body;
+}
+
+/** A real SMTP server in this process that keeps every message it receives (no TLS, no auth). */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          text: textBody(raw),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async waitFor(match, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.find(match);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error("No matching mail arrived at the SMTP sink");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The reset token from a reset mail's link. */
+export function resetTokenFrom(mail: ReceivedMail): string {
+  const match = /\/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`No reset link in mail:\n${mail.text}`);
+  return decodeURIComponent(match[1]);
+}

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { MESSAGES } from "../../shared/messages";
+import {
+  errorResponseSchema,
+  publicProfileSchema,
+  userSchema,
+  visibilityBodySchema,
+} from "../../shared/schemas";
+import { notFound, unauthorized } from "../http-errors";
+import type { UsersService } from "./users.service";
+
+export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (
+  app,
+  { users },
+) => {
+  app.post(
+    "/user/visibility",
+    {
+      schema: {
+        summary: "Makes the logged-in user's profile public or private",
+        body: visibilityBodySchema,
+        response: { 200: userSchema, 400: errorResponseSchema, 401: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const userId = request.identity.userId;
+      const user = userId ? await users.setVisibility(userId, request.body.isPublic) : null;
+      if (!user) throw unauthorized();
+      return user;
+    },
+  );
+
+  app.get(
+    "/users/:username",
+    {
+      schema: {
+        summary: "A profile; 404 when it does not exist or is private to the viewer",
+        params: z.object({ username: z.string().min(1).max(200) }),
+        response: { 200: publicProfileSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const profile = await users.getVisibleProfile(
+        request.params.username,
+        request.identity.userId,
+      );
+      if (!profile) throw notFound(MESSAGES.profileNotFound);
+      return profile;
+    },
+  );
+};

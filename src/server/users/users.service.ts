@@ -1,0 +1,59 @@
+import type { PublicProfile, User } from "../../shared/schemas";
+import type { UserRow, UsersRepo } from "./users.repo";
+
+/** The API shape of the logged-in user (includes the email). */
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    isPublic: Number(row.is_public) === 1,
+    email: row.email,
+  };
+}
+
+/** The API shape anyone may see of a visible profile (no email). */
+export function toPublicProfile(row: UserRow): PublicProfile {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    isPublic: Number(row.is_public) === 1,
+  };
+}
+
+function visible(row: UserRow | undefined, viewerId: string | null): row is UserRow {
+  return row !== undefined && (Number(row.is_public) === 1 || row.id === viewerId);
+}
+
+/**
+ * Profiles and who may see them. A private profile is visible only to its owner; to everyone
+ * else it looks exactly like a username that does not exist.
+ */
+export class UsersService {
+  constructor(private readonly users: UsersRepo) {}
+
+  /** The profile behind `username` (case-insensitive) if `viewerId` may see it, else null. */
+  async getVisibleProfile(
+    username: string,
+    viewerId: string | null,
+  ): Promise<PublicProfile | null> {
+    const row = await this.users.findByUsername(username);
+    return visible(row, viewerId) ? toPublicProfile(row) : null;
+  }
+
+  /** Whether the user `userId` exists and `viewerId` (null when logged out) may see their profile. */
+  async isVisibleTo(userId: string, viewerId: string | null): Promise<boolean> {
+    return visible(await this.users.findById(userId), viewerId);
+  }
+
+  async getUser(userId: string): Promise<User | null> {
+    const row = await this.users.findById(userId);
+    return row ? toUser(row) : null;
+  }
+
+  async setVisibility(userId: string, isPublic: boolean): Promise<User | null> {
+    const row = await this.users.setPublic(userId, isPublic);
+    return row ? toUser(row) : null;
+  }
+}
