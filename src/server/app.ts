@@ -23,6 +23,8 @@ import { appInfoRoutes } from "./app-info/app-info.routes";
 import { authRoutes } from "./auth/auth.routes";
 import { AuthService } from "./auth/auth.service";
 import { isCrossSite } from "./auth/cross-site";
+import { audioRoutes } from "./audio/audio.routes";
+import { createAudioService } from "./audio/audio.service";
 import { type Identity, resolveIdentity, SessionService } from "./auth/session.service";
 import { SessionsRepo } from "./auth/sessions.repo";
 import type { Config } from "./config";
@@ -115,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
 
+  const audioService = createAudioService(deps);
   const sessions = new SessionService(new SessionsRepo(deps.database.db), deps.config);
   const usersService = new UsersService(new UsersRepo(deps.database.db));
   const authService = new AuthService({
@@ -196,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         config: deps.config,
       });
       await api.register(usersRoutes, { users: usersService });
+      await api.register(audioRoutes, { config: deps.config, audio: audioService });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: "/api" },

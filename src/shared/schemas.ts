@@ -192,7 +192,8 @@ export const commenterNameSchema = z
 
 // ---- Upload -------------------------------------------------------------
 
-export const uploadResponseSchema = z.object({ url: z.string() });
+/** POST /api/upload: `url` is what memories and comments store as audioUrl; `id` names the same audio. */
+export const uploadResponseSchema = z.object({ url: z.string(), id: z.string() });
 export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 
 // ---- App info -------------------------------------------------------------

@@ -1,0 +1,402 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "../../shared/messages";
+import { VISITOR_COOKIE } from "../auth/session.service";
+import { newId, nowIso } from "../ids";
+import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
+import { audioIdFromUrl, createAudioService } from "./audio.service";
+
+const FIXTURES = path.join(import.meta.dirname, "../test/fixtures");
+const fixture = (name: string) => readFile(path.join(FIXTURES, name));
+
+/** A multipart/form-data body with one file part. */
+function multipart(
+  content: Buffer,
+  options: { field?: string; filename?: string; type?: string } = {},
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----vmj${newId()}`;
+  const head =
+    `--${boundary}\r\n` +
+    `Content-Disposition: form-data; name="${options.field ?? "audio"}"; filename="${options.filename ?? "recording.mp3"}"\r\n` +
+    `Content-Type: ${options.type ?? "audio/mpeg"}\r\n\r\n`;
+  return {
+    payload: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+async function upload(
+  t: TestApp,
+  content: Buffer,
+  options: { cookie?: string; field?: string; filename?: string; type?: string } = {},
+) {
+  const body = multipart(content, options);
+  return t.app.inject({
+    method: "POST",
+    url: "/api/upload",
+    payload: body.payload,
+    headers: { ...body.headers, ...(options.cookie ? { cookie: options.cookie } : {}) },
+  });
+}
+
+async function filesIn(t: TestApp): Promise<string[]> {
+  return readdir(t.config.audioDir);
+}
+
+async function audioRowCount(t: TestApp): Promise<number> {
+  const rows = await t.database.db.selectFrom("audio_files").select("id").execute();
+  return rows.length;
+}
+
+/** The visitor cookie the server set on an anonymous upload, as a `cookie` header. */
+function visitorCookie(response: { cookies: { name: string; value: string }[] }): string {
+  const cookie = response.cookies.find((c) => c.name === VISITOR_COOKIE);
+  if (!cookie) throw new Error("no visitor cookie");
+  return `${VISITOR_COOKIE}=${cookie.value}`;
+}
+
+describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ kind });
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+
+  it.each([
+    ["tone.wav", "audio/wav", "audio/wav"],
+    ["tone.mp3", "audio/mpeg", "audio/mpeg"],
+    ["tone-noid3.mp3", "audio/mpeg", "audio/mpeg"],
+    ["tone.webm", "audio/webm", "audio/webm"],
+    ["tone.ogg", "audio/ogg", "audio/ogg"],
+    ["tone.m4a", "audio/mp4", "audio/mp4"],
+    // The declared type and name are ignored: the bytes decide.
+    ["tone.ogg", "application/octet-stream", "audio/ogg"],
+  ])("stores %s declared as %s and serves it as %s", async (name, declared, served) => {
+    const bytes = await fixture(name);
+    const before = (await filesIn(t)).length;
+    const response = await upload(t, bytes, { filename: "x.bin", type: declared });
+    expect(response.statusCode).toBe(201);
+    const body = response.json<{ url: string; id: string }>();
+    expect(body.url).toBe(`/api/audio/${body.id}`);
+    const files = await filesIn(t);
+    expect(files).toHaveLength(before + 1);
+    expect(files.some((f) => f.startsWith(".tmp"))).toBe(false);
+
+    const get = await t.app.inject({
+      method: "GET",
+      url: body.url,
+      headers: { cookie: visitorCookie(response) },
+    });
+    expect(get.statusCode).toBe(200);
+    expect(get.headers["content-type"]).toBe(served);
+    expect(get.headers["x-content-type-options"]).toBe("nosniff");
+    expect(get.headers["accept-ranges"]).toBe("bytes");
+    expect(Number(get.headers["content-length"])).toBe(bytes.length);
+    expect(get.rawPayload.equals(bytes)).toBe(true);
+  });
+
+  it("refuses a renamed non-audio file with 400 and stores nothing", async () => {
+    const filesBefore = await filesIn(t);
+    const rowsBefore = await audioRowCount(t);
+    const response = await upload(t, await fixture("not-audio.mp3"), {
+      filename: "song.mp3",
+      type: "audio/mpeg",
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/^audio: /);
+    expect(await filesIn(t)).toEqual(filesBefore);
+    expect(await audioRowCount(t)).toBe(rowsBefore);
+  });
+
+  it("refuses an empty file, a missing file, a wrong field and a non-multipart body", async () => {
+    expect((await upload(t, Buffer.alloc(0))).statusCode).toBe(400);
+    expect((await upload(t, await fixture("tone.wav"), { field: "file" })).statusCode).toBe(400);
+    const json = await t.app.inject({ method: "POST", url: "/api/upload", payload: { a: 1 } });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().message).toMatch(/^audio: /);
+    const boundary = "xyz";
+    const noFile = await t.app.inject({
+      method: "POST",
+      url: "/api/upload",
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--${boundary}--\r\n`,
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(noFile.statusCode).toBe(400);
+  });
+
+  describe("Range requests", () => {
+    let url: string;
+    let cookie: string;
+    let bytes: Buffer;
+    beforeAll(async () => {
+      bytes = await fixture("tone.wav");
+      const response = await upload(t, bytes);
+      url = response.json().url;
+      cookie = visitorCookie(response);
+    });
+
+    it.each([
+      ["bytes=0-99", 0, 99],
+      ["bytes=100-", 100, 16043],
+      ["bytes=-44", 16000, 16043],
+      ["bytes=16000-99999", 16000, 16043],
+    ])("%s answers 206 with the right bytes", async (range, start, end) => {
+      const response = await t.app.inject({ method: "GET", url, headers: { cookie, range } });
+      expect(response.statusCode).toBe(206);
+      expect(response.headers["content-range"]).toBe(`bytes ${start}-${end}/${bytes.length}`);
+      expect(Number(response.headers["content-length"])).toBe(end - start + 1);
+      expect(response.rawPayload.equals(bytes.subarray(start, end + 1))).toBe(true);
+    });
+
+    it.each(["bytes=20000-", "bytes=50-10", "bytes=x-y"])("%s answers 416", async (range) => {
+      const response = await t.app.inject({ method: "GET", url, headers: { cookie, range } });
+      expect(response.statusCode).toBe(416);
+      expect(response.headers["content-range"]).toBe(`bytes */${bytes.length}`);
+    });
+
+    it("answers HEAD with the headers and no body", async () => {
+      const response = await t.app.inject({ method: "HEAD", url, headers: { cookie } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toBe("audio/wav");
+      expect(Number(response.headers["content-length"])).toBe(bytes.length);
+      expect(response.rawPayload.length).toBe(0);
+    });
+  });
+
+  describe("who may hear which audio", () => {
+    let owner: TestUser;
+    let other: TestUser;
+    let wav: Buffer;
+    beforeAll(async () => {
+      owner = await createUserWithSession(t);
+      other = await createUserWithSession(t);
+      wav = await fixture("tone.wav");
+    });
+
+    async function status(url: string, cookie?: string): Promise<number> {
+      const response = await t.app.inject({
+        method: "GET",
+        url,
+        headers: cookie ? { cookie } : {},
+      });
+      return response.statusCode;
+    }
+
+    async function uploadAs(cookie: string): Promise<{ url: string; id: string }> {
+      const response = await upload(t, wav, { cookie });
+      expect(response.statusCode).toBe(201);
+      return response.json();
+    }
+
+    async function insertMemory(fields: {
+      userId: string | null;
+      anonHash?: string | null;
+      audioId: string | null;
+      status?: string;
+    }): Promise<string> {
+      const id = newId();
+      const now = nowIso();
+      await t.database.db
+        .insertInto("memories")
+        .values({
+          id,
+          user_id: fields.userId,
+          anon_owner_hash: fields.anonHash ?? null,
+          claim_expires_at: null,
+          audio_id: fields.audioId,
+          title: "A day at the beach",
+          transcript: "",
+          summary: "",
+          scores: "{}",
+          duration: 1,
+          recorded_at: now,
+          tags: "[]",
+          status: fields.status ?? "saved",
+          stage: null,
+          error: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return id;
+    }
+
+    async function setPublic(userId: string, isPublic: boolean): Promise<void> {
+      await t.database.db
+        .updateTable("users")
+        .set({ is_public: isPublic ? 1 : 0 })
+        .where("id", "=", userId)
+        .execute();
+    }
+
+    it("an unreferenced upload is visible only to the session that uploaded it", async () => {
+      const anonymous = await upload(t, wav);
+      const url = anonymous.json().url;
+      expect(await status(url, visitorCookie(anonymous))).toBe(200);
+      expect(await status(url)).toBe(404);
+      expect(await status(url, `${VISITOR_COOKIE}=${"a".repeat(43)}`)).toBe(404);
+      expect(await status(url, owner.cookie)).toBe(404);
+
+      const mine = await uploadAs(owner.cookie);
+      expect(await status(mine.url, owner.cookie)).toBe(200);
+      expect(await status(mine.url, other.cookie)).toBe(404);
+      expect(await status(mine.url)).toBe(404);
+      // Looks exactly like audio that does not exist.
+      const missing = await t.app.inject({ method: "GET", url: "/api/audio/nope" });
+      const hidden = await t.app.inject({ method: "GET", url: mine.url });
+      expect(hidden.statusCode).toBe(missing.statusCode);
+      expect(hidden.json()).toEqual(missing.json());
+      expect(hidden.json()).toEqual({ message: MESSAGES.notFound });
+    });
+
+    it("a saved memory of a public profile is heard by everyone; unsaved or private only by the owner", async () => {
+      await setPublic(owner.user.id, true);
+      const audio = await uploadAs(owner.cookie);
+      const memoryId = await insertMemory({ userId: owner.user.id, audioId: audio.id });
+      expect(await status(audio.url, owner.cookie)).toBe(200);
+      expect(await status(audio.url, other.cookie)).toBe(200);
+      expect(await status(audio.url)).toBe(200);
+
+      await t.database.db
+        .updateTable("memories")
+        .set({ status: "processing" })
+        .where("id", "=", memoryId)
+        .execute();
+      expect(await status(audio.url, owner.cookie)).toBe(200);
+      expect(await status(audio.url, other.cookie)).toBe(404);
+      expect(await status(audio.url)).toBe(404);
+
+      await t.database.db
+        .updateTable("memories")
+        .set({ status: "saved" })
+        .where("id", "=", memoryId)
+        .execute();
+      await setPublic(owner.user.id, false);
+      expect(await status(audio.url, owner.cookie)).toBe(200);
+      expect(await status(audio.url, other.cookie)).toBe(404);
+      expect(await status(audio.url)).toBe(404);
+      await setPublic(owner.user.id, true);
+    });
+
+    it("an anonymous memory's audio is heard only by the browser that recorded it", async () => {
+      const response = await upload(t, wav);
+      const cookie = visitorCookie(response);
+      const { id, url } = response.json();
+      const row = await t.database.db
+        .selectFrom("audio_files")
+        .select("owner_anon_hash")
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      await insertMemory({ userId: null, anonHash: row.owner_anon_hash, audioId: id });
+      expect(await status(url, cookie)).toBe(200);
+      expect(await status(url)).toBe(404);
+      expect(await status(url, other.cookie)).toBe(404);
+    });
+
+    it("a comment's audio follows its memory", async () => {
+      const memoryId = await insertMemory({ userId: owner.user.id, audioId: null });
+      const commenter = await upload(t, wav);
+      const comment = commenter.json<{ id: string; url: string }>();
+      await t.database.db
+        .insertInto("comments")
+        .values({
+          id: newId(),
+          memory_id: memoryId,
+          commenter_name: "Grandma",
+          audio_id: comment.id,
+          transcript: "",
+          status: "saved",
+          error: null,
+          created_at: nowIso(),
+        })
+        .execute();
+      await setPublic(owner.user.id, true);
+      expect(await status(comment.url)).toBe(200);
+      expect(await status(comment.url, other.cookie)).toBe(200);
+      await setPublic(owner.user.id, false);
+      expect(await status(comment.url, owner.cookie)).toBe(200);
+      expect(await status(comment.url)).toBe(404);
+      expect(await status(comment.url, visitorCookie(commenter))).toBe(404);
+      await setPublic(owner.user.id, true);
+    });
+  });
+
+  describe("the service other features call", () => {
+    it("findUploadForOwner finds only the uploader's own upload", async () => {
+      const service = createAudioService(t);
+      const user = await createUserWithSession(t);
+      const mine = (await upload(t, await fixture("tone.mp3"), { cookie: user.cookie })).json();
+      expect(
+        (await service.findUploadForOwner(mine.url, { userId: user.user.id, visitorHash: null }))
+          ?.id,
+      ).toBe(mine.id);
+      expect(
+        await service.findUploadForOwner(mine.url, { userId: "someone-else", visitorHash: null }),
+      ).toBeNull();
+      expect(
+        await service.findUploadForOwner("/api/audio/missing", {
+          userId: user.user.id,
+          visitorHash: null,
+        }),
+      ).toBeNull();
+      expect(audioIdFromUrl(`http://example.com${mine.url}`)).toBe(mine.id);
+      expect(audioIdFromUrl("/elsewhere/x")).toBeNull();
+    });
+
+    it("deleteAudio removes the row and the file", async () => {
+      const service = createAudioService(t);
+      const response = await upload(t, await fixture("tone.ogg"));
+      const { id } = response.json();
+      const row = await service.findById(id);
+      expect(row).not.toBeNull();
+      expect(await filesIn(t)).toContain(row?.storage_key);
+      await service.deleteAudio(id);
+      expect(await service.findById(id)).toBeNull();
+      expect(await filesIn(t)).not.toContain(row?.storage_key);
+    });
+  });
+});
+
+describe("upload limits", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { UPLOAD_MAX_BYTES: "4000", RATE_LIMIT_UPLOAD_PER_HOUR: "4" },
+    });
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+
+  it("refuses an upload over UPLOAD_MAX_BYTES with 413 and leaves nothing on disk", async () => {
+    const response = await upload(t, await fixture("tone.wav"));
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ message: MESSAGES.tooLarge });
+    expect(await filesIn(t)).toEqual([]);
+    expect(await audioRowCount(t)).toBe(0);
+
+    // Several megabytes arrive in many chunks: the stream is cut at the limit, not buffered.
+    const big = Buffer.concat([await fixture("tone.wav"), Buffer.alloc(3 * 1024 * 1024, 1)]);
+    const bigResponse = await upload(t, big);
+    expect(bigResponse.statusCode).toBe(413);
+    expect(await filesIn(t)).toEqual([]);
+    expect(await audioRowCount(t)).toBe(0);
+  });
+
+  it("limits uploads per session and IP", async () => {
+    const small = await fixture("tone.mp3");
+    // The refused uploads above counted too (4 per hour here).
+    expect((await upload(t, small)).statusCode).toBe(201);
+    expect((await upload(t, small)).statusCode).toBe(201);
+    const limited = await upload(t, small);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ message: MESSAGES.tooManyRequests });
+    // A logged-in user has their own allowance.
+    const user = await createUserWithSession(t);
+    expect((await upload(t, small, { cookie: user.cookie })).statusCode).toBe(201);
+  });
+});

@@ -1,0 +1,121 @@
+import fastifyMultipart from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponseSchema, idParamsSchema, uploadResponseSchema } from "../../shared/schemas";
+import { ensureVisitor } from "../auth/session.service";
+import type { Config } from "../config";
+import { badRequest, notFound } from "../http-errors";
+import type { AudioService } from "./audio.service";
+import { parseRange } from "./http-range";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Uploads are limited per session and IP. A logged-in user counts per account and address;
+ * anonymous uploads count per address only, because a visitor cookie costs nothing to mint and
+ * so cannot be what the limit keys on.
+ */
+export function uploadRateKey(request: FastifyRequest): string {
+  const { userId } = request.identity;
+  return userId ? `upload:user:${userId}:${request.ip}` : `upload:anon:${request.ip}`;
+}
+
+export const audioRoutes: FastifyPluginAsyncZod<{
+  config: Pick<Config, "UPLOAD_MAX_BYTES" | "RATE_LIMIT_UPLOAD_PER_HOUR" | "COOKIE_SECURE">;
+  audio: AudioService;
+}> = async (app, { config, audio }) => {
+  // Registered here (encapsulated): only the upload route parses multipart bodies.
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10, parts: 11 },
+  });
+
+  app.post(
+    "/upload",
+    {
+      config: {
+        rateLimit: {
+          max: config.RATE_LIMIT_UPLOAD_PER_HOUR,
+          timeWindow: HOUR_MS,
+          keyGenerator: uploadRateKey,
+        },
+      },
+      schema: {
+        summary: "Stores a recording (multipart field `audio`); the content must be audio",
+        description:
+          "Accepts MP3, WebM, Ogg, WAV and MP4/M4A, recognised by their bytes. Answers the URL to fetch it from.",
+        consumes: ["multipart/form-data"],
+        response: {
+          201: uploadResponseSchema,
+          400: errorResponseSchema,
+          413: errorResponseSchema,
+          429: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw badRequest("audio: send the recording as multipart/form-data in the field 'audio'");
+      }
+      const part = await request.file();
+      if (!part) throw badRequest("audio: a file is required");
+      if (part.fieldname !== "audio") {
+        part.file.resume();
+        throw badRequest("audio: the file must be sent in the field 'audio'");
+      }
+      const { userId } = request.identity;
+      const owner = userId ? { userId } : { anonHash: ensureVisitor(request, reply, config) };
+      const stored = await audio.storeUpload({
+        source: part.file,
+        maxBytes: config.UPLOAD_MAX_BYTES,
+        owner,
+        wasTruncated: () => part.file.truncated,
+      });
+      return reply.code(201).send({ url: stored.url, id: stored.id });
+    },
+  );
+
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/audio/:id",
+    // One handler for both, so HEAD never opens the file (Fastify's automatic HEAD would read it).
+    exposeHeadRoute: false,
+    schema: {
+      summary: "The bytes of a recording, with HTTP Range support; 404 when missing or not visible",
+      params: idParamsSchema,
+    },
+    handler: async (request, reply) => {
+      const row = await audio.findVisible(request.params.id, request.identity);
+      if (!row) throw notFound();
+      const size = await audio.size(row);
+      if (size === null) throw notFound();
+
+      const etag = `"${row.id}"`;
+      reply
+        .header("x-content-type-options", "nosniff")
+        .header("accept-ranges", "bytes")
+        // Visibility can change (a profile made private), so caches must ask again each time.
+        .header("cache-control", "private, no-cache")
+        .header("etag", etag);
+      if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+
+      const range = parseRange(request.headers.range, size);
+      if (range === "unsatisfiable") {
+        return reply
+          .code(416)
+          .header("content-range", `bytes */${size}`)
+          .send({ message: "Range not satisfiable" });
+      }
+      reply.header("content-type", row.content_type);
+      if (range === "none") {
+        reply.code(200).header("content-length", size);
+      } else {
+        reply
+          .code(206)
+          .header("content-range", `bytes ${range.start}-${range.end}/${size}`)
+          .header("content-length", range.end - range.start + 1);
+      }
+      if (request.method === "HEAD") return reply.send();
+      return reply.send(audio.open(row, range === "none" ? undefined : range));
+    },
+  });
+};

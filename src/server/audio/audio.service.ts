@@ -1,0 +1,202 @@
+import { Readable } from "node:stream";
+import type { Identity } from "../auth/session.service";
+import type { DatabaseHandle } from "../db/connection";
+import { badRequest, tooLarge } from "../http-errors";
+import { newId, nowIso } from "../ids";
+import type { AudioStorage, ByteRange } from "../storage/audio-storage";
+import { type AudioReference, AudioRepo, type AudioRow } from "./audio.repo";
+import { SNIFF_BYTES, sniffAudio } from "./audio-sniff";
+
+export type { AudioRow } from "./audio.repo";
+
+export const AUDIO_URL_PREFIX = "/api/audio/";
+const AUDIO_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+export const NOT_AUDIO_MESSAGE =
+  "audio: the file is not a supported audio format (MP3, WebM, Ogg, WAV or M4A)";
+
+/** The URL the browser uses to fetch an audio file (what memories and comments store as audioUrl). */
+export function audioUrl(id: string): string {
+  return `${AUDIO_URL_PREFIX}${id}`;
+}
+
+/** The audio id in a URL made by `audioUrl` (a path, or an absolute URL on any host); else null. */
+export function audioIdFromUrl(url: string): string | null {
+  let pathname: string;
+  try {
+    pathname = new URL(url, "http://localhost").pathname;
+  } catch {
+    return null;
+  }
+  if (!pathname.startsWith(AUDIO_URL_PREFIX)) return null;
+  const id = pathname.slice(AUDIO_URL_PREFIX.length);
+  return AUDIO_ID.test(id) ? id : null;
+}
+
+/** Who uploaded: a user, or an anonymous browser's visitor hash. */
+export type UploadOwner = { userId: string } | { anonHash: string };
+
+export interface UploadInput {
+  source: Readable;
+  maxBytes: number;
+  owner: UploadOwner;
+  /** True when the transport cut the stream at its own size limit (multipart's fileSize). */
+  wasTruncated?: () => boolean;
+}
+
+/**
+ * Checks the upload while it streams: its first bytes must be audio (400 otherwise) and it must stay
+ * within `maxBytes` (413). Any failure ends the stream with that error, so storage discards the
+ * temporary file; stopping early also stops reading the source.
+ */
+async function checkedAudio(
+  input: UploadInput,
+): Promise<{ kind: NonNullable<ReturnType<typeof sniffAudio>>; stream: Readable }> {
+  const iterator = input.source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let done = false;
+  while (length < SNIFF_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  const head = Buffer.concat(chunks);
+  const kind = sniffAudio(head);
+  if (!kind) {
+    await iterator.return?.();
+    throw badRequest(NOT_AUDIO_MESSAGE);
+  }
+  const wasTruncated = input.wasTruncated ?? (() => false);
+  async function* guarded(): AsyncGenerator<Buffer> {
+    let finished = done;
+    try {
+      let bytes = head.length;
+      if (bytes > input.maxBytes) throw tooLarge();
+      yield head;
+      while (!finished) {
+        const next = await iterator.next();
+        if (next.done) {
+          finished = true;
+          break;
+        }
+        bytes += next.value.length;
+        if (bytes > input.maxBytes) throw tooLarge();
+        yield next.value;
+      }
+      if (wasTruncated()) throw tooLarge();
+    } finally {
+      // Stopped early (too large, or storage failed): stop reading the upload too.
+      if (!finished) await iterator.return?.();
+    }
+  }
+  return { kind, stream: Readable.from(guarded(), { objectMode: false }) };
+}
+
+/** May this identity hear audio used by this memory? Mirrors memory visibility (PRODUCT.md). */
+function referenceAllows(ref: AudioReference, identity: Identity): boolean {
+  if (ref.memoryUserId !== null) {
+    if (identity.userId === ref.memoryUserId) return true;
+    return ref.memoryStatus === "saved" && ref.ownerIsPublic === 1;
+  }
+  // An anonymous memory: only the browser that recorded it, until it is claimed.
+  return identity.visitorHash !== null && identity.visitorHash === ref.memoryAnonHash;
+}
+
+function isUploader(row: AudioRow, identity: Identity): boolean {
+  if (identity.userId !== null && row.owner_user_id === identity.userId) return true;
+  return identity.visitorHash !== null && row.owner_anon_hash === identity.visitorHash;
+}
+
+/** Stored audio: uploads, who may hear what, reading and deleting. Other features call this. */
+export class AudioService {
+  constructor(
+    private readonly repo: AudioRepo,
+    private readonly storage: AudioStorage,
+  ) {}
+
+  /**
+   * Stores an uploaded stream after checking its first bytes are audio (400 otherwise) and its size
+   * (413 beyond `maxBytes`; nothing is left behind). Returns the new audio row's id and URL.
+   */
+  async storeUpload(input: UploadInput): Promise<{ id: string; url: string; row: AudioRow }> {
+    const { kind, stream } = await checkedAudio(input);
+    const id = newId();
+    const storageKey = `${newId()}.${kind.extension}`;
+    const { bytes } = await this.storage.write(storageKey, stream);
+    const row: AudioRow = {
+      id,
+      storage_key: storageKey,
+      content_type: kind.contentType,
+      bytes,
+      owner_user_id: "userId" in input.owner ? input.owner.userId : null,
+      owner_anon_hash: "anonHash" in input.owner ? input.owner.anonHash : null,
+      created_at: nowIso(),
+    };
+    try {
+      await this.repo.insert(row);
+    } catch (error) {
+      await this.storage.delete(storageKey);
+      throw error;
+    }
+    return { id, url: audioUrl(id), row };
+  }
+
+  /** The audio row behind `url` when this identity uploaded it (to make a memory or comment of it). */
+  async findUploadForOwner(url: string, identity: Identity): Promise<AudioRow | null> {
+    const id = audioIdFromUrl(url);
+    if (!id) return null;
+    const row = await this.repo.findById(id);
+    return row && isUploader(row, identity) ? row : null;
+  }
+
+  /** The audio row when it exists and this identity may hear it; null otherwise (answer 404). */
+  async findVisible(id: string, identity: Identity): Promise<AudioRow | null> {
+    if (!AUDIO_ID.test(id)) return null;
+    const row = await this.repo.findById(id);
+    if (!row) return null;
+    const references = await this.repo.referencesTo(id);
+    const visible =
+      references.length === 0
+        ? isUploader(row, identity)
+        : references.some((ref) => referenceAllows(ref, identity));
+    return visible ? row : null;
+  }
+
+  async findById(id: string): Promise<AudioRow | null> {
+    return (await this.repo.findById(id)) ?? null;
+  }
+
+  /** The stored size in bytes, or null when the file is missing. */
+  size(row: AudioRow): Promise<number | null> {
+    return this.storage.size(row.storage_key);
+  }
+
+  /** A stream of the audio bytes (all, or an inclusive range), e.g. for transcription or backup. */
+  open(row: AudioRow, range?: ByteRange): Readable {
+    return this.storage.read(row.storage_key, range);
+  }
+
+  /**
+   * Removes the audio row and its file. Call it after deleting the memory or comment that used it
+   * (the row is still referenced before that, and the database refuses).
+   */
+  async deleteAudio(audioId: string): Promise<void> {
+    const row = await this.repo.findById(audioId);
+    if (!row) return;
+    await this.repo.delete(audioId);
+    await this.storage.delete(row.storage_key);
+  }
+}
+
+/** The audio service over a database and storage, for other features' routes and jobs. */
+export function createAudioService(deps: {
+  database: DatabaseHandle;
+  storage: AudioStorage;
+}): AudioService {
+  return new AudioService(new AudioRepo(deps.database.db), deps.storage);
+}
