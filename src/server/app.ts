@@ -20,11 +20,11 @@ import {
 } from "fastify-type-provider-zod";
 import { MESSAGES } from "../shared/messages";
 import { appInfoRoutes } from "./app-info/app-info.routes";
+import { audioRoutes } from "./audio/audio.routes";
+import { createAudioService } from "./audio/audio.service";
 import { authRoutes } from "./auth/auth.routes";
 import { AuthService } from "./auth/auth.service";
 import { isCrossSite } from "./auth/cross-site";
-import { audioRoutes } from "./audio/audio.routes";
-import { createAudioService } from "./audio/audio.service";
 import { type Identity, resolveIdentity, SessionService } from "./auth/session.service";
 import { SessionsRepo } from "./auth/sessions.repo";
 import type { Config } from "./config";
