@@ -165,6 +165,33 @@ export const memoryUpdateBodySchema = z.object({
 });
 export type MemoryUpdateBody = z.input<typeof memoryUpdateBodySchema>;
 
+/** POST /api/memories/process: make a memory of an uploaded recording (the server runs the AI). */
+export const processMemoryBodySchema = z.object({
+  audioUrl: z.string().trim().min(1, "audioUrl is required").max(500),
+  /** When it was recorded; now when absent. */
+  recordedAt: isoDateTimeSchema.optional(),
+});
+export type ProcessMemoryBody = z.input<typeof processMemoryBodySchema>;
+
+/** POST /api/memories: create a memory from a full body (spec section 7); scores default to 5. */
+export const memoryCreateBodySchema = z.object({
+  title: z.string().trim().max(TITLE_MAX_LENGTH),
+  audioUrl: z.string().trim().min(1, "audioUrl is required").max(500),
+  transcript: z.string().max(TEXT_MAX_LENGTH),
+  summary: z.string().max(TEXT_MAX_LENGTH),
+  scores: z
+    .object(
+      Object.fromEntries(
+        SCORE_DIMENSIONS.map((d) => [d, z.number().int().min(1).max(10).optional()]),
+      ) as Record<(typeof SCORE_DIMENSIONS)[number], z.ZodOptional<z.ZodNumber>>,
+    )
+    .default({}),
+  duration: z.number().nonnegative().max(1_000_000).default(0),
+  recordedAt: isoDateTimeSchema,
+  tags: z.array(tagSchema).max(50).default([]),
+});
+export type MemoryCreateBody = z.input<typeof memoryCreateBodySchema>;
+
 export const idParamsSchema = z.object({ id: z.string().min(1).max(100) });
 export const usernameParamsSchema = z.object({ username: z.string().min(1).max(100) });
 

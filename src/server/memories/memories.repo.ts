@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { PAGE_SIZE } from "../../shared/constants";
 import { normalizeScores } from "../../shared/rules";
 import {
@@ -298,6 +298,195 @@ export class MemoriesRepo {
       .select(["id", "storage_key", "content_type", "bytes"])
       .where("id", "in", audioIds)
       .execute();
+  }
+
+  // ---- Processing (the AI pipeline, retries and claiming) ----------------------------------
+
+  /**
+   * Creates a memory in state 'processing' and, in the same transaction, whatever `alsoInTransaction`
+   * does with it (queue its job): either both are committed or neither. Refuses (returns null) when
+   * the audio already belongs to a memory.
+   */
+  async createProcessing(
+    input: {
+      userId: string | null;
+      anonOwnerHash: string | null;
+      claimExpiresAt: string | null;
+      audioId: string;
+      recordedAt: string;
+      duration: number;
+    },
+    alsoInTransaction: (trx: Transaction<Database>, memoryId: string) => Promise<void>,
+  ): Promise<MemoryRow | null> {
+    const id = newId();
+    const created = await this.db.transaction().execute(async (trx) => {
+      const used = await trx
+        .selectFrom("memories")
+        .select("id")
+        .where("audio_id", "=", input.audioId)
+        .executeTakeFirst();
+      if (used) return false;
+      const now = nowIso();
+      await trx
+        .insertInto("memories")
+        .values({
+          id,
+          user_id: input.userId,
+          anon_owner_hash: input.anonOwnerHash,
+          claim_expires_at: input.claimExpiresAt,
+          audio_id: input.audioId,
+          title: "",
+          transcript: "",
+          summary: "",
+          scores: "{}",
+          duration: input.duration,
+          recorded_at: input.recordedAt,
+          tags: "[]",
+          status: "processing",
+          stage: "transcribe",
+          error: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await alsoInTransaction(trx, id);
+      return true;
+    });
+    return created ? ((await this.findById(id)) ?? null) : null;
+  }
+
+  /** Records the stage now running (the browser shows it as progress). */
+  async setStage(id: string, stage: PipelineStage): Promise<void> {
+    await this.db
+      .updateTable("memories")
+      .set({ stage, status: "processing", error: null, updated_at: nowIso() })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** Stores what a stage produced, so a retry resumes after it. */
+  async saveStageOutput(
+    id: string,
+    output: {
+      transcript?: string;
+      duration?: number;
+      summary?: string;
+      title?: string;
+      scores?: Record<string, number>;
+      tags?: string[];
+    },
+  ): Promise<void> {
+    await this.db
+      .updateTable("memories")
+      .set({
+        ...(output.transcript !== undefined ? { transcript: output.transcript } : {}),
+        ...(output.duration !== undefined ? { duration: output.duration } : {}),
+        ...(output.summary !== undefined ? { summary: output.summary } : {}),
+        ...(output.title !== undefined ? { title: output.title } : {}),
+        ...(output.scores !== undefined ? { scores: JSON.stringify(output.scores) } : {}),
+        ...(output.tags !== undefined ? { tags: JSON.stringify(output.tags) } : {}),
+        updated_at: nowIso(),
+      })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** The pipeline finished: the memory is saved. */
+  async markSaved(id: string): Promise<void> {
+    await this.db
+      .updateTable("memories")
+      .set({ status: "saved", stage: null, error: null, updated_at: nowIso() })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** The pipeline stopped at `stage` with a message the user sees; the audio stays. */
+  async markFailed(id: string, stage: PipelineStage, message: string): Promise<void> {
+    await this.db
+      .updateTable("memories")
+      .set({ status: "failed", stage, error: message, updated_at: nowIso() })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /**
+   * Puts a failed memory back to processing at its failed stage and, in the same transaction, runs
+   * `alsoInTransaction` (queue the job). False when it was not failed (a second retry loses).
+   */
+  async resumeFailed(
+    id: string,
+    alsoInTransaction: (trx: Transaction<Database>) => Promise<void>,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable("memories")
+        .set({ status: "processing", error: null, updated_at: nowIso() })
+        .where("id", "=", id)
+        .where("status", "=", "failed")
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await alsoInTransaction(trx);
+      return true;
+    });
+  }
+
+  /**
+   * Gives an anonymous memory to `userId` when `visitorHash` recorded it and the claim window is
+   * open. One conditional UPDATE: of two concurrent claims only one can match `user_id is null`.
+   * The audio file changes owner in the same transaction.
+   */
+  async claim(
+    id: string,
+    userId: string,
+    visitorHash: string,
+    now: Date,
+  ): Promise<MemoryRow | null> {
+    const claimed = await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable("memories")
+        .set({ user_id: userId, claim_expires_at: null, updated_at: nowIso() })
+        .where("id", "=", id)
+        .where("user_id", "is", null)
+        .where("anon_owner_hash", "=", visitorHash)
+        .where("claim_expires_at", ">", now.toISOString())
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      const row = await trx
+        .selectFrom("memories")
+        .select("audio_id")
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      if (row.audio_id) {
+        await trx
+          .updateTable("audio_files")
+          .set({ owner_user_id: userId })
+          .where("id", "=", row.audio_id)
+          .execute();
+      }
+      return true;
+    });
+    return claimed ? ((await this.findById(id)) ?? null) : null;
+  }
+
+  /** True when a memory already uses this audio (one recording makes one memory). */
+  async isAudioUsed(audioId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("memories")
+      .select("id")
+      .where("audio_id", "=", audioId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** How many memories this anonymous browser started since `since` (the daily cap). */
+  async countAnonymousSince(visitorHash: string, since: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom("memories")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("anon_owner_hash", "=", visitorHash)
+      .where("created_at", ">=", since.toISOString())
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 }
 

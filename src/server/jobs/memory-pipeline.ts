@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { TEXT_MAX_LENGTH } from "../../shared/constants";
+import { MESSAGES } from "../../shared/messages";
+import {
+  estimateDuration,
+  normalizeScores,
+  titleFromSummary,
+  validateGeneratedTags,
+} from "../../shared/rules";
+import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
+import { AiError, type AiProviders } from "../ai/ai";
+import type { MemoriesRepo, MemoryRow } from "../memories/memories.repo";
+import type { AudioStorage } from "../storage/audio-storage";
+import type { JobHandler } from "./worker";
+
+export const PROCESS_MEMORY_JOB = "process-memory";
+
+/** Each stage's prefix for failures that are not the provider's own (missing audio, bad output). */
+const STAGE_PREFIX: Record<PipelineStage, string> = {
+  transcribe: MESSAGES.transcriptionFailedPrefix,
+  summarize: MESSAGES.summarizeFailedPrefix,
+  score: MESSAGES.scoreFailedPrefix,
+  tag: MESSAGES.tagsFailedPrefix,
+  save: "",
+};
+
+// Whatever a provider returns is checked again here, whichever provider it was.
+const transcriptionSchema = z.object({
+  text: z.string().max(TEXT_MAX_LENGTH),
+  duration: z.number().nonnegative(),
+});
+const summarySchema = z.string().trim().min(1, MESSAGES.noSummaryGenerated).max(TEXT_MAX_LENGTH);
+
+/** A failure the user sees on the memory; the job itself is finished (no automatic retry). */
+class StageFailure extends Error {}
+
+function failureMessage(stage: PipelineStage, error: unknown): string {
+  if (error instanceof AiError || error instanceof StageFailure) return error.message;
+  if (error instanceof z.ZodError) {
+    return `${STAGE_PREFIX[stage]}${error.issues[0]?.message ?? "invalid output"}`;
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return `${STAGE_PREFIX[stage]}${reason}`;
+}
+
+/**
+ * The pipeline of one memory: transcribe, summarize, score, tag, save. Each stage is recorded on
+ * the memory before it runs and its output stored after, so progress is visible and a retry (or a
+ * restart after a crash) resumes at the stage that did not finish.
+ */
+export class MemoryPipeline implements JobHandler {
+  constructor(
+    private readonly memories: MemoriesRepo,
+    private readonly storage: AudioStorage,
+    private readonly ai: AiProviders,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async run(memoryId: string): Promise<void> {
+    const start = await this.memories.findById(memoryId);
+    // Deleted meanwhile, already saved, or failed (waiting for the owner's retry): nothing to do.
+    if (!start || start.status !== "processing") return;
+    const first = PIPELINE_STAGES.indexOf((start.stage as PipelineStage | null) ?? "transcribe");
+    for (const stage of PIPELINE_STAGES.slice(Math.max(0, first))) {
+      await this.memories.setStage(memoryId, stage);
+      const row = await this.memories.findById(memoryId);
+      if (!row) return;
+      try {
+        await this.runStage(stage, row);
+      } catch (error) {
+        if (error instanceof AiError || error instanceof StageFailure || error instanceof z.ZodError) {
+          await this.memories.markFailed(memoryId, stage, failureMessage(stage, error));
+          return;
+        }
+        // Database or storage trouble: the queue retries with backoff, then calls giveUp.
+        throw error;
+      }
+    }
+  }
+
+  /** The queue gave up (repeated crashes or infrastructure errors): the memory shows it failed. */
+  async giveUp(memoryId: string, error: Error): Promise<void> {
+    const row = await this.memories.findById(memoryId);
+    if (!row || row.status !== "processing") return;
+    const stage = (row.stage as PipelineStage | null) ?? "transcribe";
+    const reason = error.message || MESSAGES.internalError;
+    await this.memories.markFailed(memoryId, stage, `${STAGE_PREFIX[stage]}${reason}`);
+  }
+
+  private async runStage(stage: PipelineStage, row: MemoryRow): Promise<void> {
+    const { textModel } = this.ai;
+    switch (stage) {
+      case "transcribe": {
+        const [audio] = row.audio_id ? await this.memories.audioFiles([row.audio_id]) : [];
+        if (!audio) throw new StageFailure(`${STAGE_PREFIX.transcribe}the recording is missing`);
+        const result = transcriptionSchema.parse(
+          await this.ai.transcriber.transcribe({
+            bytes: this.storage.read(audio.storage_key),
+            filename: audio.storage_key,
+            contentType: audio.content_type,
+          }),
+        );
+        const transcript = result.text.trim();
+        if (!transcript) throw new StageFailure(MESSAGES.noSpeechDetected);
+        // Spec: the estimated duration is the audio size divided by 16000.
+        await this.memories.saveStageOutput(row.id, {
+          transcript,
+          duration: estimateDuration(audio.bytes),
+        });
+        return;
+      }
+      case "summarize": {
+        const summary = summarySchema.parse(await textModel.summarize(row.transcript));
+        await this.memories.saveStageOutput(row.id, { summary, title: titleFromSummary(summary) });
+        return;
+      }
+      case "score": {
+        const scores = normalizeScores(await textModel.score(row.transcript));
+        await this.memories.saveStageOutput(row.id, { scores });
+        return;
+      }
+      case "tag": {
+        const generated = await textModel.tags(row.transcript, this.now());
+        let tags: string[];
+        try {
+          tags = validateGeneratedTags(generated);
+        } catch {
+          throw new StageFailure(`${MESSAGES.tagsFailedPrefix}${MESSAGES.invalidTagFormat}`);
+        }
+        await this.memories.saveStageOutput(row.id, { tags });
+        return;
+      }
+      case "save":
+        await this.memories.markSaved(row.id);
+        return;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  errorResponseSchema,
+  idParamsSchema,
+  memoryCreateBodySchema,
+  memorySchema,
+  processMemoryBodySchema,
+} from "../../shared/schemas";
+import { ensureVisitor } from "../auth/session.service";
+import type { Config } from "../config";
+import type { MemoryProcessingService } from "./memory-processing.service";
+
+export interface MemoryProcessingRoutesOptions {
+  processing: MemoryProcessingService;
+  config: Pick<Config, "RATE_LIMIT_PROCESS_PER_HOUR" | "COOKIE_SECURE">;
+}
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+  429: errorResponseSchema,
+};
+
+/** Processing costs money: limited per session (user or visitor) and client address. */
+export function processRateKey(request: FastifyRequest): string {
+  const who = request.identity.userId ?? request.identity.visitorHash ?? "nobody";
+  return `process:${request.ip}:${who}`;
+}
+
+/**
+ * Making memories of recordings. Progress is read by polling GET /api/memories/{id} (status and
+ * stage), see docs/adr/0004-processing-pipeline.md.
+ */
+export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoutesOptions> = async (
+  app,
+  { processing, config },
+) => {
+  const rateLimit = {
+    max: config.RATE_LIMIT_PROCESS_PER_HOUR,
+    timeWindow: "1 hour",
+    keyGenerator: processRateKey,
+  };
+
+  app.post(
+    "/memories/process",
+    {
+      config: { rateLimit },
+      schema: {
+        summary:
+          "Make a memory of an uploaded recording: answers it in state 'processing'; the server then transcribes, summarizes, scores and tags it (poll GET /api/memories/{id})",
+        body: processMemoryBodySchema,
+        response: { 201: memorySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (!request.identity.userId) ensureVisitor(request, reply, config);
+      const memory = await processing.startProcessing(request.identity, request.body);
+      return reply.code(201).send(memory);
+    },
+  );
+
+  app.post(
+    "/memories/:id/retry",
+    {
+      config: { rateLimit },
+      schema: {
+        summary: "Resume a failed memory's processing at the stage that failed (owner only)",
+        params: idParamsSchema,
+        response: { 200: memorySchema, ...errors },
+      },
+    },
+    async (request) => processing.retry(request.params.id, request.identity),
+  );
+
+  app.post(
+    "/memories/:id/claim",
+    {
+      schema: {
+        summary:
+          "Attach a memory recorded while logged out to the account now logged in (same browser, once, within CLAIM_WINDOW_HOURS)",
+        params: idParamsSchema,
+        response: { 200: memorySchema, ...errors },
+      },
+    },
+    async (request) => processing.claim(request.params.id, request.identity),
+  );
+
+  app.post(
+    "/memories",
+    {
+      schema: {
+        summary: "Create a saved memory from a full memory body on your uploaded audio",
+        body: memoryCreateBodySchema,
+        response: { 201: memorySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const memory = await processing.createDirect(request.identity, request.body);
+      return reply.code(201).send(memory);
+    },
+  );
+};

@@ -1,0 +1,134 @@
+import { MESSAGES } from "../../shared/messages";
+import { normalizeScores, normalizeTags } from "../../shared/rules";
+import type { Memory, MemoryCreateBody, ProcessMemoryBody } from "../../shared/schemas";
+import type { Identity } from "../auth/session.service";
+import type { Config } from "../config";
+import { badRequest, conflict, HttpError, notFound, unauthorized } from "../http-errors";
+import type { JobsRepo } from "../jobs/jobs.repo";
+import { PROCESS_MEMORY_JOB } from "../jobs/memory-pipeline";
+import type { MemoriesRepo } from "./memories.repo";
+import { toMemoryDto } from "./memories.repo";
+import type { MemoriesService } from "./memories.service";
+
+/** The audio feature's lookup of an upload made by this identity (AudioService implements it). */
+export interface UploadLookup {
+  findUploadForOwner(
+    url: string,
+    identity: Identity,
+  ): Promise<{ id: string; bytes: number } | null>;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+export const NOT_YOUR_UPLOAD = "audioUrl: no recording of yours was uploaded at this address";
+export const AUDIO_ALREADY_USED = "audioUrl: this recording already has a memory";
+export const ONLY_FAILED_RETRY = "Only a memory whose processing failed can be retried";
+export const ALREADY_CLAIMED = "This memory has already been saved to an account";
+export const CLAIM_EXPIRED = "This memory can no longer be claimed; please record it again";
+export const ANON_DAILY_LIMIT =
+  "You have reached today's limit of recordings without an account. Please sign up or log in to record more.";
+
+/**
+ * Turning an upload into a memory: creating it in state 'processing' and queueing its pipeline in
+ * one transaction, retrying a failed one, claiming an anonymous one, and the direct create.
+ */
+export class MemoryProcessingService {
+  constructor(
+    private readonly repo: MemoriesRepo,
+    private readonly memories: MemoriesService,
+    private readonly jobs: JobsRepo,
+    private readonly uploads: UploadLookup,
+    private readonly config: Pick<Config, "CLAIM_WINDOW_HOURS" | "ANON_DAILY_RECORDINGS">,
+    /** Wakes this process's worker so processing starts at once. */
+    private readonly onQueued: () => void = () => {},
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Needs `identity.visitorHash` for an anonymous caller (the route ensures the visitor cookie). */
+  async startProcessing(identity: Identity, body: ProcessMemoryBody): Promise<Memory> {
+    const upload = await this.uploads.findUploadForOwner(body.audioUrl, identity);
+    if (!upload) throw badRequest(NOT_YOUR_UPLOAD);
+    const now = this.now();
+    const anonymous = identity.userId === null;
+    if (anonymous) {
+      if (!identity.visitorHash) throw badRequest(NOT_YOUR_UPLOAD);
+      const today = await this.repo.countAnonymousSince(
+        identity.visitorHash,
+        new Date(now.getTime() - DAY_MS),
+      );
+      if (today >= this.config.ANON_DAILY_RECORDINGS) throw new HttpError(429, ANON_DAILY_LIMIT);
+    }
+    const row = await this.repo.createProcessing(
+      {
+        userId: identity.userId,
+        anonOwnerHash: anonymous ? identity.visitorHash : null,
+        claimExpiresAt: anonymous
+          ? new Date(now.getTime() + this.config.CLAIM_WINDOW_HOURS * HOUR_MS).toISOString()
+          : null,
+        audioId: upload.id,
+        recordedAt: new Date(body.recordedAt ?? now).toISOString(),
+        duration: 0,
+      },
+      (trx, memoryId) => this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: memoryId }, trx),
+    );
+    if (!row) throw conflict(AUDIO_ALREADY_USED);
+    this.onQueued();
+    return toMemoryDto(row);
+  }
+
+  /** The owner (or the anonymous browser that recorded it) resumes a failed memory at its stage. */
+  async retry(id: string, identity: Identity): Promise<Memory> {
+    const row = await this.memories.getVisibleRow(id, identity);
+    const mine =
+      row.user_id !== null
+        ? row.user_id === identity.userId
+        : row.anon_owner_hash !== null && row.anon_owner_hash === identity.visitorHash;
+    // Someone who can see a shared memory but does not own it learns nothing more than a 404.
+    if (!mine) throw notFound();
+    const resumed = await this.repo.resumeFailed(id, (trx) =>
+      this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
+    );
+    if (!resumed) throw conflict(ONLY_FAILED_RETRY);
+    this.onQueued();
+    return this.memories.getVisible(id, identity);
+  }
+
+  /** Attaches an anonymous memory to the logged-in user: same browser, within the window, once. */
+  async claim(id: string, identity: Identity): Promise<Memory> {
+    if (!identity.userId) throw unauthorized();
+    const row = await this.repo.findById(id);
+    if (!row || !identity.visitorHash || row.anon_owner_hash !== identity.visitorHash) {
+      throw notFound();
+    }
+    const claimed = await this.repo.claim(id, identity.userId, identity.visitorHash, this.now());
+    if (claimed) return toMemoryDto(claimed);
+    const current = await this.repo.findById(id);
+    if (!current) throw notFound();
+    if (current.user_id !== null) throw conflict(ALREADY_CLAIMED);
+    throw conflict(CLAIM_EXPIRED);
+  }
+
+  /** POST /api/memories: a saved memory from a full body, on audio this user uploaded. */
+  async createDirect(identity: Identity, body: MemoryCreateBody): Promise<Memory> {
+    if (!identity.userId) throw unauthorized();
+    const upload = await this.uploads.findUploadForOwner(body.audioUrl, identity);
+    if (!upload) throw badRequest(NOT_YOUR_UPLOAD);
+    if (await this.repo.isAudioUsed(upload.id)) throw conflict(AUDIO_ALREADY_USED);
+    const tags = normalizeTags(body.tags ?? []);
+    if (!tags) throw badRequest(`tags: ${MESSAGES.maxTagsReachedDescription}`);
+    const row = await this.repo.insert({
+      userId: identity.userId,
+      audioId: upload.id,
+      title: body.title.trim(),
+      transcript: body.transcript,
+      summary: body.summary,
+      scores: normalizeScores(body.scores ?? {}),
+      duration: body.duration ?? 0,
+      recordedAt: new Date(body.recordedAt).toISOString(),
+      tags,
+      status: "saved",
+    });
+    return toMemoryDto(row);
+  }
+}
