@@ -19,6 +19,8 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import { MESSAGES } from "../shared/messages";
+import type { AiProviders } from "./ai/ai";
+import { createAi } from "./ai/ai-factory";
 import { appInfoRoutes } from "./app-info/app-info.routes";
 import { audioRoutes } from "./audio/audio.routes";
 import { createAudioService } from "./audio/audio.service";
@@ -32,7 +34,8 @@ import type { DatabaseHandle } from "./db/connection";
 import { healthRoutes } from "./health/health.routes";
 import { HttpError } from "./http-errors";
 import { JobsRepo } from "./jobs/jobs.repo";
-import { type JobHandler, JobWorker } from "./jobs/worker";
+import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./jobs/memory-pipeline";
+import { JobWorker } from "./jobs/worker";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo } from "./memories/memories.repo";
 import { memoriesRoutes } from "./memories/memories.routes";
@@ -48,6 +51,8 @@ export interface AppDeps {
   config: Config;
   database: DatabaseHandle;
   storage: AudioStorage;
+  /** The AI providers; chosen from the configuration when absent. */
+  ai?: AiProviders;
   /** The built web app; when absent (server tests) only the API is served. */
   clientDir?: string;
   /** Defaults to SMTP when SMTP_URL is set, else the DATA_DIR/outbox folder. */
@@ -168,21 +173,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 
+  const usersRepo = new UsersRepo(deps.database.db);
+  const memoriesRepo = new MemoriesRepo(deps.database.db, deps.database.kind);
+  const memoriesService = new MemoriesService(memoriesRepo, usersRepo, deps.storage);
+
   const jobsRepo = new JobsRepo(deps.database.db, deps.database.kind);
-  const jobHandlers: Record<string, JobHandler> = {};
-  const worker = new JobWorker(jobsRepo, jobHandlers, {
-    concurrency: deps.config.WORKER_CONCURRENCY,
-    leaseMs: deps.config.JOB_LEASE_MS,
-    logger: app.log,
-  });
+  const ai = deps.ai ?? createAi(deps.config);
+  const worker = new JobWorker(
+    jobsRepo,
+    { [PROCESS_MEMORY_JOB]: new MemoryPipeline(memoriesRepo, deps.storage, ai) },
+    {
+      concurrency: deps.config.WORKER_CONCURRENCY,
+      leaseMs: deps.config.JOB_LEASE_MS,
+      logger: app.log,
+    },
+  );
   app.decorate("worker", worker);
   app.addHook("onClose", async () => {
     await worker.stop();
   });
-
-  const usersRepo = new UsersRepo(deps.database.db);
-  const memoriesRepo = new MemoriesRepo(deps.database.db, deps.database.kind);
-  const memoriesService = new MemoriesService(memoriesRepo, usersRepo, deps.storage);
 
   await app.register(
     async (api) => {

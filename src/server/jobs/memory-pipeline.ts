@@ -68,7 +68,11 @@ export class MemoryPipeline implements JobHandler {
       try {
         await this.runStage(stage, row);
       } catch (error) {
-        if (error instanceof AiError || error instanceof StageFailure || error instanceof z.ZodError) {
+        if (
+          error instanceof AiError ||
+          error instanceof StageFailure ||
+          error instanceof z.ZodError
+        ) {
           await this.memories.markFailed(memoryId, stage, failureMessage(stage, error));
           return;
         }

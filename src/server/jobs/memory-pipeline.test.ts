@@ -1,0 +1,319 @@
+import { rm } from "node:fs/promises";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MESSAGES } from "../../shared/messages";
+import { titleFromSummary } from "../../shared/rules";
+import type { AiProviders } from "../ai/ai";
+import { OpenAiTextModel, OpenAiTranscriber } from "../ai/providers/openai";
+import { type DatabaseHandle, openDatabase } from "../db/connection";
+import { MemoriesRepo, toMemoryDto } from "../memories/memories.repo";
+import { LocalAudioStorage } from "../storage/local-storage";
+import { speechMp3, storeAudioFixture } from "../test/audio-fixtures";
+import {
+  createTestDatabase,
+  DATABASE_KINDS,
+  makeTempDir,
+  TEST_POSTGRES_URL,
+  type TestDatabase,
+} from "../test/harness";
+import {
+  chatReply,
+  defaultStubHandler,
+  type OpenAiStub,
+  type StubHandler,
+  startOpenAiStub,
+} from "../test/openai-stub";
+import { JobsRepo } from "./jobs.repo";
+import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memory-pipeline";
+import { JobWorker } from "./worker";
+
+const NOW = new Date("2026-06-01T09:30:00.000Z");
+
+let stub: OpenAiStub;
+let mp3: Buffer;
+
+function openAi(): AiProviders {
+  const options = {
+    apiKey: "sk-test",
+    baseURL: stub.baseURL,
+    transcriptionModel: "whisper-1",
+    textModel: "gpt-4o",
+    timeoutMs: 5_000,
+    maxRetries: 0,
+  };
+  return {
+    name: "openai",
+    transcriber: new OpenAiTranscriber(options),
+    textModel: new OpenAiTextModel(options),
+  };
+}
+
+/** Fails the requests of one stage with the given reply; everything else answers normally. */
+function failing(
+  stage: "transcribe" | "summarize" | "score" | "tag",
+  reply: ReturnType<StubHandler>,
+): StubHandler {
+  return (request) => {
+    const isTranscription = request.path.endsWith("/audio/transcriptions");
+    const json = request.json?.response_format !== undefined;
+    const system = JSON.stringify(request.json?.messages ?? []);
+    const which = isTranscription
+      ? "transcribe"
+      : !json
+        ? "summarize"
+        : system.includes('\\"tags\\"')
+          ? "tag"
+          : "score";
+    return which === stage ? reply : defaultStubHandler(request);
+  };
+}
+
+beforeAll(async () => {
+  stub = await startOpenAiStub();
+  mp3 = await speechMp3("Today we went to the beach with grandpa.");
+});
+afterAll(async () => {
+  await stub.close();
+});
+
+describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
+  let testDb: TestDatabase;
+  let storageDir: string;
+  let storage: LocalAudioStorage;
+  let memories: MemoriesRepo;
+  let jobs: JobsRepo;
+  let worker: JobWorker;
+
+  async function newMemory() {
+    const audio = await storeAudioFixture(testDb.handle, storage, mp3);
+    const row = await memories.createProcessing(
+      {
+        userId: null,
+        anonOwnerHash: "visitor-hash",
+        claimExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        audioId: audio.id,
+        recordedAt: "2026-05-31T18:00:00.000Z",
+        duration: 0,
+      },
+      (trx, id) => jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
+    );
+    if (!row) throw new Error("not created");
+    return { id: row.id, audio };
+  }
+
+  async function memory(id: string) {
+    const row = await memories.findById(id);
+    if (!row) throw new Error("missing");
+    return toMemoryDto(row);
+  }
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind);
+    storageDir = await makeTempDir("vmj-audio-");
+    storage = new LocalAudioStorage(storageDir);
+    memories = new MemoriesRepo(testDb.handle.db, kind);
+    jobs = new JobsRepo(testDb.handle.db, kind);
+    worker = new JobWorker(
+      jobs,
+      { [PROCESS_MEMORY_JOB]: new MemoryPipeline(memories, storage, openAi(), () => NOW) },
+      { concurrency: 1 },
+    );
+  });
+  afterAll(async () => {
+    await testDb.cleanup();
+    await rm(storageDir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    stub.handle(defaultStubHandler);
+    stub.requests.length = 0;
+  });
+
+  it("takes a recording to a saved memory through every stage", async () => {
+    const { id } = await newMemory();
+    expect((await memory(id)).status).toBe("processing");
+    expect(await worker.drain()).toBe(1);
+    const saved = await memory(id);
+    expect(saved).toMatchObject({
+      status: "saved",
+      stage: null,
+      error: null,
+      transcript: "Today we went to the beach with Grandpa and you built a sandcastle.",
+      summary:
+        "I will always remember our day at the beach with Grandpa. You built the best sandcastle, my love.",
+      title: "I will always remember our day at the beach with Grandpa.",
+      duration: mp3.length / 16000,
+      recordedAt: "2026-05-31T18:00:00.000Z",
+      tags: ["beach day", "grandpa", "sandcastle"],
+      scores: {
+        meaningfulness: 8,
+        cuteness: 7,
+        excitement: 6,
+        interest: 7,
+        uniqueness: 5,
+        overall: 7,
+      },
+    });
+    expect(saved.title).toBe(titleFromSummary(saved.summary));
+    // The tag step is given the current time.
+    expect(JSON.stringify(stub.requests.at(-1)?.json?.messages)).toContain(NOW.toISOString());
+    expect((await jobs.find(PROCESS_MEMORY_JOB, id))?.status).toBe("done");
+  });
+
+  it.each([
+    [
+      "transcribe",
+      failing("transcribe", { status: 500, body: { error: { message: "whisper down" } } }),
+      /^Transcription failed: .*whisper down/,
+    ],
+    [
+      "summarize",
+      failing("summarize", chatReply("")),
+      new RegExp(`^${MESSAGES.summarizeFailedPrefix}${MESSAGES.noSummaryGenerated}$`),
+    ],
+    ["score", failing("score", chatReply('{"overall": 7, "cute')), /^Failed to score memory: /],
+    [
+      "tag",
+      failing("tag", chatReply(JSON.stringify({ tags: ["Beach!", "grandpa"] }))),
+      new RegExp(`^${MESSAGES.tagsFailedPrefix}${MESSAGES.invalidTagFormat}$`),
+    ],
+  ] as const)(
+    "a failing %s stage leaves the audio, state failed, the stage and the message",
+    async (stage, handler, message) => {
+      stub.handle(handler);
+      const { id, audio } = await newMemory();
+      await worker.drain();
+      const failed = await memory(id);
+      expect(failed.status).toBe("failed");
+      expect(failed.stage).toBe(stage);
+      expect(failed.error).toMatch(message);
+      expect(failed.audioUrl).toBe(`/api/audio/${audio.id}`);
+      expect(await storage.size(audio.storageKey)).toBe(mp3.length);
+      // Earlier stages' outputs are kept.
+      if (stage !== "transcribe") expect(failed.transcript).toContain("beach");
+      if (stage === "score" || stage === "tag") expect(failed.summary).not.toBe("");
+      // The job is finished: failures wait for the owner's retry instead of looping.
+      expect((await jobs.find(PROCESS_MEMORY_JOB, id))?.status).toBe("done");
+    },
+  );
+
+  it("says no speech was detected for a blank transcript", async () => {
+    stub.handle(failing("transcribe", { body: { text: "  \n " } }));
+    const { id } = await newMemory();
+    await worker.drain();
+    expect(await memory(id)).toMatchObject({
+      status: "failed",
+      stage: "transcribe",
+      error: MESSAGES.noSpeechDetected,
+    });
+  });
+
+  it("a retry resumes at the failed stage, keeping what earlier stages produced", async () => {
+    stub.handle(failing("score", { status: 500, body: { error: { message: "busy" } } }));
+    const { id } = await newMemory();
+    await worker.drain();
+    expect((await memory(id)).stage).toBe("score");
+
+    stub.handle(defaultStubHandler);
+    stub.requests.length = 0;
+    const resumed = await memories.resumeFailed(id, (trx) =>
+      jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
+    );
+    expect(resumed).toBe(true);
+    expect(await memories.resumeFailed(id, async () => undefined)).toBe(false);
+    expect(await memory(id)).toMatchObject({ status: "processing", stage: "score", error: null });
+    await worker.drain();
+    expect(await memory(id)).toMatchObject({
+      status: "saved",
+      tags: ["beach day", "grandpa", "sandcastle"],
+    });
+    // Only the score and tag calls ran again: no new transcription or summary.
+    expect(stub.requests).toHaveLength(2);
+    expect(stub.requests.every((r) => r.json?.response_format !== undefined)).toBe(true);
+  });
+
+  it("leaves a deleted memory's job alone", async () => {
+    const { id } = await newMemory();
+    await memories.deleteWithComments(id);
+    expect(await worker.drain()).toBe(1);
+    expect(stub.requests).toHaveLength(0);
+  });
+});
+
+describe("two workers on PostgreSQL", () => {
+  let testDb: TestDatabase;
+  let second: DatabaseHandle;
+  let storageDir: string;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase("postgres");
+    second = await openDatabase({
+      kind: "postgres",
+      url: TEST_POSTGRES_URL,
+      schema: testDb.handle.schema,
+    });
+    storageDir = await makeTempDir("vmj-audio-");
+  });
+  afterAll(async () => {
+    await second.close();
+    await testDb.cleanup();
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it("never process one memory twice", async () => {
+    const storage = new LocalAudioStorage(storageDir);
+    const repoA = new MemoriesRepo(testDb.handle.db, "postgres");
+    const jobsA = new JobsRepo(testDb.handle.db, "postgres");
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const audio = await storeAudioFixture(testDb.handle, storage, mp3);
+      const row = await repoA.createProcessing(
+        {
+          userId: null,
+          anonOwnerHash: "v",
+          claimExpiresAt: null,
+          audioId: audio.id,
+          recordedAt: NOW.toISOString(),
+          duration: 0,
+        },
+        (trx, id) => jobsA.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
+      );
+      if (row) ids.push(row.id);
+    }
+    // Count the transcription calls: one per memory means no memory ran twice.
+    let transcriptions = 0;
+    stub.handle((request) => {
+      if (request.path.endsWith("/audio/transcriptions")) {
+        transcriptions++;
+        return { delayMs: 20, body: { text: "We went to the beach." } };
+      }
+      return defaultStubHandler(request);
+    });
+    const make = (handle: DatabaseHandle) =>
+      new JobWorker(
+        new JobsRepo(handle.db, "postgres"),
+        {
+          [PROCESS_MEMORY_JOB]: new MemoryPipeline(
+            new MemoriesRepo(handle.db, "postgres"),
+            storage,
+            openAi(),
+          ),
+        },
+        { concurrency: 3, pollMs: 20 },
+      );
+    const a = make(testDb.handle);
+    const b = make(second);
+    a.start();
+    b.start();
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const rows = await Promise.all(ids.map((id) => repoA.findById(id)));
+      if (rows.every((row) => row?.status === "saved") || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await Promise.all([a.stop(), b.stop()]);
+    const rows = await Promise.all(ids.map((id) => repoA.findById(id)));
+    expect(rows.map((row) => row?.status)).toEqual(ids.map(() => "saved"));
+    expect(transcriptions).toBe(ids.length);
+    const chat = stub.requests.filter((r) => r.path.endsWith("/chat/completions"));
+    expect(chat).toHaveLength(ids.length * 3);
+  });
+});
