@@ -59,7 +59,7 @@ export class MemoryPipeline implements JobHandler {
   async run(memoryId: string): Promise<void> {
     const start = await this.memories.findById(memoryId);
     // Deleted meanwhile, already saved, or failed (waiting for the owner's retry): nothing to do.
-    if (!start || start.status !== "processing") return;
+    if (start?.status !== "processing") return;
     const first = PIPELINE_STAGES.indexOf((start.stage as PipelineStage | null) ?? "transcribe");
     for (const stage of PIPELINE_STAGES.slice(Math.max(0, first))) {
       await this.memories.setStage(memoryId, stage);
@@ -85,7 +85,7 @@ export class MemoryPipeline implements JobHandler {
   /** The queue gave up (repeated crashes or infrastructure errors): the memory shows it failed. */
   async giveUp(memoryId: string, error: Error): Promise<void> {
     const row = await this.memories.findById(memoryId);
-    if (!row || row.status !== "processing") return;
+    if (row?.status !== "processing") return;
     const stage = (row.stage as PipelineStage | null) ?? "transcribe";
     const reason = error.message || MESSAGES.internalError;
     await this.memories.markFailed(memoryId, stage, `${STAGE_PREFIX[stage]}${reason}`);
