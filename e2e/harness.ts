@@ -122,3 +122,14 @@ export async function newPage(
   page.on("pageerror", (error) => consoleErrors.push(error.message));
   return { context, page, consoleErrors };
 }
+
+/**
+ * Console errors other than Chromium's notes about 401 and 404 answers: the app asks GET /api/user
+ * to learn it is logged out (401) and opens shared links to memories that may be gone (404).
+ */
+export function unexpectedConsoleErrors(errors: string[]): string[] {
+  return errors.filter(
+    (text) =>
+      !/^Failed to load resource: the server responded with a status of 40[14]\b/.test(text),
+  );
+}

@@ -1,7 +1,13 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../src/shared/messages";
-import { launchBrowser, newPage, type RunningServer, startServer } from "./harness";
+import {
+  launchBrowser,
+  newPage,
+  type RunningServer,
+  startServer,
+  unexpectedConsoleErrors,
+} from "./harness";
 
 describe("the web app shell in Chromium", () => {
   let server: RunningServer;
@@ -24,7 +30,7 @@ describe("the web app shell in Chromium", () => {
     ).resolves.toBe(true);
     await page.getByRole("contentinfo").getByText("Coming soon").waitFor();
     expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(1);
-    expect(consoleErrors).toEqual([]);
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();
   });
 
@@ -32,7 +38,7 @@ describe("the web app shell in Chromium", () => {
     const { page, consoleErrors, context } = await newPage(browser);
     await page.goto(`${server.url}/no/such/page`);
     await page.getByText(MESSAGES.notFoundPage, { exact: true }).waitFor();
-    expect(consoleErrors).toEqual([]);
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();
   });
 
@@ -49,7 +55,7 @@ describe("the web app shell in Chromium", () => {
     expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
     await page.getByRole("link", { name: MESSAGES.backToFullApp }).click();
     await page.getByRole("heading", { name: MESSAGES.homeHeader }).waitFor();
-    expect(consoleErrors).toEqual([]);
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();
   });
 });

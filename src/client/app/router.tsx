@@ -1,11 +1,17 @@
+import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
+import { MESSAGES } from "../../shared/messages";
 import { ResetPasswordPage } from "../features/auth/components/reset-password-page";
 import { HomePage } from "../features/home/components/home-page";
-import { MemoryPage } from "../features/memories/components/memory-page";
 import { ProfilePage } from "../features/profiles/components/profile-page";
 import { WatchPage } from "../features/watch/components/watch-page";
 import { Layout } from "./layout";
 import { NotFoundPage } from "./not-found-page";
+
+// The memory page is opened from a list or a shared link: kept out of the first download.
+const MemoryPage = lazy(() =>
+  import("../features/memories/components/memory-page").then((m) => ({ default: m.MemoryPage })),
+);
 
 export function AppRouter() {
   return (
@@ -15,7 +21,13 @@ export function AppRouter() {
         <Layout>
           <Switch>
             <Route path="/" component={HomePage} />
-            <Route path="/memory/:id">{(params) => <MemoryPage id={params.id} />}</Route>
+            <Route path="/memory/:id">
+              {(params) => (
+                <Suspense fallback={<p>{MESSAGES.loading}</p>}>
+                  <MemoryPage id={params.id} />
+                </Suspense>
+              )}
+            </Route>
             <Route path="/reset-password" component={ResetPasswordPage} />
             <Route path="/profile/:username">
               {(params) => <ProfilePage username={params.username} />}

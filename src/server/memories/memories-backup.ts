@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { ZipFile } from "yazl";
 import type { Comment, Memory } from "../../shared/schemas";
+import { toCommentDto } from "../comments/comments.repo";
 import type { AudioStorage } from "../storage/audio-storage";
 import { type CommentRow, type MemoriesRepo, type MemoryRow, toMemoryDto } from "./memories.repo";
 
@@ -19,19 +20,6 @@ export interface BackupAudioRef {
 
 export type BackupComment = Comment & BackupAudioRef;
 export type BackupMemory = Memory & BackupAudioRef & { comments: BackupComment[] };
-
-function toCommentDto(row: CommentRow): Comment {
-  return {
-    id: row.id,
-    memoryId: row.memory_id,
-    commenterName: row.commenter_name,
-    audioUrl: row.audio_id ? `/api/audio/${row.audio_id}` : "",
-    transcript: row.transcript,
-    createdAt: row.created_at,
-    status: row.status === "saved" || row.status === "processing" ? row.status : "failed",
-    error: row.error,
-  };
-}
 
 function extensionOf(storageKey: string): string {
   const match = /\.([a-z0-9]+)$/.exec(storageKey);

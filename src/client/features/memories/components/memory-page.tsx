@@ -1,9 +1,118 @@
+import { ArrowLeft, Trash2 } from "lucide-react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { useLocation } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { toast } from "../../../components/ui/use-toast";
+import { ApiError, errorMessage } from "../../../lib/api-client";
+import { useUser } from "../../auth/api/get-user";
+import { useDeleteMemory } from "../api/delete-memory";
+import { useMemory } from "../api/get-memory";
+import { formatRecordedAt } from "../utils/date-time";
+import { AudioPlayer } from "./audio-player";
+import { MemoryStateBadge } from "./memory-list";
+import { MemoryScores } from "./memory-scores";
+import { MemoryTagsCard } from "./memory-tags-card";
 
+const DeleteMemoryDialog = lazy(() =>
+  import("./delete-memory-dialog").then((m) => ({ default: m.DeleteMemoryDialog })),
+);
+
+/** /memory/{id}: audio, transcript, summary, scores, tags, and the comments card's place. */
 export function MemoryPage({ id }: { id: string }) {
+  const [, navigate] = useLocation();
+  const { data: user } = useUser();
+  const memory = useMemory(id);
+  const remove = useDeleteMemory();
+  const [confirming, setConfirming] = useState(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll again when another memory opens
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [id]);
+
+  if (memory.isLoading) return <p>{MESSAGES.loading}</p>;
+  if (memory.error || !memory.data) {
+    const missing = memory.error instanceof ApiError && memory.error.status === 404;
+    return (
+      <div className="space-y-4">
+        <Button variant="ghost" onClick={() => navigate("/")}>
+          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+          Back
+        </Button>
+        <p>{missing ? MESSAGES.notFoundPage : MESSAGES.failedFetchMemory}</p>
+      </div>
+    );
+  }
+  const data = memory.data;
+  const isOwner = Boolean(user) && data.user_id === user?.id;
+
+  const onDelete = async () => {
+    try {
+      await remove.mutateAsync(data.id);
+      setConfirming(false);
+      toast({ title: MESSAGES.memoryDeleted });
+      navigate("/");
+    } catch (error) {
+      toast({
+        title: MESSAGES.failedDeleteMemory,
+        description: errorMessage(error),
+        variant: "destructive",
+      });
+    }
+  };
+
   return (
-    <div data-memory-id={id}>
-      <p>{MESSAGES.loading}</p>
-    </div>
+    <article className="space-y-6">
+      <div className="flex items-center justify-between">
+        <Button
+          variant="ghost"
+          onClick={() => (window.history.length > 1 ? window.history.back() : navigate("/"))}
+        >
+          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+          Back
+        </Button>
+        {isOwner ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Delete memory"
+            onClick={() => setConfirming(true)}
+          >
+            <Trash2 className="h-5 w-5 text-red-700" aria-hidden="true" />
+          </Button>
+        ) : null}
+      </div>
+      <header className="space-y-3">
+        <h1 className="text-2xl font-bold">{data.title || "Untitled memory"}</h1>
+        <MemoryStateBadge memory={data} />
+        {data.status === "failed" && data.error ? (
+          <p className="text-red-800">{data.error}</p>
+        ) : null}
+        <AudioPlayer src={data.audioUrl} caption={formatRecordedAt(data.recordedAt)} />
+      </header>
+      <Card className="space-y-2">
+        <h2 className="text-lg font-semibold">Transcript</h2>
+        <p className="whitespace-pre-wrap">{data.transcript}</p>
+      </Card>
+      <Card className="space-y-2">
+        <h2 className="text-lg font-semibold">Summary</h2>
+        <p className="whitespace-pre-wrap">{data.summary}</p>
+      </Card>
+      <MemoryScores scores={data.scores} />
+      <MemoryTagsCard memory={data} isOwner={isOwner} />
+      <div data-testid="comments-slot" data-memory-id={data.id} />
+      {confirming ? (
+        <Suspense fallback={null}>
+          <DeleteMemoryDialog
+            open={confirming}
+            onOpenChange={setConfirming}
+            onConfirm={() => void onDelete()}
+            pending={remove.isPending}
+          />
+        </Suspense>
+      ) : null}
+    </article>
   );
 }

@@ -1,0 +1,45 @@
+import { DEFAULT_BACKUP_FILENAME } from "../../../../shared/messages";
+
+export const BACKUP_PATH = "/api/backup-memories";
+
+/** The filename of a Content-Disposition header, or the spec's default. */
+export function filenameFromContentDisposition(header: string | null): string {
+  if (!header) return DEFAULT_BACKUP_FILENAME;
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ""));
+    } catch {
+      // fall through to the plain filename
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
+  return plain?.[1]?.trim() || DEFAULT_BACKUP_FILENAME;
+}
+
+/** Downloads the backup zip through fetch + blob; throws with the server's message on failure. */
+export async function downloadBackup(): Promise<string> {
+  const res = await fetch(BACKUP_PATH, { credentials: "include" });
+  if (!res.ok) {
+    let message = `${res.status}: ${res.statusText}`;
+    try {
+      const body = (await res.json()) as { message?: string; error?: string };
+      message = body.message ?? body.error ?? message;
+    } catch {
+      // not JSON: keep the status line
+    }
+    throw new Error(message);
+  }
+  const filename = filenameFromContentDisposition(res.headers.get("content-disposition"));
+  const blob = await res.blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Give the browser a moment to start the download before the blob goes.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return filename;
+}

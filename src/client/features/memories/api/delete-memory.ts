@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import { isMemoryListKey, memoryUrl } from "./memory-keys";
+
+export function useDeleteMemory() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await apiRequest("DELETE", memoryUrl(id));
+      return id;
+    },
+    onSuccess: async (id) => {
+      queryClient.removeQueries({ queryKey: [memoryUrl(id)] });
+      await queryClient.invalidateQueries({
+        predicate: (query) => isMemoryListKey(query.queryKey),
+      });
+    },
+  });
+}

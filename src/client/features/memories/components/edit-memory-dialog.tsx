@@ -1,0 +1,123 @@
+import { type FormEvent, useState } from "react";
+import { MESSAGES } from "../../../../shared/messages";
+import type { Memory } from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
+import { Dialog, DialogContent, DialogTitle } from "../../../components/ui/dialog";
+import { Input, Textarea } from "../../../components/ui/input";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useUpdateMemory } from "../api/update-memory";
+import { isoToLocalInput, localInputToIso } from "../utils/date-time";
+import { TagEditor } from "./tag-editor";
+
+/** Spec 2's Edit Memory dialog: a full-screen overlay with Cancel, a close icon and Save Changes. */
+export function EditMemoryDialog({
+  memory,
+  open,
+  onOpenChange,
+}: {
+  memory: Memory;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      {open ? (
+        <DialogContent fullScreen aria-describedby={undefined}>
+          <EditMemoryForm memory={memory} onDone={() => onOpenChange(false)} />
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  );
+}
+
+function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void }) {
+  const update = useUpdateMemory();
+  const shownDate = isoToLocalInput(memory.recordedAt);
+  const [title, setTitle] = useState(memory.title);
+  const [transcript, setTranscript] = useState(memory.transcript);
+  const [summary, setSummary] = useState(memory.summary);
+  const [recordedAt, setRecordedAt] = useState(shownDate);
+  const [tags, setTags] = useState(memory.tags);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    // An untouched date keeps its exact instant; a changed one is read as local time.
+    const iso = recordedAt === shownDate ? memory.recordedAt : localInputToIso(recordedAt);
+    try {
+      await update.mutateAsync({
+        id: memory.id,
+        body: { title, transcript, summary, recordedAt: iso ?? memory.recordedAt, tags },
+      });
+      toast({ title: MESSAGES.memoryUpdated });
+      onDone();
+    } catch (error) {
+      toast({
+        title: MESSAGES.failedUpdateMemory,
+        description: errorMessage(error),
+        variant: "destructive",
+      });
+    }
+  };
+
+  const field = (id: string) => `edit-memory-${id}`;
+  return (
+    <form onSubmit={onSubmit} className="mx-auto flex max-w-2xl flex-col gap-4 pt-6">
+      <DialogTitle>{MESSAGES.editMemory}</DialogTitle>
+      <div className="space-y-1">
+        <label htmlFor={field("title")} className="text-sm font-medium">
+          Title
+        </label>
+        <Input id={field("title")} value={title} onChange={(e) => setTitle(e.target.value)} />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor={field("transcript")} className="text-sm font-medium">
+          Transcript
+        </label>
+        <Textarea
+          id={field("transcript")}
+          rows={6}
+          value={transcript}
+          onChange={(e) => setTranscript(e.target.value)}
+        />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor={field("summary")} className="text-sm font-medium">
+          Summary
+        </label>
+        <Textarea
+          id={field("summary")}
+          rows={4}
+          value={summary}
+          onChange={(e) => setSummary(e.target.value)}
+        />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor={field("date")} className="text-sm font-medium">
+          Date Recorded
+        </label>
+        <Input
+          id={field("date")}
+          type="datetime-local"
+          step={60}
+          value={recordedAt}
+          onChange={(e) => setRecordedAt(e.target.value)}
+        />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor={field("tags")} className="text-sm font-medium">
+          Tags
+        </label>
+        <TagEditor inputId={field("tags")} tags={tags} onChange={(next) => setTags(next)} />
+      </div>
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={onDone}>
+          {MESSAGES.cancel}
+        </Button>
+        <Button type="submit" disabled={update.isPending}>
+          {MESSAGES.saveChanges}
+        </Button>
+      </div>
+    </form>
+  );
+}

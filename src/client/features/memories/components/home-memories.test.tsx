@@ -1,0 +1,179 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES } from "../../../../shared/messages";
+import type { Memory } from "../../../../shared/schemas";
+import { dismissToast } from "../../../components/ui/use-toast";
+import {
+  fakeApi,
+  json,
+  makeMemory,
+  me,
+  pageOf,
+  renderWithApp,
+  userHandler,
+} from "../test/fake-api";
+import { HomeMemories } from "./home-memories";
+
+afterEach(() => {
+  act(() => dismissToast());
+  vi.unstubAllGlobals();
+});
+
+const all: Memory[] = Array.from({ length: 31 }, (_, i) =>
+  makeMemory({ id: `m${i}`, title: `Memory ${i}`, tags: i === 0 ? ["beach"] : [] }),
+);
+
+function listHandler(items: Memory[]) {
+  return ({ url }: { url: string }) => {
+    const parsed = new URL(url, "http://x");
+    if (parsed.pathname !== "/api/memories" && parsed.pathname !== "/api/memories/search") {
+      return undefined;
+    }
+    const q = parsed.searchParams.get("q")?.toLowerCase() ?? "";
+    const page = Number(parsed.searchParams.get("page") ?? "1");
+    const matches = items.filter((m) => m.title.toLowerCase().includes(q));
+    return json(pageOf(matches.slice((page - 1) * 15, page * 15), matches.length, page));
+  };
+}
+
+describe("Home memories", () => {
+  it("fetches nothing about memories when logged out", async () => {
+    const api = fakeApi([userHandler(null), listHandler(all)]);
+    renderWithApp(<HomeMemories />);
+    await waitFor(() => expect(api.requests.map((r) => r.url)).toEqual(["/api/user"]));
+    expect(screen.queryByText(MESSAGES.recentMemories)).not.toBeInTheDocument();
+  });
+
+  it("lists 15 per page with numbered page buttons, links, dates, tags and edit buttons", async () => {
+    fakeApi([userHandler(), listHandler(all)]);
+    const user = userEvent.setup();
+    renderWithApp(<HomeMemories />);
+    expect(await screen.findByText(MESSAGES.recentMemories)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: MESSAGES.backupMemories })).toBeInTheDocument();
+    expect(screen.getByPlaceholderText(MESSAGES.searchPlaceholder)).toBeInTheDocument();
+    const list = await screen.findByRole("list", { name: "Memories" });
+    expect(within(list).getAllByRole("listitem")).toHaveLength(15);
+    expect(within(list).getByRole("link", { name: /Memory 0/ })).toHaveAttribute(
+      "href",
+      "/memory/m0",
+    );
+    expect(within(list).getByText("beach")).toBeInTheDocument();
+    expect(within(list).getAllByRole("button", { name: /^Edit / })).toHaveLength(15);
+    const pages = screen.getByRole("navigation", { name: "Pages" });
+    expect(
+      within(pages)
+        .getAllByRole("button")
+        .map((b) => b.textContent),
+    ).toEqual(["1", "2", "3"]);
+    await user.click(within(pages).getByRole("button", { name: "Page 3" }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole("list", { name: "Memories" })).getAllByRole("listitem"),
+      ).toHaveLength(1),
+    );
+    expect(within(pages).getByRole("button", { name: "Page 3" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+  });
+
+  it("resets to page 1 on a new search and shows 'No memories found.' without the recording hint", async () => {
+    const api = fakeApi([userHandler(), listHandler(all)]);
+    const user = userEvent.setup();
+    renderWithApp(<HomeMemories />);
+    await user.click(await screen.findByRole("button", { name: "Page 2" }));
+    await user.type(screen.getByPlaceholderText(MESSAGES.searchPlaceholder), "memory 1");
+    await waitFor(() =>
+      expect(api.requests.at(-1)?.url).toBe("/api/memories/search?q=memory%201&page=1"),
+    );
+    await user.clear(screen.getByPlaceholderText(MESSAGES.searchPlaceholder));
+    await user.type(screen.getByPlaceholderText(MESSAGES.searchPlaceholder), "zebra");
+    expect(await screen.findByText(MESSAGES.noMemoriesFound)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.startByRecording)).not.toBeInTheDocument();
+  });
+
+  it("invites a first recording when there are no memories", async () => {
+    fakeApi([userHandler(), listHandler([])]);
+    renderWithApp(<HomeMemories />);
+    expect(await screen.findByText(MESSAGES.noMemoriesFound)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.startByRecording)).toBeInTheDocument();
+  });
+
+  it("shows processing and failed memories with their state", async () => {
+    fakeApi([
+      userHandler(),
+      listHandler([
+        makeMemory({ id: "p", title: "", status: "processing", stage: "transcribe" }),
+        makeMemory({
+          id: "f",
+          title: "",
+          status: "failed",
+          error: "Transcription failed: offline",
+        }),
+      ]),
+    ]);
+    renderWithApp(<HomeMemories />);
+    expect(await screen.findByText("Processing…")).toBeInTheDocument();
+    expect(screen.getByText("Processing failed")).toBeInTheDocument();
+    expect(screen.getByText("Transcription failed: offline")).toBeInTheDocument();
+  });
+
+  it("shows the edit button only on the user's own memories", async () => {
+    fakeApi([
+      userHandler(),
+      listHandler([
+        makeMemory({ id: "mine" }),
+        makeMemory({ id: "theirs", user_id: "other", title: "Theirs" }),
+      ]),
+    ]);
+    renderWithApp(<HomeMemories />);
+    await screen.findByRole("list", { name: "Memories" });
+    expect(screen.getAllByRole("button", { name: /^Edit / })).toHaveLength(1);
+    expect(me.id).toBe("user-1");
+  });
+
+  it("downloads the backup with the server's filename and says 'Backup successful'", async () => {
+    fakeApi([
+      userHandler(),
+      listHandler([]),
+      ({ url }) =>
+        url === "/api/backup-memories"
+          ? new Response(new Uint8Array([0x50, 0x4b]), {
+              headers: {
+                "content-type": "application/zip",
+                "content-disposition": 'attachment; filename="memories-backup-nana-2024-06-01.zip"',
+              },
+            })
+          : undefined,
+    ]);
+    const createObjectURL = vi.fn(() => "blob:backup");
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    let downloaded = "";
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      downloaded = this.download;
+    });
+    const user = userEvent.setup();
+    renderWithApp(<HomeMemories />);
+    await user.click(await screen.findByRole("button", { name: MESSAGES.backupMemories }));
+    expect(await screen.findByText(MESSAGES.backupSuccessful)).toBeInTheDocument();
+    expect(click).toHaveBeenCalled();
+    expect(downloaded).toBe("memories-backup-nana-2024-06-01.zip");
+  });
+
+  it("says 'Backup failed' with the server's message", async () => {
+    fakeApi([
+      userHandler(),
+      listHandler([]),
+      ({ url }) =>
+        url === "/api/backup-memories" ? json({ message: "Not logged in" }, 401) : undefined,
+    ]);
+    const user = userEvent.setup();
+    renderWithApp(<HomeMemories />);
+    await user.click(await screen.findByRole("button", { name: MESSAGES.backupMemories }));
+    expect(await screen.findByText(MESSAGES.backupFailed)).toBeInTheDocument();
+    expect(screen.getByText("Not logged in")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,78 @@
+import { Download } from "lucide-react";
+import { useCallback, useState } from "react";
+import { MESSAGES } from "../../../../shared/messages";
+import { Button } from "../../../components/ui/button";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useUser } from "../../auth/api/get-user";
+import { downloadBackup } from "../api/backup-memories";
+import { useMemories } from "../api/get-memories";
+import { MemoryList } from "./memory-list";
+import { SearchBox } from "./search-box";
+
+/** Home, logged in: Backup Memories, the search box and 'Recent Memories' (nothing when logged out). */
+export function HomeMemories() {
+  const { data: user } = useUser();
+  if (!user) return null;
+  return <OwnMemories userId={user.id} />;
+}
+
+function OwnMemories({ userId }: { userId: string }) {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState("");
+  const [backingUp, setBackingUp] = useState(false);
+  const memories = useMemories({ page, search, enabled: true });
+  const onSearch = useCallback((text: string) => {
+    setSearch((previous) => {
+      // A new search starts again at page 1.
+      if (previous.trim() !== text.trim()) setPage(1);
+      return text;
+    });
+  }, []);
+
+  const backup = async () => {
+    setBackingUp(true);
+    try {
+      await downloadBackup();
+      toast({ title: MESSAGES.backupSuccessful });
+    } catch (error) {
+      toast({
+        title: MESSAGES.backupFailed,
+        description: errorMessage(error),
+        variant: "destructive",
+      });
+    } finally {
+      setBackingUp(false);
+    }
+  };
+
+  const searching = search.trim() !== "";
+  return (
+    <section className="space-y-4" aria-labelledby="recent-memories">
+      <div className="flex justify-end">
+        <Button variant="outline" onClick={() => void backup()} disabled={backingUp}>
+          <Download className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.backupMemories}
+        </Button>
+      </div>
+      <SearchBox onSearch={onSearch} />
+      <h2 id="recent-memories" className="text-xl font-semibold">
+        {MESSAGES.recentMemories}
+      </h2>
+      <MemoryList
+        data={memories.data}
+        isLoading={memories.isLoading}
+        error={memories.error ? MESSAGES.failedFetchMemories : null}
+        page={page}
+        onPage={setPage}
+        isOwner={(memory) => memory.user_id === userId}
+        empty={
+          <>
+            <p>{MESSAGES.noMemoriesFound}</p>
+            {searching ? null : <p className="text-slate-700">{MESSAGES.startByRecording}</p>}
+          </>
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+import { Pencil } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
+import { Link } from "wouter";
+import type { Memory, MemoryPage } from "../../../../shared/schemas";
+import { Badge } from "../../../components/ui/badge";
+import { Button } from "../../../components/ui/button";
+import { Spinner } from "../../../components/ui/spinner";
+import { formatRecordedAt } from "../utils/date-time";
+import { PageButtons } from "./page-buttons";
+
+const EditMemoryDialog = lazy(() =>
+  import("./edit-memory-dialog").then((m) => ({ default: m.EditMemoryDialog })),
+);
+
+export function MemoryStateBadge({ memory }: { memory: Memory }) {
+  if (memory.status === "processing") {
+    return <Badge className="bg-amber-100 text-amber-900">Processing…</Badge>;
+  }
+  if (memory.status === "failed") {
+    return <Badge className="bg-red-100 text-red-900">Processing failed</Badge>;
+  }
+  return null;
+}
+
+/** One page of memories: links with title, recorded date and tags; edit button for the owner. */
+export function MemoryList({
+  data,
+  isLoading,
+  error,
+  page,
+  onPage,
+  isOwner,
+  empty,
+}: {
+  data: MemoryPage | undefined;
+  isLoading: boolean;
+  error: string | null;
+  page: number;
+  onPage: (page: number) => void;
+  isOwner: (memory: Memory) => boolean;
+  empty: React.ReactNode;
+}) {
+  const [editing, setEditing] = useState<Memory | null>(null);
+  if (isLoading && !data) {
+    return (
+      <div className="flex justify-center py-8">
+        <Spinner />
+      </div>
+    );
+  }
+  if (error) return <p className="text-red-800">{error}</p>;
+  if (!data || data.items.length === 0) return <div className="text-center">{empty}</div>;
+  return (
+    <div className="space-y-4">
+      <ul className="space-y-3" aria-label="Memories">
+        {data.items.map((memory) => (
+          <li
+            key={memory.id}
+            className="flex items-start gap-2 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+          >
+            <Link href={`/memory/${memory.id}`} className="min-w-0 flex-1 space-y-1">
+              <span className="block truncate font-semibold text-slate-900 hover:underline">
+                {memory.title || "Untitled memory"}
+              </span>
+              <span className="block text-sm text-slate-700">
+                {formatRecordedAt(memory.recordedAt)}
+              </span>
+              <span className="flex flex-wrap gap-1">
+                <MemoryStateBadge memory={memory} />
+                {memory.tags.map((tag) => (
+                  <Badge key={tag}>{tag}</Badge>
+                ))}
+              </span>
+              {memory.status === "failed" && memory.error ? (
+                <span className="block text-sm text-red-800">{memory.error}</span>
+              ) : null}
+            </Link>
+            {isOwner(memory) ? (
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={`Edit ${memory.title || "memory"}`}
+                onClick={() => setEditing(memory)}
+              >
+                <Pencil className="h-4 w-4" aria-hidden="true" />
+              </Button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <PageButtons total={data.total} page={page} onPage={onPage} />
+      {editing ? (
+        <Suspense fallback={null}>
+          <EditMemoryDialog
+            memory={editing}
+            open
+            onOpenChange={(open) => {
+              if (!open) setEditing(null);
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES } from "../../../../shared/messages";
+import type { Memory } from "../../../../shared/schemas";
+import { dismissToast } from "../../../components/ui/use-toast";
+import { fakeApi, json, makeMemory, me, renderWithApp, userHandler } from "../test/fake-api";
+import { MemoryPage } from "./memory-page";
+
+afterEach(() => {
+  act(() => dismissToast());
+  vi.unstubAllGlobals();
+});
+
+function setup(
+  options: { memory?: Memory; loggedIn?: boolean; deleteStatus?: number; putStatus?: number } = {},
+) {
+  let memory = options.memory ?? makeMemory();
+  const api = fakeApi([
+    userHandler(options.loggedIn === false ? null : me),
+    ({ method, url, body }) => {
+      if (url !== `/api/memories/${memory.id}`) return undefined;
+      if (method === "GET") return json(memory);
+      if (method === "PUT") {
+        if (options.putStatus) return json({ message: "Nope" }, options.putStatus);
+        memory = { ...memory, ...(body as Partial<Memory>) };
+        return json(memory);
+      }
+      if (method === "DELETE") {
+        return options.deleteStatus
+          ? json({ message: "Nope" }, options.deleteStatus)
+          : json({ ok: true });
+      }
+      return undefined;
+    },
+  ]);
+  const scrollTo = vi.fn();
+  vi.stubGlobal("scrollTo", scrollTo);
+  const rendered = renderWithApp(<MemoryPage id={memory.id} />, `/memory/${memory.id}`);
+  return { api, scrollTo, user: userEvent.setup(), ...rendered };
+}
+
+describe("Memory page", () => {
+  it("shows Loading..., then the memory, scrolled to the top, with the comments slot", async () => {
+    const { scrollTo } = setup();
+    expect(screen.getByText(MESSAGES.loading)).toBeInTheDocument();
+    expect(
+      await screen.findByRole("heading", { name: "Our day at the beach" }),
+    ).toBeInTheDocument();
+    expect(scrollTo).toHaveBeenCalledWith(0, 0);
+    expect(screen.getByText("We built castles.")).toBeInTheDocument();
+    expect(screen.getByText("My darling, we built castles.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Play" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Back" })).toBeInTheDocument();
+    expect(screen.getByTestId("comments-slot")).toBeInTheDocument();
+  });
+
+  it("shows the scores collapsed, then each as value/10 with a bar of value x10 percent", async () => {
+    const { user } = setup();
+    const trigger = await screen.findByRole("button", { name: MESSAGES.memoryScores });
+    expect(screen.queryByText("Cuteness")).not.toBeInTheDocument();
+    await user.click(trigger);
+    const expected = {
+      meaningfulness: 7,
+      cuteness: 9,
+      excitement: 4,
+      interest: 6,
+      uniqueness: 3,
+      overall: 8,
+    };
+    for (const [name, value] of Object.entries(expected)) {
+      const label = name.charAt(0).toUpperCase() + name.slice(1);
+      const row = screen.getByText(label).closest("div")?.parentElement as HTMLElement;
+      expect(within(row).getByText(`${value}/10`)).toBeInTheDocument();
+      expect(screen.getByTestId(`score-bar-${name}`)).toHaveStyle({ width: `${value * 10}%` });
+    }
+    await user.click(trigger);
+    expect(screen.queryByText("Cuteness")).not.toBeInTheDocument();
+  });
+
+  it("hides the delete icon and tag editing from someone who is not the owner", async () => {
+    setup({ memory: makeMemory({ user_id: "someone-else" }) });
+    await screen.findByRole("heading", { name: "Our day at the beach" });
+    expect(screen.queryByRole("button", { name: "Delete memory" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Edit tags" })).not.toBeInTheDocument();
+    expect(screen.getByText("beach")).toBeInTheDocument();
+  });
+
+  it("enables Delete only once 'delete' is typed in any case, then deletes and goes home", async () => {
+    const { api, user, location } = setup();
+    await user.click(await screen.findByRole("button", { name: "Delete memory" }));
+    const dialog = await screen.findByRole("dialog");
+    const confirm = within(dialog).getByRole("button", { name: "Delete" });
+    const input = within(dialog).getByLabelText("Confirmation");
+    expect(confirm).toBeDisabled();
+    await user.type(input, "delet");
+    expect(confirm).toBeDisabled();
+    await user.type(input, "{Enter}");
+    expect(await screen.findByText(MESSAGES.invalidConfirmation)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.invalidConfirmationDescription)).toBeInTheDocument();
+    expect(api.requests.some((r) => r.method === "DELETE")).toBe(false);
+    await user.clear(input);
+    await user.type(input, "DeLeTe");
+    expect(confirm).toBeEnabled();
+    await user.click(confirm);
+    expect(await screen.findByText(MESSAGES.memoryDeleted)).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.method === "DELETE").map((r) => r.url)).toEqual([
+      "/api/memories/m1",
+    ]);
+    await waitFor(() => expect(location.history?.at(-1)).toBe("/"));
+  });
+
+  it("says 'Failed to delete memory' when the server refuses", async () => {
+    const { user, location } = setup({ deleteStatus: 403 });
+    await user.click(await screen.findByRole("button", { name: "Delete memory" }));
+    await user.type(screen.getByLabelText("Confirmation"), "delete");
+    await user.click(screen.getByRole("button", { name: "Delete" }));
+    expect(await screen.findByText(MESSAGES.failedDeleteMemory)).toBeInTheDocument();
+    expect(location.history?.at(-1)).toBe("/memory/m1");
+  });
+
+  it("lets the owner add and remove tags, saving each change", async () => {
+    const { api, user } = setup();
+    await user.click(await screen.findByRole("button", { name: "Edit tags" }));
+    expect(screen.getByText("2/5 tags used")).toBeInTheDocument();
+    await user.type(screen.getByLabelText("New tag"), "sun{Enter}");
+    expect(await screen.findByText(MESSAGES.tagAdded)).toBeInTheDocument();
+    expect(await screen.findByText("3/5 tags used")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Remove tag beach" }));
+    expect(await screen.findByText(MESSAGES.tagRemoved)).toBeInTheDocument();
+    expect(await screen.findByText("2/5 tags used")).toBeInTheDocument();
+    const puts = api.requests.filter((r) => r.method === "PUT").map((r) => (r.body as Memory).tags);
+    expect(puts).toEqual([
+      ["beach", "family", "sun"],
+      ["family", "sun"],
+    ]);
+  });
+
+  it("says 'Failed to update tags' and keeps the typed tag when saving fails", async () => {
+    const { user } = setup({ putStatus: 500 });
+    await user.click(await screen.findByRole("button", { name: "Edit tags" }));
+    await user.type(screen.getByLabelText("New tag"), "sun{Enter}");
+    expect(await screen.findByText(MESSAGES.failedUpdateTags)).toBeInTheDocument();
+    expect(screen.getByLabelText("New tag")).toHaveValue("sun");
+    expect(screen.getByText("2/5 tags used")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,72 @@
+import { Pencil } from "lucide-react";
+import { useState } from "react";
+import { MAX_TAGS } from "../../../../shared/constants";
+import { MESSAGES, tagsUsedLabel } from "../../../../shared/messages";
+import type { Memory } from "../../../../shared/schemas";
+import { Badge } from "../../../components/ui/badge";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { toUpdateBody, useUpdateMemory } from "../api/update-memory";
+import { TagEditor } from "./tag-editor";
+
+/** The Tags card: badges for everyone; the owner's edit toggle saves each change at once. */
+export function MemoryTagsCard({ memory, isOwner }: { memory: Memory; isOwner: boolean }) {
+  const [editing, setEditing] = useState(false);
+  const update = useUpdateMemory();
+
+  const save = async (tags: string[], change: { added?: string; removed?: string }) => {
+    try {
+      await update.mutateAsync({ id: memory.id, body: toUpdateBody(memory, { tags }) });
+      toast({ title: change.added !== undefined ? MESSAGES.tagAdded : MESSAGES.tagRemoved });
+      return true;
+    } catch (error) {
+      toast({
+        title: MESSAGES.failedUpdateTags,
+        description: errorMessage(error),
+        variant: "destructive",
+      });
+      return false;
+    }
+  };
+
+  return (
+    <Card className="space-y-3">
+      <div className="flex items-center justify-between">
+        <h2 className="text-lg font-semibold">Tags</h2>
+        {isOwner ? (
+          <Button
+            variant={editing ? "secondary" : "ghost"}
+            size="sm"
+            aria-pressed={editing}
+            onClick={() => setEditing((value) => !value)}
+          >
+            <Pencil className="h-4 w-4" aria-hidden="true" />
+            {editing ? "Done" : "Edit tags"}
+          </Button>
+        ) : null}
+      </div>
+      {isOwner && editing ? (
+        <TagEditor tags={memory.tags} onChange={save} disabled={update.isPending} />
+      ) : (
+        <>
+          {memory.tags.length > 0 ? (
+            <ul className="flex flex-wrap gap-2" aria-label="Tags">
+              {memory.tags.map((tag) => (
+                <li key={tag}>
+                  <Badge>{tag}</Badge>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="text-sm text-slate-700">No tags yet.</p>
+          )}
+          {isOwner ? (
+            <p className="text-xs text-slate-700">{tagsUsedLabel(memory.tags.length, MAX_TAGS)}</p>
+          ) : null}
+        </>
+      )}
+    </Card>
+  );
+}

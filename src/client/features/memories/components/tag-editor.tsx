@@ -1,0 +1,108 @@
+import { Plus, X } from "lucide-react";
+import { type KeyboardEvent, useState } from "react";
+import { MAX_TAGS } from "../../../../shared/constants";
+import { MESSAGES, tagsUsedLabel } from "../../../../shared/messages";
+import { addTag } from "../../../../shared/rules";
+import { Badge } from "../../../components/ui/badge";
+import { Button } from "../../../components/ui/button";
+import { Input } from "../../../components/ui/input";
+import { toast } from "../../../components/ui/use-toast";
+
+/**
+ * Tags with remove buttons, an add input and the 'n/5 tags used' counter (spec 2 and 5): Enter
+ * adds without submitting a surrounding form; input and add button are disabled at 5 tags and the
+ * add button while the input is empty; an exact duplicate or a sixth tag gets its toast.
+ */
+export function TagEditor({
+  tags,
+  onChange,
+  disabled = false,
+  inputId,
+}: {
+  tags: string[];
+  /** Called with the new list; may return a promise (the input clears once it resolves). */
+  onChange: (tags: string[], change: { added?: string; removed?: string }) => unknown;
+  disabled?: boolean;
+  inputId?: string;
+}) {
+  const [input, setInput] = useState("");
+  const full = tags.length >= MAX_TAGS;
+
+  const add = async () => {
+    const result = addTag(tags, input);
+    if (!result.ok) {
+      if (result.reason === "max") {
+        toast({
+          title: MESSAGES.maxTagsReached,
+          description: MESSAGES.maxTagsReachedDescription,
+          variant: "destructive",
+        });
+      } else if (result.reason === "duplicate") {
+        toast({
+          title: MESSAGES.duplicateTag,
+          description: MESSAGES.duplicateTagDescription,
+          variant: "destructive",
+        });
+      }
+      return;
+    }
+    const ok = await onChange(result.tags, { added: input.trim() });
+    if (ok !== false) setInput("");
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      void add();
+    }
+  };
+
+  return (
+    <div className="space-y-2">
+      <ul className="flex flex-wrap gap-2" aria-label="Tags">
+        {tags.map((tag) => (
+          <li key={tag}>
+            <Badge>
+              {tag}
+              <button
+                type="button"
+                className="rounded-full p-0.5 hover:bg-brand-50 disabled:opacity-50"
+                aria-label={`Remove tag ${tag}`}
+                disabled={disabled}
+                onClick={() =>
+                  void onChange(
+                    tags.filter((t) => t !== tag),
+                    { removed: tag },
+                  )
+                }
+              >
+                <X className="h-3 w-3" aria-hidden="true" />
+              </button>
+            </Badge>
+          </li>
+        ))}
+      </ul>
+      <div className="flex gap-2">
+        <Input
+          id={inputId}
+          value={input}
+          placeholder="Add a tag"
+          aria-label="New tag"
+          disabled={disabled || full}
+          onChange={(event) => setInput(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <Button
+          variant="outline"
+          size="icon"
+          aria-label="Add tag"
+          disabled={disabled || full || input.trim() === ""}
+          onClick={() => void add()}
+        >
+          <Plus className="h-4 w-4" aria-hidden="true" />
+        </Button>
+      </div>
+      <p className="text-xs text-slate-700">{tagsUsedLabel(tags.length, MAX_TAGS)}</p>
+    </div>
+  );
+}
