@@ -217,6 +217,13 @@ export const commenterNameSchema = z
   .min(1, "Name is required")
   .max(COMMENTER_NAME_MAX_LENGTH, `Name must be at most ${COMMENTER_NAME_MAX_LENGTH} characters`);
 
+/** POST /api/memories/{id}/comments: the commenter's name and the uploaded audio's url. */
+export const createCommentBodySchema = z.object({
+  commenterName: commenterNameSchema,
+  audioUrl: z.string().min(1).max(300),
+});
+export type CreateCommentBody = z.input<typeof createCommentBodySchema>;
+
 // ---- Upload -------------------------------------------------------------
 
 /** POST /api/upload: `url` is what memories and comments store as audioUrl; `id` names the same audio. */

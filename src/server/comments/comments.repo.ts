@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Comment } from "../../shared/schemas";
 import type { CommentsTable, Database } from "../db/schema";
 import { newId, nowIso } from "../ids";
@@ -9,12 +9,17 @@ export type CommentRow = Selectable<CommentsTable>;
 export class CommentsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Runs `work` in one transaction (a comment and its transcription job commit together). */
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
   /** A new spoken comment whose audio is already stored; its transcript comes later. */
   async create(input: {
     memoryId: string;
     commenterName: string;
     audioId: string | null;
-  }): Promise<CommentRow> {
+  }, executor: Kysely<Database> = this.db): Promise<CommentRow> {
     const row: CommentRow = {
       id: newId(),
       memory_id: input.memoryId,
@@ -25,7 +30,7 @@ export class CommentsRepo {
       error: null,
       created_at: nowIso(),
     };
-    await this.db.insertInto("comments").values(row).execute();
+    await executor.insertInto("comments").values(row).execute();
     return row;
   }
 

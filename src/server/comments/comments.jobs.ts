@@ -1,0 +1,42 @@
+import { buffer } from "node:stream/consumers";
+import { extensionForAudioType } from "../../shared/audio-types";
+import { MESSAGES } from "../../shared/messages";
+import type { Transcriber } from "../ai/ai";
+import type { AudioService } from "../audio/audio.service";
+import type { JobHandler } from "../jobs/worker";
+import type { CommentsRepo } from "./comments.repo";
+
+/** Transcribes one spoken comment; failures retry with backoff, then mark the comment failed. */
+export function transcribeCommentHandler(deps: {
+  comments: CommentsRepo;
+  audio: AudioService;
+  transcriber: Transcriber;
+}): JobHandler {
+  return {
+    async run(commentId) {
+      const comment = await deps.comments.findById(commentId);
+      // Deleted meanwhile, or already done by an earlier attempt: nothing to do.
+      if (!comment || comment.status === "saved" || !comment.audio_id) return;
+      const audio = await deps.audio.findById(comment.audio_id);
+      if (!audio) {
+        await deps.comments.markFailed(commentId, `${MESSAGES.transcriptionFailedPrefix}audio missing`);
+        return;
+      }
+      const bytes = await buffer(deps.audio.open(audio));
+      const result = await deps.transcriber.transcribe({
+        bytes,
+        filename: `comment.${extensionForAudioType(audio.content_type)}`,
+        contentType: audio.content_type,
+      });
+      const text = result.text.trim();
+      if (!text) {
+        await deps.comments.markFailed(commentId, MESSAGES.noSpeechDetected);
+        return;
+      }
+      await deps.comments.setTranscript(commentId, text);
+    },
+    async giveUp(commentId, error) {
+      await deps.comments.markFailed(commentId, error.message);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  commentSchema,
+  createCommentBodySchema,
+  errorResponseSchema,
+  idParamsSchema,
+} from "../../shared/schemas";
+import type { CommentsService } from "./comments.service";
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema };
+
+export const commentsRoutes: FastifyPluginAsyncZod<{
+  comments: CommentsService;
+  perMemoryPerHour: number;
+}> = async (app, { comments, perMemoryPerHour }) => {
+  app.get(
+    "/memories/:id/comments",
+    {
+      schema: {
+        summary: "A memory's spoken comments, newest first",
+        params: idParamsSchema,
+        response: { 200: z.array(commentSchema), ...errors },
+      },
+    },
+    async (request) => comments.list(request.params.id, request.identity),
+  );
+
+  app.post(
+    "/memories/:id/comments",
+    {
+      schema: {
+        summary: "Adds a spoken comment (upload the audio first)",
+        params: idParamsSchema,
+        body: createCommentBodySchema,
+        response: { 201: commentSchema, ...errors },
+      },
+      config: {
+        // Anonymous visitors may comment: limit per IP and memory so no one floods a memory.
+        rateLimit: {
+          max: perMemoryPerHour,
+          timeWindow: "1 hour",
+          keyGenerator: (request) =>
+            `comment:${request.ip}:${(request.params as { id?: string }).id ?? ""}`,
+        },
+      },
+    },
+    async (request, reply) => {
+      const comment = await comments.create(request.params.id, request.identity, request.body);
+      return reply.code(201).send(comment);
+    },
+  );
+
+  app.delete(
+    "/memories/:id/comments/:commentId",
+    {
+      schema: {
+        summary: "Removes a comment and its audio (the memory's owner only)",
+        params: idParamsSchema.extend({ commentId: z.string().min(1).max(100) }),
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await comments.remove(request.params.id, request.params.commentId, request.identity);
+      return reply.code(204).send(null);
+    },
+  );
+};
