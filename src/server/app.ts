@@ -29,6 +29,10 @@ import { AuthService } from "./auth/auth.service";
 import { isCrossSite } from "./auth/cross-site";
 import { type Identity, resolveIdentity, SessionService } from "./auth/session.service";
 import { SessionsRepo } from "./auth/sessions.repo";
+import { transcribeCommentHandler } from "./comments/comments.jobs";
+import { CommentsRepo } from "./comments/comments.repo";
+import { commentsRoutes } from "./comments/comments.routes";
+import { CommentsService, TRANSCRIBE_COMMENT_JOB } from "./comments/comments.service";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/connection";
 import { healthRoutes } from "./health/health.routes";
@@ -179,9 +183,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const jobsRepo = new JobsRepo(deps.database.db, deps.database.kind);
   const ai = deps.ai ?? createAi(deps.config);
+  const commentsRepo = new CommentsRepo(deps.database.db);
+  const commentsService = new CommentsService(
+    commentsRepo,
+    memoriesService,
+    audioService,
+    jobsRepo,
+  );
   const worker = new JobWorker(
     jobsRepo,
-    { [PROCESS_MEMORY_JOB]: new MemoryPipeline(memoriesRepo, deps.storage, ai) },
+    {
+      [PROCESS_MEMORY_JOB]: new MemoryPipeline(memoriesRepo, deps.storage, ai),
+      [TRANSCRIBE_COMMENT_JOB]: transcribeCommentHandler({
+        comments: commentsRepo,
+        audio: audioService,
+        transcriber: ai.transcriber,
+      }),
+    },
     {
       concurrency: deps.config.WORKER_CONCURRENCY,
       leaseMs: deps.config.JOB_LEASE_MS,
@@ -209,6 +227,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       });
       await api.register(usersRoutes, { users: usersService });
       await api.register(audioRoutes, { config: deps.config, audio: audioService });
+      await api.register(commentsRoutes, {
+        comments: commentsService,
+        perMemoryPerHour: deps.config.RATE_LIMIT_COMMENTS_PER_HOUR,
+      });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: "/api" },

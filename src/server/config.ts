@@ -34,6 +34,7 @@ const configSchema = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_UPLOAD_PER_HOUR: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_PROCESS_PER_HOUR: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_COMMENTS_PER_HOUR: z.coerce.number().int().positive().default(20),
   ANON_DAILY_RECORDINGS: z.coerce.number().int().nonnegative().default(20),
   CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(24),
   AI_PROVIDER: z.enum(["openai", "local"]).optional(),

@@ -1,45 +1,12 @@
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
+import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages";
 import { VISITOR_COOKIE } from "../auth/session.service";
 import { newId, nowIso } from "../ids";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
+import { fixture, upload, visitorCookie } from "../test/upload-helpers";
 import { audioIdFromUrl, createAudioService } from "./audio.service";
-
-const FIXTURES = path.join(import.meta.dirname, "../test/fixtures");
-const fixture = (name: string) => readFile(path.join(FIXTURES, name));
-
-/** A multipart/form-data body with one file part. */
-function multipart(
-  content: Buffer,
-  options: { field?: string; filename?: string; type?: string } = {},
-): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----vmj${newId()}`;
-  const head =
-    `--${boundary}\r\n` +
-    `Content-Disposition: form-data; name="${options.field ?? "audio"}"; filename="${options.filename ?? "recording.mp3"}"\r\n` +
-    `Content-Type: ${options.type ?? "audio/mpeg"}\r\n\r\n`;
-  return {
-    payload: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-async function upload(
-  t: TestApp,
-  content: Buffer,
-  options: { cookie?: string; field?: string; filename?: string; type?: string } = {},
-) {
-  const body = multipart(content, options);
-  return t.app.inject({
-    method: "POST",
-    url: "/api/upload",
-    payload: body.payload,
-    headers: { ...body.headers, ...(options.cookie ? { cookie: options.cookie } : {}) },
-  });
-}
 
 async function filesIn(t: TestApp): Promise<string[]> {
   return readdir(t.config.audioDir);
@@ -48,13 +15,6 @@ async function filesIn(t: TestApp): Promise<string[]> {
 async function audioRowCount(t: TestApp): Promise<number> {
   const rows = await t.database.db.selectFrom("audio_files").select("id").execute();
   return rows.length;
-}
-
-/** The visitor cookie the server set on an anonymous upload, as a `cookie` header. */
-function visitorCookie(response: { cookies: { name: string; value: string }[] }): string {
-  const cookie = response.cookies.find((c) => c.name === VISITOR_COOKIE);
-  if (!cookie) throw new Error("no visitor cookie");
-  return `${VISITOR_COOKIE}=${cookie.value}`;
 }
 
 describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {

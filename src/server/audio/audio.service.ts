@@ -167,6 +167,11 @@ export class AudioService {
     return visible ? row : null;
   }
 
+  /** True once a memory or comment uses this audio (an upload is used at most once). */
+  async isReferenced(id: string): Promise<boolean> {
+    return (await this.repo.referencesTo(id)).length > 0;
+  }
+
   async findById(id: string): Promise<AudioRow | null> {
     return (await this.repo.findById(id)) ?? null;
   }

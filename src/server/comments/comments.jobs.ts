@@ -19,7 +19,10 @@ export function transcribeCommentHandler(deps: {
       if (!comment || comment.status === "saved" || !comment.audio_id) return;
       const audio = await deps.audio.findById(comment.audio_id);
       if (!audio) {
-        await deps.comments.markFailed(commentId, `${MESSAGES.transcriptionFailedPrefix}audio missing`);
+        await deps.comments.markFailed(
+          commentId,
+          `${MESSAGES.transcriptionFailedPrefix}audio missing`,
+        );
         return;
       }
       const bytes = await buffer(deps.audio.open(audio));

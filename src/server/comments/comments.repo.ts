@@ -15,11 +15,14 @@ export class CommentsRepo {
   }
 
   /** A new spoken comment whose audio is already stored; its transcript comes later. */
-  async create(input: {
-    memoryId: string;
-    commenterName: string;
-    audioId: string | null;
-  }, executor: Kysely<Database> = this.db): Promise<CommentRow> {
+  async create(
+    input: {
+      memoryId: string;
+      commenterName: string;
+      audioId: string | null;
+    },
+    executor: Kysely<Database> = this.db,
+  ): Promise<CommentRow> {
     const row: CommentRow = {
       id: newId(),
       memory_id: input.memoryId,

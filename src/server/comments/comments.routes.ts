@@ -8,7 +8,13 @@ import {
 } from "../../shared/schemas";
 import type { CommentsService } from "./comments.service";
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema };
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  429: errorResponseSchema,
+};
 
 export const commentsRoutes: FastifyPluginAsyncZod<{
   comments: CommentsService;

@@ -7,6 +7,8 @@ import { z } from "zod";
 export const JOB_KINDS = {
   /** Runs the AI pipeline of one memory (transcribe, summarize, score, tag, save). */
   "process-memory": z.string().min(1).max(100),
+  /** Transcribes one spoken comment (its id). */
+  "transcribe-comment": z.string().min(1).max(100),
 } as const;
 
 export type JobKind = keyof typeof JOB_KINDS;

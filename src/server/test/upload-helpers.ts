@@ -1,0 +1,48 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { VISITOR_COOKIE } from "../auth/session.service";
+import { newId } from "../ids";
+import type { TestApp } from "./harness";
+
+const FIXTURES = path.join(import.meta.dirname, "fixtures");
+
+/** A real audio file from src/server/test/fixtures. */
+export const fixture = (name: string) => readFile(path.join(FIXTURES, name));
+
+/** A multipart/form-data body with one file part. */
+export function multipart(
+  content: Buffer,
+  options: { field?: string; filename?: string; type?: string } = {},
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----vmj${newId()}`;
+  const head =
+    `--${boundary}\r\n` +
+    `Content-Disposition: form-data; name="${options.field ?? "audio"}"; filename="${options.filename ?? "recording.mp3"}"\r\n` +
+    `Content-Type: ${options.type ?? "audio/mpeg"}\r\n\r\n`;
+  return {
+    payload: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** POSTs a file to /api/upload as the given cookie (or as a new visitor). */
+export async function upload(
+  t: Pick<TestApp, "app">,
+  content: Buffer,
+  options: { cookie?: string; field?: string; filename?: string; type?: string } = {},
+) {
+  const body = multipart(content, options);
+  return t.app.inject({
+    method: "POST",
+    url: "/api/upload",
+    payload: body.payload,
+    headers: { ...body.headers, ...(options.cookie ? { cookie: options.cookie } : {}) },
+  });
+}
+
+/** The visitor cookie the server set on an anonymous request, as a `cookie` header. */
+export function visitorCookie(response: { cookies: { name: string; value: string }[] }): string {
+  const cookie = response.cookies.find((c) => c.name === VISITOR_COOKIE);
+  if (!cookie) throw new Error("no visitor cookie");
+  return `${VISITOR_COOKIE}=${cookie.value}`;
+}
