@@ -45,6 +45,8 @@ import { MemoriesRepo } from "./memories/memories.repo";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { MemoriesService } from "./memories/memories.service";
 import { MemoriesBackup } from "./memories/memories-backup";
+import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
+import { MemoryProcessingService } from "./memories/memory-processing.service";
 import type { AudioStorage } from "./storage/audio-storage";
 import { UsersRepo } from "./users/users.repo";
 import { usersRoutes } from "./users/users.routes";
@@ -230,6 +232,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(commentsRoutes, {
         comments: commentsService,
         perMemoryPerHour: deps.config.RATE_LIMIT_COMMENTS_PER_HOUR,
+      });
+      await api.register(memoryProcessingRoutes, {
+        processing: new MemoryProcessingService(
+          memoriesRepo,
+          memoriesService,
+          jobsRepo,
+          audioService,
+          deps.config,
+          () => worker.notify(),
+        ),
+        config: deps.config,
       });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     },

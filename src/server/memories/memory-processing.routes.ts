@@ -33,7 +33,7 @@ export function processRateKey(request: FastifyRequest): string {
 
 /**
  * Making memories of recordings. Progress is read by polling GET /api/memories/{id} (status and
- * stage), see docs/adr/0004-processing-pipeline.md.
+ * stage), see docs/adr/0005-processing-pipeline.md.
  */
 export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoutesOptions> = async (
   app,
@@ -41,7 +41,7 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
 ) => {
   const rateLimit = {
     max: config.RATE_LIMIT_PROCESS_PER_HOUR,
-    timeWindow: "1 hour",
+    timeWindow: 60 * 60 * 1000,
     keyGenerator: processRateKey,
   };
 

@@ -1,0 +1,384 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MESSAGES } from "../../shared/messages";
+import type { Memory } from "../../shared/schemas";
+import type { AiProviders } from "../ai/ai";
+import { OpenAiTextModel, OpenAiTranscriber } from "../ai/providers/openai";
+import { VISITOR_COOKIE } from "../auth/session.service";
+import { newId } from "../ids";
+import { speechMp3 } from "../test/audio-fixtures";
+import { createUserWithSession } from "../test/auth-helpers";
+import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
+import { defaultStubHandler, type OpenAiStub, startOpenAiStub } from "../test/openai-stub";
+import {
+  ALREADY_CLAIMED,
+  ANON_DAILY_LIMIT,
+  AUDIO_ALREADY_USED,
+  CLAIM_EXPIRED,
+  NOT_YOUR_UPLOAD,
+  ONLY_FAILED_RETRY,
+} from "./memory-processing.service";
+
+let stub: OpenAiStub;
+let mp3: Buffer;
+
+function openAi(): AiProviders {
+  const options = {
+    apiKey: "sk-test",
+    baseURL: stub.baseURL,
+    transcriptionModel: "whisper-1",
+    textModel: "gpt-4o",
+    timeoutMs: 5_000,
+    maxRetries: 0,
+  };
+  return {
+    name: "openai",
+    transcriber: new OpenAiTranscriber(options),
+    textModel: new OpenAiTextModel(options),
+  };
+}
+
+beforeAll(async () => {
+  stub = await startOpenAiStub();
+  mp3 = await speechMp3("We went to the beach.");
+});
+afterAll(async () => {
+  await stub.close();
+});
+
+function multipart(content: Buffer) {
+  const boundary = `----vmj${newId()}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="recording.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`;
+  return {
+    payload: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+const cookies = (...parts: (string | undefined)[]) => parts.filter(Boolean).join("; ");
+
+describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
+  let t: TestApp;
+
+  /** Uploads as this browser; returns the url and the cookie (with a new visitor mark if needed). */
+  async function upload(cookie?: string): Promise<{ url: string; cookie: string }> {
+    const body = multipart(mp3);
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/upload",
+      payload: body.payload,
+      headers: { ...body.headers, ...(cookie ? { cookie } : {}) },
+    });
+    expect(response.statusCode).toBe(201);
+    const visitor = response.cookies.find((c) => c.name === VISITOR_COOKIE);
+    return {
+      url: response.json<{ url: string }>().url,
+      cookie: cookies(cookie, visitor ? `${VISITOR_COOKIE}=${visitor.value}` : undefined),
+    };
+  }
+
+  async function process(cookie: string, audioUrl: string, recordedAt?: string) {
+    return t.app.inject({
+      method: "POST",
+      url: "/api/memories/process",
+      payload: { audioUrl, ...(recordedAt ? { recordedAt } : {}) },
+      headers: { cookie },
+    });
+  }
+
+  async function get(id: string, cookie?: string) {
+    return t.app.inject({
+      method: "GET",
+      url: `/api/memories/${id}`,
+      headers: cookie ? { cookie } : {},
+    });
+  }
+
+  const post = (url: string, cookie?: string) =>
+    t.app.inject({ method: "POST", url, headers: cookie ? { cookie } : {} });
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      kind,
+      env: {
+        WORKER_CONCURRENCY: "0",
+        ANON_DAILY_RECORDINGS: "5",
+        RATE_LIMIT_PROCESS_PER_HOUR: "50",
+      },
+      deps: { ai: openAi() },
+    });
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+  beforeEach(() => {
+    stub.handle(defaultStubHandler);
+  });
+
+  it("records anonymously, shows progress by polling, saves, and the same browser claims it once", async () => {
+    const anon = await upload();
+    const created = await process(anon.cookie, anon.url, "2026-05-01T10:00:00.000Z");
+    expect(created.statusCode).toBe(201);
+    const memory = created.json<Memory>();
+    expect(memory).toMatchObject({
+      status: "processing",
+      stage: "transcribe",
+      user_id: null,
+      audioUrl: anon.url,
+      recordedAt: "2026-05-01T10:00:00.000Z",
+    });
+    // The browser that recorded it can poll it; nobody else sees it.
+    expect((await get(memory.id, anon.cookie)).json<Memory>().status).toBe("processing");
+    expect((await get(memory.id)).statusCode).toBe(404);
+
+    expect(await t.app.worker.drain()).toBe(1);
+    const saved = (await get(memory.id, anon.cookie)).json<Memory>();
+    expect(saved).toMatchObject({
+      status: "saved",
+      stage: null,
+      tags: ["beach day", "grandpa", "sandcastle"],
+    });
+    expect(saved.duration).toBe(mp3.length / 16000);
+
+    // Logged out: 401. Logged in from another browser: 404.
+    expect((await post(`/api/memories/${memory.id}/claim`, anon.cookie)).statusCode).toBe(401);
+    const owner = await createUserWithSession(t);
+    expect((await post(`/api/memories/${memory.id}/claim`, owner.cookie)).statusCode).toBe(404);
+
+    const claimed = await post(
+      `/api/memories/${memory.id}/claim`,
+      cookies(owner.cookie, anon.cookie),
+    );
+    expect(claimed.statusCode).toBe(200);
+    expect(claimed.json<Memory>().user_id).toBe(owner.user.id);
+    const again = await post(
+      `/api/memories/${memory.id}/claim`,
+      cookies(owner.cookie, anon.cookie),
+    );
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: ALREADY_CLAIMED });
+
+    const list = await t.app.inject({
+      method: "GET",
+      url: "/api/memories",
+      headers: { cookie: owner.cookie },
+    });
+    expect(list.json<{ items: Memory[] }>().items.map((m) => m.id)).toContain(memory.id);
+    // The audio now belongs to the account too.
+    const audio = await t.app.inject({
+      method: "GET",
+      url: anon.url,
+      headers: { cookie: owner.cookie },
+    });
+    expect(audio.statusCode).toBe(200);
+  });
+
+  it("lets only one of two concurrent claims win", async () => {
+    const anon = await upload();
+    const memory = (await process(anon.cookie, anon.url)).json<Memory>();
+    const a = await createUserWithSession(t);
+    const b = await createUserWithSession(t);
+    const results = await Promise.all([
+      post(`/api/memories/${memory.id}/claim`, cookies(a.cookie, anon.cookie)),
+      post(`/api/memories/${memory.id}/claim`, cookies(b.cookie, anon.cookie)),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const winner = results.find((r) => r.statusCode === 200)?.json<Memory>().user_id;
+    expect([a.user.id, b.user.id]).toContain(winner);
+    await t.app.worker.drain();
+  });
+
+  it("refuses a claim after the window", async () => {
+    const short = await createTestApp({
+      kind,
+      env: { WORKER_CONCURRENCY: "0", CLAIM_WINDOW_HOURS: "0.00001" },
+      deps: { ai: openAi() },
+    });
+    try {
+      const body = multipart(mp3);
+      const up = await short.app.inject({
+        method: "POST",
+        url: "/api/upload",
+        payload: body.payload,
+        headers: body.headers,
+      });
+      const visitor = up.cookies.find((c) => c.name === VISITOR_COOKIE);
+      const anonCookie = `${VISITOR_COOKIE}=${visitor?.value}`;
+      const memory = (
+        await short.app.inject({
+          method: "POST",
+          url: "/api/memories/process",
+          payload: { audioUrl: up.json<{ url: string }>().url },
+          headers: { cookie: anonCookie },
+        })
+      ).json<Memory>();
+      await new Promise((r) => setTimeout(r, 100));
+      const user = await createUserWithSession(short);
+      const response = await short.app.inject({
+        method: "POST",
+        url: `/api/memories/${memory.id}/claim`,
+        headers: { cookie: cookies(user.cookie, anonCookie) },
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toEqual({ message: CLAIM_EXPIRED });
+    } finally {
+      await short.cleanup();
+    }
+  });
+
+  it("refuses audio that is not the caller's upload, a missing field, and a second memory of one recording", async () => {
+    const user = await createUserWithSession(t);
+    const other = await upload();
+    const notMine = await process(user.cookie, other.url);
+    expect(notMine.statusCode).toBe(400);
+    expect(notMine.json()).toEqual({ message: NOT_YOUR_UPLOAD });
+    expect((await process(user.cookie, "https://evil.example/x.mp3")).statusCode).toBe(400);
+    const missing = await t.app.inject({
+      method: "POST",
+      url: "/api/memories/process",
+      payload: {},
+      headers: { cookie: user.cookie },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json<{ message: string }>().message).toMatch(/audioUrl/);
+    const bad = await process(user.cookie, "/api/audio/x", "yesterday");
+    expect(bad.json<{ message: string }>().message).toMatch(/recordedAt/);
+
+    const mine = await upload(user.cookie);
+    expect((await process(user.cookie, mine.url)).statusCode).toBe(201);
+    const twice = await process(user.cookie, mine.url);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toEqual({ message: AUDIO_ALREADY_USED });
+    await t.app.worker.drain();
+  });
+
+  it("retries a failed memory from its failed stage, for the owner only", async () => {
+    const user = await createUserWithSession(t);
+    const mine = await upload(user.cookie);
+    stub.handle((request) =>
+      request.path.endsWith("/chat/completions") && request.json?.response_format === undefined
+        ? { status: 500, body: { error: { message: "summary service down" } } }
+        : defaultStubHandler(request),
+    );
+    const memory = (await process(user.cookie, mine.url)).json<Memory>();
+    await t.app.worker.drain();
+    const failed = (await get(memory.id, user.cookie)).json<Memory>();
+    expect(failed).toMatchObject({ status: "failed", stage: "summarize" });
+    expect(failed.error).toMatch(/^Failed to summarize memory: .*summary service down/);
+
+    const stranger = await createUserWithSession(t);
+    expect((await post(`/api/memories/${memory.id}/retry`, stranger.cookie)).statusCode).toBe(404);
+    expect((await post(`/api/memories/${memory.id}/retry`)).statusCode).toBe(404);
+
+    stub.handle(defaultStubHandler);
+    const retried = await post(`/api/memories/${memory.id}/retry`, user.cookie);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json<Memory>()).toMatchObject({
+      status: "processing",
+      stage: "summarize",
+      error: null,
+    });
+    await t.app.worker.drain();
+    expect((await get(memory.id, user.cookie)).json<Memory>().status).toBe("saved");
+    const notFailed = await post(`/api/memories/${memory.id}/retry`, user.cookie);
+    expect(notFailed.statusCode).toBe(409);
+    expect(notFailed.json()).toEqual({ message: ONLY_FAILED_RETRY });
+  });
+
+  it("creates a saved memory from a full body (POST /api/memories)", async () => {
+    const user = await createUserWithSession(t);
+    const mine = await upload(user.cookie);
+    const body = {
+      title: "Beach day",
+      audioUrl: mine.url,
+      transcript: "We went to the beach.",
+      summary: "I loved our beach day.",
+      scores: { overall: 9 },
+      duration: 3.5,
+      recordedAt: "2026-05-01T10:00:00.000Z",
+      tags: ["beach", " beach ", "summer"],
+    };
+    expect(
+      (await t.app.inject({ method: "POST", url: "/api/memories", payload: body })).statusCode,
+    ).toBe(401);
+    const invalid = await t.app.inject({
+      method: "POST",
+      url: "/api/memories",
+      payload: { ...body, scores: { overall: 11 } },
+      headers: { cookie: user.cookie },
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json<{ message: string }>().message).toMatch(/scores\.overall/);
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/memories",
+      payload: body,
+      headers: { cookie: user.cookie },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json<Memory>()).toMatchObject({
+      status: "saved",
+      user_id: user.user.id,
+      title: "Beach day",
+      tags: ["beach", "summer"],
+      scores: {
+        meaningfulness: 5,
+        cuteness: 5,
+        excitement: 5,
+        interest: 5,
+        uniqueness: 5,
+        overall: 9,
+      },
+      duration: 3.5,
+    });
+  });
+});
+
+describe("cost control", () => {
+  it("caps anonymous recordings per visitor per day and rate limits processing", async () => {
+    const t = await createTestApp({
+      env: {
+        WORKER_CONCURRENCY: "0",
+        ANON_DAILY_RECORDINGS: "1",
+        RATE_LIMIT_PROCESS_PER_HOUR: "2",
+      },
+      deps: { ai: openAi() },
+    });
+    try {
+      const send = async (cookie?: string) => {
+        const body = multipart(mp3);
+        const up = await t.app.inject({
+          method: "POST",
+          url: "/api/upload",
+          payload: body.payload,
+          headers: { ...body.headers, ...(cookie ? { cookie } : {}) },
+        });
+        const visitor = up.cookies.find((c) => c.name === VISITOR_COOKIE);
+        const jar = cookie ?? `${VISITOR_COOKIE}=${visitor?.value}`;
+        return {
+          jar,
+          response: await t.app.inject({
+            method: "POST",
+            url: "/api/memories/process",
+            payload: { audioUrl: up.json<{ url: string }>().url },
+            headers: { cookie: jar },
+          }),
+        };
+      };
+      const first = await send();
+      expect(first.response.statusCode).toBe(201);
+      const second = await send(first.jar);
+      expect(second.response.statusCode).toBe(429);
+      expect(second.response.json()).toEqual({ message: ANON_DAILY_LIMIT });
+      // A logged-in user is not capped by the anonymous limit, but by the rate limit.
+      const user = await createUserWithSession(t);
+      expect((await send(user.cookie)).response.statusCode).toBe(201);
+      expect((await send(user.cookie)).response.statusCode).toBe(201);
+      const limited = await send(user.cookie);
+      expect(limited.response.statusCode).toBe(429);
+      expect(limited.response.json()).toEqual({ message: MESSAGES.tooManyRequests });
+      await t.app.worker.drain();
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
