@@ -78,7 +78,12 @@ describe("faults", () => {
     const ids = await recordMany(client, 20);
     // Let some work start, then pull the plug.
     await new Promise((r) => setTimeout(r, 1500));
+    const atKill = await Promise.all(
+      ids.map(async (id) => (await client.json<Memory>("GET", `/api/memories/${id}`)).data.status),
+    );
     await server.stop("SIGKILL");
+    // The kill must land mid-work for the test to mean anything.
+    expect(atKill.filter((status) => status === "processing").length).toBeGreaterThan(1);
     const before = await Promise.all(ids.map(async (id) => id));
     expect(before).toHaveLength(20);
 
