@@ -85,7 +85,7 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
 
   async function newMemory() {
     const audio = await storeAudioFixture(testDb.handle, storage, mp3);
-    const row = await memories.createProcessing(
+    const { row, created } = await memories.createProcessing(
       {
         userId: null,
         anonOwnerHash: "visitor-hash",
@@ -96,7 +96,7 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
       },
       (trx, id) => jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
     );
-    if (!row) throw new Error("not created");
+    if (!created) throw new Error("not created");
     return { id: row.id, audio };
   }
 
@@ -265,7 +265,7 @@ describe("two workers on PostgreSQL", () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
       const audio = await storeAudioFixture(testDb.handle, storage, mp3);
-      const row = await repoA.createProcessing(
+      const { row } = await repoA.createProcessing(
         {
           userId: null,
           anonOwnerHash: "v",
@@ -276,7 +276,7 @@ describe("two workers on PostgreSQL", () => {
         },
         (trx, id) => jobsA.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
       );
-      if (row) ids.push(row.id);
+      ids.push(row.id);
     }
     // Count the transcription calls: one per memory means no memory ran twice.
     let transcriptions = 0;

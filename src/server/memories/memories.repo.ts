@@ -304,8 +304,8 @@ export class MemoriesRepo {
 
   /**
    * Creates a memory in state 'processing' and, in the same transaction, whatever `alsoInTransaction`
-   * does with it (queue its job): either both are committed or neither. Refuses (returns null) when
-   * the audio already belongs to a memory.
+   * does with it (queue its job): either both are committed or neither. When the audio already
+   * belongs to a memory, nothing is created and that memory is returned (`created: false`).
    */
   async createProcessing(
     input: {
@@ -317,15 +317,15 @@ export class MemoriesRepo {
       duration: number;
     },
     alsoInTransaction: (trx: Transaction<Database>, memoryId: string) => Promise<void>,
-  ): Promise<MemoryRow | null> {
+  ): Promise<{ row: MemoryRow; created: boolean }> {
     const id = newId();
-    const created = await this.db.transaction().execute(async (trx) => {
+    const existing = await this.db.transaction().execute(async (trx) => {
       const used = await trx
         .selectFrom("memories")
         .select("id")
         .where("audio_id", "=", input.audioId)
         .executeTakeFirst();
-      if (used) return false;
+      if (used) return used.id;
       const now = nowIso();
       await trx
         .insertInto("memories")
@@ -350,9 +350,11 @@ export class MemoriesRepo {
         })
         .execute();
       await alsoInTransaction(trx, id);
-      return true;
+      return null;
     });
-    return created ? ((await this.findById(id)) ?? null) : null;
+    const row = await this.findById(existing ?? id);
+    if (!row) throw new Error("The memory vanished while it was created");
+    return { row, created: existing === null };
   }
 
   /** Records the stage now running (the browser shows it as progress). */

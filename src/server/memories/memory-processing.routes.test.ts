@@ -244,10 +244,16 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
     expect(bad.json<{ message: string }>().message).toMatch(/recordedAt/);
 
     const mine = await upload(user.cookie);
-    expect((await process(user.cookie, mine.url)).statusCode).toBe(201);
+    const first = await process(user.cookie, mine.url);
+    expect(first.statusCode).toBe(201);
+    // Sent again by the same owner (a lost answer): the same memory, nothing new queued.
     const twice = await process(user.cookie, mine.url);
-    expect(twice.statusCode).toBe(409);
-    expect(twice.json()).toEqual({ message: AUDIO_ALREADY_USED });
+    expect(twice.statusCode).toBe(200);
+    expect(twice.json<Memory>().id).toBe(first.json<Memory>().id);
+    // Another account that somehow has the URL: refused.
+    const thief = await createUserWithSession(t);
+    const stolen = await process(cookies(thief.cookie), mine.url);
+    expect(stolen.statusCode).toBe(400);
     await t.app.worker.drain();
   });
 
@@ -330,6 +336,14 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
       },
       duration: 3.5,
     });
+    const again = await t.app.inject({
+      method: "POST",
+      url: "/api/memories",
+      payload: body,
+      headers: { cookie: user.cookie },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: AUDIO_ALREADY_USED });
   });
 });
 

@@ -51,15 +51,15 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
       config: { rateLimit },
       schema: {
         summary:
-          "Make a memory of an uploaded recording: answers it in state 'processing'; the server then transcribes, summarizes, scores and tags it (poll GET /api/memories/{id})",
+          "Make a memory of an uploaded recording: answers it (201) in state 'processing'; the server then transcribes, summarizes, scores and tags it (poll GET /api/memories/{id}). Sent again for the same recording by the same owner, answers that memory (200).",
         body: processMemoryBodySchema,
-        response: { 201: memorySchema, ...errors },
+        response: { 200: memorySchema, 201: memorySchema, ...errors },
       },
     },
     async (request, reply) => {
       if (!request.identity.userId) ensureVisitor(request, reply, config);
-      const memory = await processing.startProcessing(request.identity, request.body);
-      return reply.code(201).send(memory);
+      const { memory, created } = await processing.startProcessing(request.identity, request.body);
+      return reply.code(created ? 201 : 200).send(memory);
     },
   );
 

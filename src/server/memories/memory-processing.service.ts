@@ -46,7 +46,10 @@ export class MemoryProcessingService {
   ) {}
 
   /** Needs `identity.visitorHash` for an anonymous caller (the route ensures the visitor cookie). */
-  async startProcessing(identity: Identity, body: ProcessMemoryBody): Promise<Memory> {
+  async startProcessing(
+    identity: Identity,
+    body: ProcessMemoryBody,
+  ): Promise<{ memory: Memory; created: boolean }> {
     const upload = await this.uploads.findUploadForOwner(body.audioUrl, identity);
     if (!upload) throw badRequest(NOT_YOUR_UPLOAD);
     const now = this.now();
@@ -59,7 +62,7 @@ export class MemoryProcessingService {
       );
       if (today >= this.config.ANON_DAILY_RECORDINGS) throw new HttpError(429, ANON_DAILY_LIMIT);
     }
-    const row = await this.repo.createProcessing(
+    const { row, created } = await this.repo.createProcessing(
       {
         userId: identity.userId,
         anonOwnerHash: anonymous ? identity.visitorHash : null,
@@ -72,9 +75,16 @@ export class MemoryProcessingService {
       },
       (trx, memoryId) => this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: memoryId }, trx),
     );
-    if (!row) throw conflict(AUDIO_ALREADY_USED);
+    if (!created) {
+      // Sent again (the browser retried after losing the answer): the same owner gets the same memory.
+      const sameOwner = anonymous
+        ? row.user_id === null && row.anon_owner_hash === identity.visitorHash
+        : row.user_id === identity.userId;
+      if (!sameOwner) throw conflict(AUDIO_ALREADY_USED);
+      return { memory: toMemoryDto(row), created: false };
+    }
     this.onQueued();
-    return toMemoryDto(row);
+    return { memory: toMemoryDto(row), created: true };
   }
 
   /** The owner (or the anonymous browser that recorded it) resumes a failed memory at its stage. */
