@@ -1,0 +1,37 @@
+import { MESSAGES } from "../../../../shared/messages";
+import type { Memory, PipelineStage, ProcessMemoryBody } from "../../../../shared/schemas";
+import { apiRequest } from "../../../lib/api-client";
+import { memoryUrl } from "../api/memory-keys";
+
+/** The notice shown while the server runs each stage (the recorder shows convert and upload). */
+export const STAGE_NOTICES: Record<PipelineStage, string> = {
+  transcribe: MESSAGES.transcribing,
+  summarize: MESSAGES.summarizing,
+  score: MESSAGES.scoring,
+  tag: MESSAGES.tagging,
+  save: MESSAGES.saving,
+};
+
+/** POST /api/memories/process: the memory, in state 'processing' (or as it is, when sent again). */
+export async function startProcessing(body: ProcessMemoryBody): Promise<Memory> {
+  const res = await apiRequest("POST", "/api/memories/process", body);
+  return (await res.json()) as Memory;
+}
+
+/** GET /api/memories/{id}: polled for progress. */
+export async function fetchMemory(id: string): Promise<Memory> {
+  const res = await apiRequest("GET", memoryUrl(id));
+  return (await res.json()) as Memory;
+}
+
+/** POST /api/memories/{id}/retry: resumes a failed memory at the stage that failed. */
+export async function retryProcessing(id: string): Promise<Memory> {
+  const res = await apiRequest("POST", `${memoryUrl(id)}/retry`);
+  return (await res.json()) as Memory;
+}
+
+/** POST /api/memories/{id}/claim: attaches a memory recorded while logged out to the new account. */
+export async function claimMemory(id: string): Promise<Memory> {
+  const res = await apiRequest("POST", `${memoryUrl(id)}/claim`);
+  return (await res.json()) as Memory;
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { MESSAGES } from "../../../../shared/messages";
+import type { Memory } from "../../../../shared/schemas";
+import { fakeApi, json, makeMemory } from "../test/fake-api";
+import { ProcessingFailedError, runMemoryProcessing } from "./run-processing";
+
+const upload = { url: "/api/audio/a1", recordedAt: "2026-05-01T10:00:00.000Z" };
+const noSleep = async () => {};
+
+/** The server's answers to successive polls of memory m1. */
+function serverWith(states: Partial<Memory>[], start: Partial<Memory> = {}) {
+  let poll = 0;
+  return fakeApi([
+    ({ method, url }) =>
+      method === "POST" && url === "/api/memories/process"
+        ? json(
+            makeMemory({ user_id: null, status: "processing", stage: "transcribe", ...start }),
+            201,
+          )
+        : undefined,
+    ({ method, url }) =>
+      method === "POST" && url === "/api/memories/m1/retry"
+        ? json(makeMemory({ status: "processing", stage: "score", error: null }))
+        : undefined,
+    ({ method, url }) =>
+      method === "GET" && url === "/api/memories/m1"
+        ? json(makeMemory(states[Math.min(poll++, states.length - 1)]))
+        : undefined,
+  ]);
+}
+
+describe("runMemoryProcessing", () => {
+  it("reports each server stage once, in order, and resolves with the saved memory", async () => {
+    const api = serverWith([
+      { status: "processing", stage: "transcribe" },
+      { status: "processing", stage: "summarize" },
+      { status: "processing", stage: "score" },
+      { status: "processing", stage: "score" },
+      { status: "processing", stage: "tag" },
+      { status: "saved", stage: null },
+    ]);
+    const notices: string[] = [];
+    const memory = await runMemoryProcessing(upload, (n) => notices.push(n), { sleep: noSleep });
+    expect(memory.status).toBe("saved");
+    expect(notices).toEqual([
+      MESSAGES.transcribing,
+      MESSAGES.summarizing,
+      MESSAGES.scoring,
+      MESSAGES.tagging,
+      MESSAGES.saving,
+    ]);
+    expect(api.requests[0]).toEqual({
+      method: "POST",
+      url: "/api/memories/process",
+      body: { audioUrl: upload.url, recordedAt: upload.recordedAt },
+    });
+  });
+
+  it("throws a permanent error carrying the server's message when processing fails", async () => {
+    serverWith([
+      { status: "failed", stage: "tag", error: "Failed to generate tags: Invalid tag format" },
+    ]);
+    const error = await runMemoryProcessing(upload, () => {}, { sleep: noSleep }).catch((e) => e);
+    expect(error).toBeInstanceOf(ProcessingFailedError);
+    expect(error.message).toBe("Failed to generate tags: Invalid tag format");
+    expect(error.permanent).toBe(true);
+  });
+
+  it("resumes a memory that failed before when sent again (the Retry of a kept recording)", async () => {
+    const api = serverWith([{ status: "saved", stage: null }], {
+      status: "failed",
+      stage: "score",
+      error: "Failed to score memory: busy",
+    });
+    const memory = await runMemoryProcessing(upload, () => {}, { sleep: noSleep });
+    expect(memory.status).toBe("saved");
+    expect(api.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "POST /api/memories/process",
+      "POST /api/memories/m1/retry",
+      "GET /api/memories/m1",
+    ]);
+  });
+
+  it("lets a refused request through as an error (the recording stays kept)", async () => {
+    fakeApi([
+      () => json({ message: "Too many requests. Please wait a moment and try again." }, 429),
+    ]);
+    await expect(runMemoryProcessing(upload, () => {}, { sleep: noSleep })).rejects.toThrow(/429/);
+  });
+});
