@@ -109,6 +109,14 @@ export const MESSAGES = {
   accountCreatedClaimFailed:
     "Your account was created, but we couldn't link your memory to it. Please record it again.",
 
+  // Recorder progress (spec 4: a notice at each processing step)
+  convertingToMp3: "Converting to MP3...",
+  uploading: "Uploading...",
+  recordingKeptOnDevice:
+    "Your recording is safe on this device and will be uploaded automatically when the connection is back.",
+  retry: "Retry",
+  discard: "Discard",
+
   // Inline
   watchLoginFailed: "Login failed. Please try again.",
   recorderError: "An error occurred while recording. Please try again.",
@@ -160,6 +168,13 @@ export function profileTitle(user: { username: string; displayName?: string | nu
 /** 'Signed in as {display name or username}'. */
 export function signedInAs(user: { username: string; displayName?: string | null }): string {
   return `Signed in as ${user.displayName || user.username}`;
+}
+
+/** The home page's indicator of recordings kept in the browser until they are uploaded. */
+export function pendingRecordingsLabel(count: number): string {
+  return count === 1
+    ? "1 recording is waiting to be uploaded."
+    : `${count} recordings are waiting to be uploaded.`;
 }
 
 /** 'n/5 tags used'. */

@@ -1,11 +1,15 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Toaster } from "../components/ui/toaster";
+import { startPendingProcessor } from "../features/recorder/pending-uploads";
 import { createQueryClient } from "../lib/query-client";
 import { AppRouter } from "./router";
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
+  // Recordings kept in the browser from an earlier visit (or a failed upload) are retried.
+  // Finishers must be registered by modules imported above, before this effect runs.
+  useEffect(() => startPendingProcessor(), []);
   return (
     <QueryClientProvider client={queryClient}>
       <AppRouter />

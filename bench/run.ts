@@ -1,0 +1,24 @@
+// Runs every benchmark in bench/ (each a script printing its own figures), one after another.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+
+const dir = import.meta.dirname;
+const only = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((name) => name.endsWith(".ts") && name !== "run.ts")
+  .filter((name) => only.length === 0 || only.some((o) => name.includes(o)))
+  .sort();
+
+let failed = 0;
+for (const file of files) {
+  console.log(`\n== ${file}`);
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(dir, file)], {
+    stdio: "inherit",
+  });
+  if (result.status !== 0) {
+    failed += 1;
+    console.log(`${file} failed (exit ${result.status ?? result.signal})`);
+  }
+}
+process.exit(failed > 0 ? 1 : 0);

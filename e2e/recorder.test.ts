@@ -1,0 +1,151 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES, pendingRecordingsLabel } from "../src/shared/messages";
+import {
+  fakeMicrophoneArgs,
+  launchBrowser,
+  newPage,
+  type RunningServer,
+  startServer,
+} from "./harness";
+import { decodeMp3 } from "./mp3-page";
+
+const SPEECH = "Today we went to the beach and built a big sandcastle together.";
+
+async function audioFiles(dataDir: string): Promise<string[]> {
+  try {
+    return (await readdir(path.join(dataDir, "audio"))).filter((name) => !name.startsWith("."));
+  } catch {
+    return [];
+  }
+}
+
+async function waitForAudioFile(dataDir: string, count: number, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const files = await audioFiles(dataDir);
+    if (files.length >= count) return files;
+    if (Date.now() > deadline) throw new Error(`No stored audio after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function startRecording(page: Page): Promise<void> {
+  await page.getByRole("button", { name: MESSAGES.startRecording }).click();
+  await page.getByRole("button", { name: MESSAGES.stopRecording }).waitFor();
+}
+
+describe("recording in Chromium with a fake microphone", () => {
+  let workDir: string;
+  let speechSeconds: number;
+  let browser: Browser;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-recorder-"));
+    const raw = path.join(workDir, "speech-raw.wav");
+    const wav = path.join(workDir, "speech.wav");
+    execFileSync("espeak-ng", ["-w", raw, SPEECH]);
+    // Padding with silence stops Chromium repeating the last 10 ms once the file ends.
+    execFileSync("sox", [raw, wav, "pad", "0", "0.5"]);
+    speechSeconds = Number(execFileSync("soxi", ["-D", raw]).toString().trim());
+    browser = await launchBrowser(fakeMicrophoneArgs(wav));
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanup();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("records, converts to MP3 in the browser and stores an MP3 of the spoken length", async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    await page.goto(server.url);
+    const before = (await audioFiles(server.dataDir)).length;
+    await startRecording(page);
+    expect(await page.getByTestId("audio-visualiser").getAttribute("data-active")).toBe("true");
+    const started = Date.now();
+    await page.waitForTimeout(speechSeconds * 1000 + 800);
+    await page.getByRole("button", { name: MESSAGES.stopRecording }).click();
+    const recordedSeconds = (Date.now() - started) / 1000;
+
+    const files = await waitForAudioFile(server.dataDir, before + 1);
+    const stored = files.find((name) => name.endsWith(".mp3"));
+    expect(stored, `stored files: ${files.join(", ")}`).toBeDefined();
+    const bytes = await readFile(path.join(server.dataDir, "audio", stored ?? ""));
+    const decoded = await decodeMp3(new Uint8Array(bytes));
+    expect(decoded.seconds).toBeGreaterThan(speechSeconds);
+    expect(decoded.seconds).toBeLessThan(recordedSeconds + 1);
+    // 128 kbps mono: about 16 KB per second.
+    expect(bytes.length / decoded.seconds).toBeGreaterThan(14_000);
+    expect(bytes.length / decoded.seconds).toBeLessThan(18_000);
+    // The speech is there, not silence.
+    expect(decoded.rms).toBeGreaterThan(0.005);
+
+    await page.getByRole("button", { name: MESSAGES.startRecording }).waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId("audio-visualiser").getAttribute("data-active")).toBe("false");
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("cancelling uploads nothing", async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    const uploads: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/upload")) uploads.push(request.url());
+    });
+    await page.goto(server.url);
+    const before = await audioFiles(server.dataDir);
+    await startRecording(page);
+    await page.waitForTimeout(1500);
+    await page.getByRole("button", { name: MESSAGES.cancelRecording }).click();
+    await page.getByRole("button", { name: MESSAGES.startRecording }).waitFor();
+    await page.waitForTimeout(1000);
+    expect(uploads).toEqual([]);
+    expect(await audioFiles(server.dataDir)).toEqual(before);
+    expect(await page.getByRole("alert").count()).toBe(0);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps a recording whose upload failed and uploads it on the next visit", async () => {
+    const flaky = await startServer();
+    let restarted: RunningServer | undefined;
+    try {
+      const { page, context } = await newPage(browser);
+      await page.goto(flaky.url);
+      await startRecording(page);
+      await page.waitForTimeout(2500);
+      await flaky.stop();
+      await page.getByRole("button", { name: MESSAGES.stopRecording }).click();
+      await page.getByRole("alert").getByText(MESSAGES.failedUploadAudio).waitFor();
+      await page.getByRole("status").getByText(MESSAGES.recordingKeptOnDevice).waitFor();
+      await page.getByText(pendingRecordingsLabel(1)).waitFor();
+      expect(await audioFiles(flaky.dataDir)).toEqual([]);
+      // The tab is closed while the server is down.
+      await page.close();
+
+      restarted = await startServer({}, { dataDir: flaky.dataDir, port: flaky.port });
+      const next = await context.newPage();
+      await next.goto(restarted.url);
+      const files = await waitForAudioFile(flaky.dataDir, 1);
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/\.mp3$/);
+      await next.getByTestId("pending-recordings").waitFor({ state: "detached" });
+      const bytes = await readFile(path.join(flaky.dataDir, "audio", files[0] ?? ""));
+      const decoded = await decodeMp3(new Uint8Array(bytes));
+      expect(decoded.seconds).toBeGreaterThan(2);
+      // It was uploaded once, not once per retry.
+      await next.waitForTimeout(1000);
+      expect(await audioFiles(flaky.dataDir)).toHaveLength(1);
+      await context.close();
+    } finally {
+      await restarted?.stop();
+      await flaky.cleanup();
+    }
+  });
+});

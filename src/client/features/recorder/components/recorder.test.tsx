@@ -1,0 +1,293 @@
+import { act, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
+import { Toaster } from "../../../components/ui/toaster";
+import { dismissToast } from "../../../components/ui/use-toast";
+import { registerFinisher } from "../pending-uploads";
+import { PendingRecordings } from "./pending-recordings";
+import { Recorder } from "./recorder";
+
+// MediaRecorder and getUserMedia are the browser's boundary; jsdom has neither, so they are
+// stubbed here. The real ones are exercised in Chromium by e2e/recorder.test.ts.
+
+/** How many bytes the fake recorder produces when stopped. */
+let recordedBytes = 4096;
+const recorders: FakeMediaRecorder[] = [];
+
+class FakeMediaRecorder {
+  static supported = ["audio/webm;codecs=opus", "audio/webm"];
+  static isTypeSupported(type: string) {
+    return FakeMediaRecorder.supported.includes(type);
+  }
+  state: "inactive" | "recording" = "inactive";
+  mimeType: string;
+  timeslice: number | undefined;
+  ondataavailable: ((event: { data: Blob }) => void) | null = null;
+  onstop: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(
+    readonly stream: MediaStream,
+    readonly options: MediaRecorderOptions,
+  ) {
+    this.mimeType = options.mimeType ?? "";
+    recorders.push(this);
+  }
+  start(timeslice?: number) {
+    this.timeslice = timeslice;
+    this.state = "recording";
+  }
+  stop() {
+    this.state = "inactive";
+    queueMicrotask(() => {
+      if (recordedBytes > 0) {
+        this.ondataavailable?.({
+          data: new Blob([new Uint8Array(recordedBytes)], { type: this.mimeType }),
+        });
+      }
+      this.onstop?.();
+    });
+  }
+}
+
+const track = { stop: vi.fn(), getSettings: () => ({ sampleRate: 48000 }) };
+const stream = {
+  getTracks: () => [track],
+  getAudioTracks: () => [track],
+} as unknown as MediaStream;
+const getUserMedia = vi.fn<(constraints: MediaStreamConstraints) => Promise<MediaStream>>();
+const fetchMock = vi.fn<typeof fetch>();
+
+function uploadAnswers(...answers: ("ok" | "network" | 400)[]) {
+  let n = 0;
+  fetchMock.mockImplementation(async () => {
+    const answer = answers[Math.min(n, answers.length - 1)];
+    n += 1;
+    if (answer === "network") throw new TypeError("Failed to fetch");
+    if (answer === 400) {
+      return new Response(JSON.stringify({ message: "audio: not audio" }), { status: 400 });
+    }
+    return new Response(JSON.stringify({ url: `/api/audio/a${n}`, id: `a${n}` }), { status: 201 });
+  });
+}
+
+function uploadedFile(call = 0): File {
+  const body = fetchMock.mock.calls[call]?.[1]?.body as FormData;
+  return body.get("audio") as File;
+}
+
+beforeEach(() => {
+  recordedBytes = 4096;
+  recorders.length = 0;
+  FakeMediaRecorder.supported = ["audio/webm;codecs=opus", "audio/webm"];
+  getUserMedia.mockReset().mockResolvedValue(stream);
+  track.stop.mockReset();
+  fetchMock.mockReset();
+  uploadAnswers("ok");
+  vi.stubGlobal("MediaRecorder", FakeMediaRecorder);
+  vi.stubGlobal("fetch", fetchMock);
+  Object.defineProperty(navigator, "mediaDevices", {
+    value: { getUserMedia },
+    configurable: true,
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  act(() => dismissToast());
+});
+
+async function record(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+  await screen.findByRole("button", { name: MESSAGES.stopRecording });
+}
+
+describe("Recorder", () => {
+  it("records with the spec's settings, then converts, uploads and finishes", async () => {
+    const user = userEvent.setup();
+    let release: (value: unknown) => void = () => {};
+    const finisher = vi.fn(async (_upload: unknown, report: (notice: string) => void) => {
+      report("Transcribing...");
+      return new Promise((resolve) => {
+        release = resolve;
+      });
+    });
+    const unregister = registerFinisher("test-memory", finisher);
+    const onSaved = vi.fn();
+    render(<Recorder kind="test-memory" meta={{ note: 1 }} onSaved={onSaved} />);
+
+    expect(screen.getByTestId("audio-visualiser")).toHaveAttribute("data-active", "false");
+    await record(user);
+    expect(getUserMedia).toHaveBeenCalledWith({
+      audio: {
+        channelCount: 1,
+        sampleRate: { ideal: 44100, min: 22050 },
+        echoCancellation: true,
+        noiseSuppression: true,
+        autoGainControl: true,
+      },
+    });
+    const recorder = recorders[0];
+    expect(recorder?.options).toEqual({
+      mimeType: "audio/webm;codecs=opus",
+      audioBitsPerSecond: 128000,
+    });
+    expect(recorder?.timeslice).toBe(100);
+    expect(screen.getByRole("button", { name: MESSAGES.cancelRecording })).toBeInTheDocument();
+    expect(screen.getByTestId("audio-visualiser")).toHaveAttribute("data-active", "true");
+
+    await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
+    expect(await screen.findByRole("button", { name: MESSAGES.processing })).toBeDisabled();
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Transcribing..."));
+    expect(track.stop).toHaveBeenCalled();
+    expect(screen.queryByRole("button", { name: MESSAGES.cancelRecording })).toBeNull();
+
+    // jsdom cannot decode audio, so conversion fails and the original is uploaded (spec 5 mapping).
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/upload");
+    expect(uploadedFile().name).toBe("recording.webm");
+    expect(uploadedFile().size).toBe(4096);
+    expect(finisher.mock.calls[0]?.[0]).toMatchObject({
+      url: "/api/audio/a1",
+      id: "a1",
+      meta: { note: 1 },
+    });
+
+    await act(async () => release({ memoryId: "m1" }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith({ memoryId: "m1" }));
+    expect(screen.getByRole("button", { name: MESSAGES.startRecording })).toBeEnabled();
+    expect(screen.queryByRole("alert")).toBeNull();
+    unregister();
+  });
+
+  it("cancelling discards the audio and uploads nothing", async () => {
+    const user = userEvent.setup();
+    const onSaved = vi.fn();
+    render(<Recorder kind="memory" onSaved={onSaved} />);
+    await record(user);
+    await user.click(screen.getByRole("button", { name: MESSAGES.cancelRecording }));
+    await screen.findByRole("button", { name: MESSAGES.startRecording });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(onSaved).not.toHaveBeenCalled();
+    expect(track.stop).toHaveBeenCalled();
+  });
+
+  it.each([
+    [0, MESSAGES.noAudioData],
+    [1023, MESSAGES.recordingTooShort],
+  ])("a recording of %i bytes shows its message and uploads nothing", async (bytes, message) => {
+    recordedBytes = bytes;
+    const user = userEvent.setup();
+    render(<Recorder kind="memory" />);
+    await record(user);
+    await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(message);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("says when the browser cannot record", async () => {
+    vi.stubGlobal("MediaRecorder", undefined);
+    const user = userEvent.setup();
+    render(<Recorder kind="memory" />);
+    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.recordingUnsupported);
+    expect(getUserMedia).not.toHaveBeenCalled();
+  });
+
+  it("says when no audio format is supported", async () => {
+    FakeMediaRecorder.supported = [];
+    const user = userEvent.setup();
+    render(<Recorder kind="memory" />);
+    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.noSupportedFormat);
+  });
+
+  it("explains a denied microphone; the watch view also toasts 'Microphone Error'", async () => {
+    getUserMedia.mockRejectedValue(new DOMException("Permission denied", "NotAllowedError"));
+    const user = userEvent.setup();
+    render(
+      <>
+        <Recorder kind="memory" variant="watch" />
+        <Toaster />
+      </>,
+    );
+    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.microphoneDenied);
+    expect(await screen.findByText(MESSAGES.microphoneError)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.microphoneErrorDescription)).toBeInTheDocument();
+  });
+
+  it("does not start when beforeStart says no", async () => {
+    const user = userEvent.setup();
+    render(<Recorder kind="comment" beforeStart={() => false} />);
+    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    expect(getUserMedia).not.toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: MESSAGES.startRecording })).toBeEnabled();
+  });
+
+  it("keeps a recording whose upload failed, shows it as pending, and Retry uploads it", async () => {
+    uploadAnswers("network", "ok");
+    const onSaved = vi.fn();
+    const user = userEvent.setup();
+    render(
+      <>
+        <Recorder kind="memory" onSaved={onSaved} />
+        <PendingRecordings />
+      </>,
+    );
+    await record(user);
+    await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.failedUploadAudio);
+    expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptOnDevice);
+    expect(await screen.findByText(pendingRecordingsLabel(1))).toBeInTheDocument();
+    expect(onSaved).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole("button", { name: MESSAGES.retry }));
+    await waitFor(() => expect(screen.queryByTestId("pending-recordings")).toBeNull());
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(uploadedFile(1).size).toBe(4096);
+  });
+
+  it("never uploads twice: a failed finisher is retried with the stored url", async () => {
+    let fail = true;
+    const finisher = vi.fn(async (upload: { url: string }) => {
+      if (fail) throw new Error("Failed to create memory");
+      return upload.url;
+    });
+    const unregister = registerFinisher("test-retry", finisher);
+    const user = userEvent.setup();
+    render(
+      <>
+        <Recorder kind="test-retry" />
+        <PendingRecordings />
+      </>,
+    );
+    await record(user);
+    await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Failed to create memory");
+    fail = false;
+    await user.click(await screen.findByRole("button", { name: MESSAGES.retry }));
+    await waitFor(() => expect(screen.queryByTestId("pending-recordings")).toBeNull());
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(finisher).toHaveBeenCalledTimes(2);
+    expect(finisher.mock.calls[1]?.[0]).toMatchObject({ url: "/api/audio/a1" });
+    unregister();
+  });
+
+  it("a recording the server refuses stops retrying by itself and can be discarded", async () => {
+    uploadAnswers(400);
+    const user = userEvent.setup();
+    render(
+      <>
+        <Recorder kind="memory" />
+        <PendingRecordings />
+      </>,
+    );
+    await record(user);
+    await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("audio: not audio");
+    await user.click(await screen.findByRole("button", { name: MESSAGES.discard }));
+    await waitFor(() => expect(screen.queryByTestId("pending-recordings")).toBeNull());
+  });
+});

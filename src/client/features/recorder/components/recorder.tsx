@@ -1,0 +1,296 @@
+import { Mic, Square, X } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { extensionForAudioType } from "../../../../shared/audio-types";
+import { AUDIO_IDEAL_SAMPLE_RATE, RECORDER_CHUNK_MS } from "../../../../shared/constants";
+import { MESSAGES } from "../../../../shared/messages";
+import { Button } from "../../../components/ui/button";
+import { toast } from "../../../components/ui/use-toast";
+import { ApiError } from "../../../lib/api-client";
+import { cn } from "../../../lib/cn";
+import { keepRecording, processPending } from "../pending-uploads";
+import {
+  AUDIO_CONSTRAINTS,
+  browserEnvironment,
+  checkRecording,
+  chooseRecordingFormat,
+  microphoneError,
+  RecorderError,
+  recorderOptions,
+} from "../recorder-support";
+import { AudioVisualiser } from "./audio-visualiser";
+
+export interface RecorderProps {
+  /** Which finisher runs after upload ('memory', 'comment'); see pending-uploads.ts. */
+  kind: string;
+  /** Passed to the finisher with the upload (e.g. the memory id and commenter name of a comment). */
+  meta?: unknown;
+  /** Called before recording starts; return false to stay idle (e.g. a comment without a name). */
+  beforeStart?: () => boolean;
+  /** Called with the finisher's result once everything after the upload is done. */
+  onSaved?: (result: unknown) => void;
+  variant?: "card" | "watch" | "compact";
+}
+
+type RecorderState = "idle" | "recording" | "processing";
+
+interface Session {
+  recorder: MediaRecorder;
+  stream: MediaStream;
+  chunks: Blob[];
+  mimeType: string;
+  recordedAt: string;
+  cancelled: boolean;
+}
+
+const loadConverter = () => import("../convert-to-mp3");
+
+/** What a failed upload or finishing step says in the error box. */
+function processingErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.serverMessage ?? MESSAGES.failedUploadAudio;
+  if (error instanceof RecorderError) return error.message;
+  if (error instanceof TypeError) return MESSAGES.failedUploadAudio; // the network failed
+  return error instanceof Error && error.message ? error.message : MESSAGES.recorderError;
+}
+
+/**
+ * The one recorder (home card, watch view, spoken comments): records, checks the recording,
+ * converts it to MP3 in a worker, keeps it in the browser and uploads it, then runs the finisher
+ * registered for `kind`.
+ */
+export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }: RecorderProps) {
+  const [state, setState] = useState<RecorderState>("idle");
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState("");
+  const [stream, setStream] = useState<MediaStream | null>(null);
+  const session = useRef<Session | null>(null);
+  const props = useRef({ kind, meta, onSaved });
+  props.current = { kind, meta, onSaved };
+
+  const fail = useCallback(
+    (failure: unknown) => {
+      const message = failure instanceof RecorderError ? failure.message : MESSAGES.recorderError;
+      setError(message);
+      setNotice("");
+      setState("idle");
+      if (variant === "watch" && failure instanceof RecorderError && failure.microphone) {
+        toast({
+          title: MESSAGES.microphoneError,
+          description: MESSAGES.microphoneErrorDescription,
+          variant: "destructive",
+        });
+      }
+    },
+    [variant],
+  );
+
+  const finish = useCallback(
+    async (current: Session) => {
+      const sampleRate =
+        current.stream.getAudioTracks()[0]?.getSettings().sampleRate ?? AUDIO_IDEAL_SAMPLE_RATE;
+      for (const track of current.stream.getTracks()) track.stop();
+      setStream(null);
+      if (current.cancelled) {
+        setState("idle");
+        setNotice("");
+        return;
+      }
+      const type = current.recorder.mimeType || current.mimeType;
+      const original = new Blob(current.chunks, { type });
+      try {
+        checkRecording(current.chunks, original);
+      } catch (failure) {
+        fail(failure);
+        return;
+      }
+
+      let upload = original;
+      let filename = `recording.${extensionForAudioType(type)}`;
+      setNotice(MESSAGES.convertingToMp3);
+      try {
+        const { convertToMp3 } = await loadConverter();
+        upload = await convertToMp3(original, sampleRate);
+        filename = "recording.mp3";
+      } catch {
+        // Spec 5: when conversion fails, the original recording is uploaded as it is.
+      }
+
+      const { kind: currentKind, meta: currentMeta } = props.current;
+      let id: string;
+      try {
+        id = await keepRecording({
+          kind: currentKind,
+          meta: currentMeta,
+          blob: upload,
+          filename,
+          recordedAt: current.recordedAt,
+        });
+      } catch {
+        fail(new RecorderError(MESSAGES.recorderError));
+        return;
+      }
+      try {
+        const result = await processPending(id, setNotice);
+        setNotice("");
+        setState("idle");
+        props.current.onSaved?.(result);
+      } catch (failure) {
+        setError(processingErrorMessage(failure));
+        setNotice(MESSAGES.recordingKeptOnDevice);
+        setState("idle");
+      }
+    },
+    [fail],
+  );
+
+  const start = useCallback(async () => {
+    if (state !== "idle") return;
+    setError(null);
+    setNotice("");
+    if (beforeStart && !beforeStart()) return;
+    let mimeType: string;
+    try {
+      mimeType = chooseRecordingFormat(browserEnvironment());
+    } catch (failure) {
+      fail(failure);
+      return;
+    }
+    // Start fetching the encoder (worker + WebAssembly) while the person speaks.
+    void loadConverter()
+      .then((module) => module.warmUpEncoder())
+      .catch(() => undefined);
+
+    setState("processing");
+    let media: MediaStream;
+    try {
+      media = await navigator.mediaDevices.getUserMedia({ audio: AUDIO_CONSTRAINTS });
+    } catch (failure) {
+      fail(microphoneError(failure));
+      return;
+    }
+    let recorder: MediaRecorder;
+    try {
+      recorder = new MediaRecorder(media, recorderOptions(mimeType));
+    } catch {
+      for (const track of media.getTracks()) track.stop();
+      fail(new RecorderError(MESSAGES.recorderError));
+      return;
+    }
+    const current: Session = {
+      recorder,
+      stream: media,
+      chunks: [],
+      mimeType,
+      recordedAt: new Date().toISOString(),
+      cancelled: false,
+    };
+    recorder.ondataavailable = (event) => {
+      if (event.data && event.data.size > 0) current.chunks.push(event.data);
+    };
+    recorder.onstop = () => {
+      if (session.current === current) session.current = null;
+      void finish(current);
+    };
+    recorder.onerror = () => {
+      current.cancelled = true;
+      if (recorder.state !== "inactive") recorder.stop();
+      fail(new RecorderError(MESSAGES.recorderError));
+    };
+    session.current = current;
+    try {
+      recorder.start(RECORDER_CHUNK_MS);
+    } catch {
+      session.current = null;
+      for (const track of media.getTracks()) track.stop();
+      fail(new RecorderError(MESSAGES.recorderError));
+      return;
+    }
+    setStream(media);
+    setState("recording");
+  }, [state, beforeStart, fail, finish]);
+
+  const stop = useCallback(() => {
+    const current = session.current;
+    if (!current) return;
+    setState("processing");
+    if (current.recorder.state !== "inactive") current.recorder.stop();
+  }, []);
+
+  const cancel = useCallback(() => {
+    const current = session.current;
+    if (!current) return;
+    current.cancelled = true;
+    current.chunks.length = 0;
+    if (current.recorder.state !== "inactive") current.recorder.stop();
+    else void finish(current);
+  }, [finish]);
+
+  // Leaving the page while recording keeps what was recorded: it is stopped and processed.
+  useEffect(
+    () => () => {
+      const current = session.current;
+      if (current && current.recorder.state !== "inactive") current.recorder.stop();
+    },
+    [],
+  );
+
+  const label =
+    state === "recording"
+      ? MESSAGES.stopRecording
+      : state === "processing"
+        ? MESSAGES.processing
+        : MESSAGES.startRecording;
+  const compact = variant === "compact";
+  const watch = variant === "watch";
+
+  return (
+    <div
+      className={cn("flex flex-col items-center gap-4", compact && "items-stretch gap-2")}
+      data-testid="recorder"
+      data-state={state}
+    >
+      {!compact && <AudioVisualiser stream={stream} className={watch ? "max-h-16" : "max-h-40"} />}
+      <div
+        className={cn(
+          "flex flex-wrap items-center justify-center gap-3",
+          compact && "justify-start",
+        )}
+      >
+        <Button
+          size={compact ? "sm" : "lg"}
+          variant={state === "recording" ? "destructive" : "primary"}
+          className={cn(watch && "h-24 w-24 rounded-full text-sm")}
+          onClick={state === "recording" ? stop : start}
+          disabled={state === "processing"}
+        >
+          {state === "recording" ? (
+            <Square className="h-4 w-4" aria-hidden="true" />
+          ) : state === "idle" ? (
+            <Mic className="h-4 w-4" aria-hidden="true" />
+          ) : null}
+          {label}
+        </Button>
+        {state === "recording" && (
+          <Button size={compact ? "sm" : "md"} variant="outline" onClick={cancel}>
+            <X className="h-4 w-4" aria-hidden="true" />
+            {MESSAGES.cancelRecording}
+          </Button>
+        )}
+      </div>
+      <p
+        role="status"
+        aria-live="polite"
+        className={cn("min-h-5 text-center text-sm", watch ? "text-slate-200" : "text-slate-600")}
+      >
+        {notice}
+      </p>
+      {error && (
+        <div
+          role="alert"
+          className="w-full rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
