@@ -3,6 +3,8 @@ import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
 const dir = import.meta.dirname;
 const only = process.argv.slice(2);
 const files = readdirSync(dir)
@@ -12,13 +14,13 @@ const files = readdirSync(dir)
 
 let failed = 0;
 for (const file of files) {
-  console.log(`\n== ${file}`);
+  print(`\n== ${file}`);
   const result = spawnSync(process.execPath, ["--import", "tsx", path.join(dir, file)], {
     stdio: "inherit",
   });
   if (result.status !== 0) {
     failed += 1;
-    console.log(`${file} failed (exit ${result.status ?? result.signal})`);
+    print(`${file} failed (exit ${result.status ?? result.signal})`);
   }
 }
 process.exit(failed > 0 ? 1 : 0);
