@@ -59,6 +59,18 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
     expect(get.rawPayload.equals(bytes)).toBe(true);
   });
 
+  it("accepts uploads far over the JSON body limit (a long recording) within UPLOAD_MAX_BYTES", async () => {
+    const long = Buffer.concat([await fixture("tone.wav"), Buffer.alloc(6 * 1024 * 1024)]);
+    const response = await upload(t, long, { type: "audio/wav" });
+    expect(response.statusCode).toBe(201);
+    const row = await t.database.db
+      .selectFrom("audio_files")
+      .select(["bytes", "content_type"])
+      .where("id", "=", response.json().id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ bytes: long.length, content_type: "audio/wav" });
+  });
+
   it("refuses a renamed non-audio file with 400 and stores nothing", async () => {
     const filesBefore = await filesIn(t);
     const rowsBefore = await audioRowCount(t);

@@ -129,9 +129,30 @@ function memoryStore(): Store {
   };
 }
 
+/**
+ * IndexedDB, falling back to memory for an item IndexedDB refuses (quota, private mode): that
+ * recording then survives this visit only, but it is still uploaded and retried.
+ */
+function resilientStore(primary: Store): Store {
+  const fallback = memoryStore();
+  return {
+    all: async () => [...(await primary.all().catch(() => [])), ...(await fallback.all())],
+    get: async (id) => (await fallback.get(id)) ?? (await primary.get(id).catch(() => undefined)),
+    put: async (item) => {
+      if (await fallback.get(item.id)) return fallback.put(item);
+      await primary.put(item).catch(() => fallback.put(item));
+    },
+    delete: async (id) => {
+      await fallback.delete(id);
+      await primary.delete(id);
+    },
+  };
+}
+
 let store: Store | undefined;
 function pendingStore(): Store {
-  store ??= typeof indexedDB === "undefined" ? memoryStore() : indexedDbStore(indexedDB);
+  store ??=
+    typeof indexedDB === "undefined" ? memoryStore() : resilientStore(indexedDbStore(indexedDB));
   return store;
 }
 
