@@ -1,6 +1,9 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Toaster } from "../components/ui/toaster";
+// Registers the 'memory' finisher (server processing with progress) at load.
+import "../features/memories/processing/memory-finisher";
+import { MemorySavedEffects } from "../features/memories/processing/memory-saved-effects";
 import { startPendingProcessor } from "../features/recorder/pending-uploads";
 import { createQueryClient } from "../lib/query-client";
 import { AppRouter } from "./router";
@@ -13,6 +16,7 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <AppRouter />
+      <MemorySavedEffects />
       <Toaster />
     </QueryClientProvider>
   );

@@ -1,0 +1,93 @@
+import { screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { MESSAGES } from "../../../../shared/messages";
+import type { Memory } from "../../../../shared/schemas";
+import { keepRecording, processPending } from "../../recorder/pending-uploads";
+import { fakeApi, json, makeMemory, renderWithApp } from "../test/fake-api";
+import "./memory-finisher";
+import { MemorySavedEffects } from "./memory-saved-effects";
+
+function server(final: Partial<Memory>) {
+  let polls = 0;
+  return fakeApi([
+    ({ url }) =>
+      url === "/api/upload" ? json({ url: "/api/audio/a1", id: "a1" }, 201) : undefined,
+    ({ method, url }) =>
+      method === "POST" && url === "/api/memories/process"
+        ? json(makeMemory({ status: "processing", stage: "transcribe" }), 201)
+        : undefined,
+    ({ method, url }) =>
+      method === "GET" && url === "/api/memories/m1"
+        ? json(makeMemory(polls++ === 0 ? { status: "processing", stage: "tag" } : final))
+        : undefined,
+  ]);
+}
+
+async function recordAndFinish(notices: string[]) {
+  const id = await keepRecording({
+    kind: "memory",
+    blob: new Blob([new Uint8Array(2048)], { type: "audio/mpeg" }),
+    filename: "recording.mp3",
+    recordedAt: "2026-05-01T10:00:00.000Z",
+  });
+  return processPending(id, (notice) => notices.push(notice));
+}
+
+describe("the memory finisher", () => {
+  it("uploads, has the server process it with progress notices, then celebrates and refreshes lists", async () => {
+    const api = server({ status: "saved", stage: null });
+    const { queryClient } = renderWithApp(<MemorySavedEffects />);
+    queryClient.setQueryData(["/api/memories?page=1"], {
+      items: [],
+      total: 0,
+      page: 1,
+      pageSize: 15,
+    });
+    const notices: string[] = [];
+    const result = (await recordAndFinish(notices)) as Memory;
+    expect(result.status).toBe("saved");
+    expect(notices).toEqual([
+      MESSAGES.uploading,
+      MESSAGES.transcribing,
+      MESSAGES.tagging,
+      MESSAGES.saving,
+    ]);
+    expect(await screen.findByText(MESSAGES.memorySaved)).toBeInTheDocument();
+    expect(queryClient.getQueryState(["/api/memories?page=1"])?.isInvalidated).toBe(true);
+    expect(api.requests.find((r) => r.url === "/api/memories/process")?.body).toEqual({
+      audioUrl: "/api/audio/a1",
+      recordedAt: "2026-05-01T10:00:00.000Z",
+    });
+  });
+
+  it("shows 'Processing failed' with the server's message and keeps the recording", async () => {
+    server({
+      status: "failed",
+      stage: "tag",
+      error: "Failed to generate tags: Invalid tag format",
+    });
+    renderWithApp(<MemorySavedEffects />);
+    await expect(recordAndFinish([])).rejects.toThrow(
+      "Failed to generate tags: Invalid tag format",
+    );
+    expect(await screen.findByText(MESSAGES.processingFailed)).toBeInTheDocument();
+    expect(screen.getByText("Failed to generate tags: Invalid tag format")).toBeInTheDocument();
+  });
+
+  it("shows 'Failed to save memory' with '{message}. Please try again.' when the server refuses", async () => {
+    fakeApi([
+      ({ url }) =>
+        url === "/api/upload" ? json({ url: "/api/audio/a2", id: "a2" }, 201) : undefined,
+      ({ url }) =>
+        url === "/api/memories/process"
+          ? json({ message: "Too many requests. Please wait a moment and try again." }, 429)
+          : undefined,
+    ]);
+    renderWithApp(<MemorySavedEffects />);
+    await expect(recordAndFinish([])).rejects.toThrow();
+    expect(await screen.findByText(MESSAGES.failedSaveMemory)).toBeInTheDocument();
+    expect(
+      screen.getByText("Too many requests. Please wait a moment and try again. Please try again."),
+    ).toBeInTheDocument();
+  });
+});

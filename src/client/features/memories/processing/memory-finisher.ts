@@ -1,0 +1,34 @@
+import { failedSaveMemoryDescription, MESSAGES } from "../../../../shared/messages";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { registerFinisher } from "../../recorder/pending-uploads";
+import { announceMemorySaved } from "./memory-saved-events";
+import { ProcessingFailedError, runMemoryProcessing } from "./run-processing";
+
+/**
+ * What happens to a recorded memory after its upload: the server processes it while the recorder
+ * shows each stage's notice; then the app celebrates (see MemorySavedEffects). Registered when
+ * this module loads (app.tsx imports it) so recordings kept from an earlier visit finish too.
+ */
+registerFinisher("memory", async (upload, report) => {
+  try {
+    const memory = await runMemoryProcessing(upload, report);
+    announceMemorySaved(memory);
+    return memory;
+  } catch (error) {
+    if (error instanceof ProcessingFailedError) {
+      toast({
+        title: MESSAGES.processingFailed,
+        description: error.message,
+        variant: "destructive",
+      });
+    } else {
+      toast({
+        title: MESSAGES.failedSaveMemory,
+        description: failedSaveMemoryDescription(errorMessage(error)),
+        variant: "destructive",
+      });
+    }
+    throw error;
+  }
+});

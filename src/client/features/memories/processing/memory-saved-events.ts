@@ -1,0 +1,16 @@
+import type { Memory } from "../../../../shared/schemas";
+
+type Listener = (memory: Memory) => void;
+const listeners = new Set<Listener>();
+
+/** Tells the app a recording became a saved memory (toast, confetti, lists, save-account dialog). */
+export function announceMemorySaved(memory: Memory): void {
+  for (const listener of listeners) listener(memory);
+}
+
+export function onMemorySaved(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
