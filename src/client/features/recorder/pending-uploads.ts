@@ -210,6 +210,7 @@ export function usePendingRecordings(): PendingSummary[] {
 
 const BASE_DELAY_MS = 2000;
 const MAX_DELAY_MS = 5 * 60 * 1000;
+const FRESH_GRACE_MS = 60 * 1000;
 
 function newItemId(): string {
   return typeof crypto !== "undefined" && "randomUUID" in crypto
@@ -236,7 +237,9 @@ export async function keepRecording(input: {
     uploaded: null,
     attempts: 0,
     lastError: null,
-    nextAttemptAt: Date.now(),
+    // The recorder processes it right away; the background processor only takes it up if that
+    // never happens (the tab closed first), so the two do not race for a fresh recording.
+    nextAttemptAt: Date.now() + FRESH_GRACE_MS,
     stuck: false,
   };
   await pendingStore().put(item);

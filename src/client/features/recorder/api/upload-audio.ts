@@ -1,11 +1,19 @@
 import type { UploadResponse } from "../../../../shared/schemas";
 import { throwIfResNotOk } from "../../../lib/api-client";
 
+const UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
+
 /** POST /api/upload: multipart with the field `audio`; answers the stored audio's url and id. */
 export async function uploadAudio(recording: Blob, filename: string): Promise<UploadResponse> {
   const form = new FormData();
   form.append("audio", recording, filename);
-  const res = await fetch("/api/upload", { method: "POST", body: form, credentials: "include" });
+  const res = await fetch("/api/upload", {
+    method: "POST",
+    body: form,
+    credentials: "include",
+    // A stalled connection must fail (and be retried) rather than hang; slow links get long enough.
+    signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+  });
   await throwIfResNotOk(res);
   // Checked by hand: importing the zod schema would put zod in the first bundle.
   const body = (await res.json()) as Partial<UploadResponse>;

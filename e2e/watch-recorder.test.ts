@@ -1,0 +1,89 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "../src/shared/messages";
+import {
+  fakeMicrophoneArgs,
+  launchBrowser,
+  newPage,
+  type RunningServer,
+  startServer,
+} from "./harness";
+
+/** Signs this browser context up (and so in) through the app's own API. */
+async function signUp(page: Page, username: string): Promise<void> {
+  const status = await page.evaluate(async (name) => {
+    const res = await fetch("/api/register", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: name, password: "a long enough password", isPublic: true }),
+      credentials: "include",
+    });
+    return res.status;
+  }, username);
+  expect([200, 201]).toContain(status);
+}
+
+describe("the watch view's recorder in Chromium", () => {
+  let server: RunningServer;
+  let workDir: string;
+  let granted: Browser;
+  let denied: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-watch-"));
+    const raw = path.join(workDir, "raw.wav");
+    const wav = path.join(workDir, "speech.wav");
+    execFileSync("espeak-ng", ["-w", raw, "Good night, sleep tight."]);
+    execFileSync("sox", [raw, wav, "pad", "0", "0.5"]);
+    granted = await launchBrowser(fakeMicrophoneArgs(wav));
+    // A fake device but no automatic permission: headless Chromium refuses the microphone.
+    denied = await launchBrowser(["--use-fake-device-for-media-stream"]);
+  });
+  afterAll(async () => {
+    await granted?.close();
+    await denied?.close();
+    await server?.cleanup();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("records and uploads from the watch view when logged in", async () => {
+    const { page, context } = await newPage(granted);
+    await page.goto(server.url);
+    await signUp(page, `watcher${Date.now()}`);
+    await page.goto(`${server.url}/watch`);
+    const slot = page.getByTestId("watch-recorder-slot");
+    await slot.getByRole("button", { name: MESSAGES.startRecording }).click();
+    await slot.getByRole("button", { name: MESSAGES.stopRecording }).waitFor();
+    await page.waitForTimeout(2500);
+    await slot.getByRole("button", { name: MESSAGES.stopRecording }).click();
+    const deadline = Date.now() + 60_000;
+    let files: string[] = [];
+    while (files.length === 0 && Date.now() < deadline) {
+      files = await readdir(path.join(server.dataDir, "audio")).catch(() => []);
+      files = files.filter((f) => f.endsWith(".mp3"));
+      await page.waitForTimeout(200);
+    }
+    expect(files).toHaveLength(1);
+    await context.close();
+  });
+
+  it("shows 'Microphone Error' when the microphone is refused", async () => {
+    const { page, context } = await newPage(denied);
+    await page.goto(server.url);
+    await signUp(page, `denied${Date.now()}`);
+    await page.goto(`${server.url}/watch`);
+    await page
+      .getByTestId("watch-recorder-slot")
+      .getByRole("button", { name: MESSAGES.startRecording })
+      .click();
+    await page.getByText(MESSAGES.microphoneError, { exact: true }).waitFor();
+    await page.getByText(MESSAGES.microphoneErrorDescription, { exact: true }).waitFor();
+    await page.getByRole("alert").getByText(MESSAGES.microphoneDenied).waitFor();
+    await context.close();
+  });
+});
