@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -132,4 +132,14 @@ export function unexpectedConsoleErrors(errors: string[]): string[] {
     (text) =>
       !/^Failed to load resource: the server responded with a status of 40[14]\b/.test(text),
   );
+}
+
+/** Speaks `text` into a WAV for the fake microphone, padded with silence; returns its path and length. */
+export function makeSpeechWav(dir: string, text: string): { wav: string; seconds: number } {
+  const raw = path.join(dir, "speech-raw.wav");
+  const wav = path.join(dir, "speech.wav");
+  execFileSync("espeak-ng", ["-w", raw, text]);
+  // Padding with silence stops Chromium repeating the last 10 ms once the file ends.
+  execFileSync("sox", [raw, wav, "pad", "0", "0.5"]);
+  return { wav, seconds: Number(execFileSync("soxi", ["-D", raw]).toString().trim()) };
 }

@@ -1,6 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Toaster } from "../components/ui/toaster";
+// Registers the finisher of spoken comments (at module load, before the pending processor starts).
+import "../features/comments/comment-finisher";
 // Registers the 'memory' finisher (server processing with progress) at load.
 import "../features/memories/processing/memory-finisher";
 import { MemorySavedEffects } from "../features/memories/processing/memory-saved-effects";

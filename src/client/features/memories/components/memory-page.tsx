@@ -7,6 +7,7 @@ import { Card } from "../../../components/ui/card";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { useUser } from "../../auth/api/get-user";
+import { CommentsCard } from "../../comments/components/comments-card";
 import { useDeleteMemory } from "../api/delete-memory";
 import { useMemory } from "../api/get-memory";
 import { formatRecordedAt } from "../utils/date-time";
@@ -102,7 +103,7 @@ export function MemoryPage({ id }: { id: string }) {
       </Card>
       <MemoryScores scores={data.scores} />
       <MemoryTagsCard memory={data} isOwner={isOwner} />
-      <div data-testid="comments-slot" data-memory-id={data.id} />
+      <CommentsCard memoryId={data.id} isOwner={isOwner} />
       {confirming ? (
         <Suspense fallback={null}>
           <DeleteMemoryDialog

@@ -1,0 +1,60 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { COMMENTER_NAME_MAX_LENGTH } from "../../../../shared/constants";
+import { commentCountLabel, MESSAGES } from "../../../../shared/messages";
+import { Card } from "../../../components/ui/card";
+import { toast } from "../../../components/ui/use-toast";
+import { Recorder } from "../../recorder/components/recorder";
+import { commentsPath, useComments } from "../api/comments";
+import { CommentItem } from "./comment-item";
+
+/** The memory page's Comments card: count, a spoken-comment recorder and the list. */
+export function CommentsCard({ memoryId, isOwner }: { memoryId: string; isOwner: boolean }) {
+  const queryClient = useQueryClient();
+  const { data: comments, isError } = useComments(memoryId);
+  const [name, setName] = useState("");
+  const nameId = useId();
+  const count = comments?.length ?? 0;
+
+  return (
+    <Card className="space-y-4" data-testid="comments-card">
+      <h2 className="text-lg font-semibold">{commentCountLabel(count)}</h2>
+      <div className="space-y-2">
+        <label htmlFor={nameId} className="block text-sm font-medium">
+          {MESSAGES.yourName}
+        </label>
+        <input
+          id={nameId}
+          value={name}
+          maxLength={COMMENTER_NAME_MAX_LENGTH}
+          onChange={(event) => setName(event.target.value)}
+          className="w-full rounded-md border border-slate-300 px-3 py-2"
+          autoComplete="name"
+        />
+        <Recorder
+          kind="comment"
+          variant="compact"
+          meta={{ memoryId, commenterName: name.trim() }}
+          beforeStart={() => {
+            if (name.trim()) return true;
+            toast({
+              title: MESSAGES.nameRequired,
+              description: MESSAGES.nameRequiredDescription,
+              variant: "destructive",
+            });
+            return false;
+          }}
+          onSaved={() => {
+            void queryClient.invalidateQueries({ queryKey: [commentsPath(memoryId)] });
+          }}
+        />
+      </div>
+      {isError ? <p className="text-sm text-red-700">{MESSAGES.failedFetchComments}</p> : null}
+      <ul className="space-y-3">
+        {comments?.map((comment) => (
+          <CommentItem key={comment.id} comment={comment} canRemove={isOwner} />
+        ))}
+      </ul>
+    </Card>
+  );
+}
