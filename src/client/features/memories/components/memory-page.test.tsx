@@ -19,6 +19,7 @@ function setup(
   const api = fakeApi([
     userHandler(options.loggedIn === false ? null : me),
     ({ method, url, body }) => {
+      if (url === `/api/memories/${memory.id}/comments`) return json([]);
       if (url !== `/api/memories/${memory.id}`) return undefined;
       if (method === "GET") return json(memory);
       if (method === "PUT") {
@@ -41,7 +42,7 @@ function setup(
 }
 
 describe("Memory page", () => {
-  it("shows Loading..., then the memory, scrolled to the top, with the comments slot", async () => {
+  it("shows Loading..., then the memory, scrolled to the top, with the comments card", async () => {
     const { scrollTo } = setup();
     expect(screen.getByText(MESSAGES.loading)).toBeInTheDocument();
     expect(
@@ -52,7 +53,7 @@ describe("Memory page", () => {
     expect(screen.getByText("My darling, we built castles.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Play" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Back" })).toBeInTheDocument();
-    expect(screen.getByTestId("comments-slot")).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: MESSAGES.noComments })).toBeInTheDocument();
   });
 
   it("shows the scores collapsed, then each as value/10 with a bar of value x10 percent", async () => {

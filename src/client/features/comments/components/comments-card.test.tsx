@@ -1,0 +1,96 @@
+import { act, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES } from "../../../../shared/messages";
+import type { Comment } from "../../../../shared/schemas";
+import { dismissToast } from "../../../components/ui/use-toast";
+import { fakeApi, json, renderWithApp } from "../../memories/test/fake-api";
+import { CommentsCard } from "./comments-card";
+
+afterEach(() => {
+  act(() => dismissToast());
+  vi.unstubAllGlobals();
+});
+
+function comment(id: string, overrides: Partial<Comment> = {}): Comment {
+  return {
+    id,
+    memoryId: "m1",
+    commenterName: `Name ${id}`,
+    audioUrl: `/api/audio/${id}`,
+    transcript: `Transcript ${id}`,
+    createdAt: "2024-06-01T12:31:00.000Z",
+    status: "saved",
+    error: null,
+    ...overrides,
+  };
+}
+
+function setup(comments: Comment[], isOwner = false) {
+  const api = fakeApi([
+    ({ method, url }) => {
+      if (url === "/api/memories/m1/comments" && method === "GET") return json(comments);
+      if (url.startsWith("/api/memories/m1/comments/") && method === "DELETE") {
+        return new Response(null, { status: 204 });
+      }
+      return undefined;
+    },
+  ]);
+  renderWithApp(<CommentsCard memoryId="m1" isOwner={isOwner} />, "/memory/m1");
+  return { api, user: userEvent.setup() };
+}
+
+describe("Comments card", () => {
+  it.each([
+    [0, MESSAGES.noComments],
+    [1, MESSAGES.oneComment],
+    [3, "3 comments"],
+  ])("labels %i comments as '%s'", async (count, label) => {
+    setup(Array.from({ length: count }, (_, i) => comment(`c${i}`)));
+    expect(await screen.findByRole("heading", { name: label })).toBeInTheDocument();
+    expect(await screen.findAllByTestId("comment").catch(() => [])).toHaveLength(count);
+  });
+
+  it("shows each comment's name, transcript, player, and its pending or failed state", async () => {
+    setup([
+      comment("a"),
+      comment("b", { status: "processing", transcript: "" }),
+      comment("c", { status: "failed", error: "Transcription failed: boom", transcript: "" }),
+    ]);
+    const items = await screen.findAllByTestId("comment");
+    expect(within(items[0] as HTMLElement).getByText("Name a")).toBeInTheDocument();
+    expect(within(items[0] as HTMLElement).getByText("Transcript a")).toBeInTheDocument();
+    expect(
+      within(items[0] as HTMLElement).getByRole("button", { name: "Play" }),
+    ).toBeInTheDocument();
+    expect(within(items[1] as HTMLElement).getByText(MESSAGES.transcribing)).toBeInTheDocument();
+    expect(
+      within(items[2] as HTMLElement).getByText(/Transcription failed: boom/),
+    ).toBeInTheDocument();
+  });
+
+  it("refuses to record without a name", async () => {
+    const { user } = setup([]);
+    await screen.findByRole("heading", { name: MESSAGES.noComments });
+    await user.type(screen.getByLabelText(MESSAGES.yourName), "   ");
+    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    expect((await screen.findAllByText(MESSAGES.nameRequired)).length).toBeGreaterThan(0);
+    expect(screen.getAllByText(MESSAGES.nameRequiredDescription).length).toBeGreaterThan(0);
+    expect(screen.queryByRole("button", { name: MESSAGES.stopRecording })).toBeNull();
+  });
+
+  it("offers removal to the memory's owner only", async () => {
+    setup([comment("a")], false);
+    await screen.findAllByTestId("comment");
+    expect(screen.queryByRole("button", { name: "Remove comment by Name a" })).toBeNull();
+  });
+
+  it("lets the owner remove a comment", async () => {
+    const { api, user } = setup([comment("a")], true);
+    await user.click(await screen.findByRole("button", { name: "Remove comment by Name a" }));
+    expect((await screen.findAllByText(MESSAGES.commentRemoved)).length).toBeGreaterThan(0);
+    expect(api.requests.some((r) => r.method === "DELETE" && r.url.endsWith("/comments/a"))).toBe(
+      true,
+    );
+  });
+});
