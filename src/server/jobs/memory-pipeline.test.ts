@@ -1,9 +1,12 @@
+import { execFileSync } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages";
-import { titleFromSummary } from "../../shared/rules";
+import { titleFromSummary, validateGeneratedTags } from "../../shared/rules";
 import type { AiProviders } from "../ai/ai";
+import { createAi } from "../ai/ai-factory";
 import { OpenAiTextModel, OpenAiTranscriber } from "../ai/providers/openai";
+import { loadConfig } from "../config";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { MemoriesRepo, toMemoryDto } from "../memories/memories.repo";
 import { LocalAudioStorage } from "../storage/local-storage";
@@ -27,6 +30,15 @@ import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memory-pipeline";
 import { JobWorker } from "./worker";
 
 const NOW = new Date("2026-06-01T09:30:00.000Z");
+
+function hasPocketsphinx(): boolean {
+  try {
+    execFileSync("sh", ["-c", "command -v pocketsphinx_continuous"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let stub: OpenAiStub;
 let mp3: Buffer;
@@ -236,6 +248,59 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
     expect(await worker.drain()).toBe(1);
     expect(stub.requests).toHaveLength(0);
   });
+});
+
+describe("fully offline (the local provider)", () => {
+  let testDb: TestDatabase;
+  let storageDir: string;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase("sqlite");
+    storageDir = await makeTempDir("vmj-audio-");
+  });
+  afterAll(async () => {
+    await testDb.cleanup();
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  // CI installs pocketsphinx (.ci/run); without it the transcriber's own test covers the message.
+  it.runIf(hasPocketsphinx())(
+    "turns espeak-ng speech into a saved memory that follows every rule",
+    async () => {
+      const storage = new LocalAudioStorage(storageDir);
+      const memories = new MemoriesRepo(testDb.handle.db, "sqlite");
+      const jobs = new JobsRepo(testDb.handle.db, "sqlite");
+      const audio = await storeAudioFixture(testDb.handle, storage, mp3);
+      const { row } = await memories.createProcessing(
+        {
+          userId: null,
+          anonOwnerHash: "v",
+          claimExpiresAt: null,
+          audioId: audio.id,
+          recordedAt: NOW.toISOString(),
+          duration: 0,
+        },
+        (trx, id) => jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
+      );
+      const ai = createAi(loadConfig({ NODE_ENV: "test", AI_PROVIDER: "local" }));
+      const worker = new JobWorker(
+        jobs,
+        { [PROCESS_MEMORY_JOB]: new MemoryPipeline(memories, storage, ai, () => NOW) },
+        { concurrency: 1 },
+      );
+      await worker.drain();
+      const saved = toMemoryDto((await memories.findById(row.id)) ?? row);
+      expect(saved.status).toBe("saved");
+      expect(saved.transcript).toMatch(/beach/);
+      expect(saved.summary).toMatch(/\byou\b/i);
+      expect(saved.title).toBe(titleFromSummary(saved.summary));
+      expect(validateGeneratedTags(saved.tags)).toEqual(saved.tags);
+      for (const value of Object.values(saved.scores)) {
+        expect(Number.isInteger(value) && value >= 1 && value <= 10).toBe(true);
+      }
+    },
+    60_000,
+  );
 });
 
 describe("two workers on PostgreSQL", () => {
