@@ -8,7 +8,7 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 const dir = import.meta.dirname;
 const only = process.argv.slice(2);
 const files = readdirSync(dir)
-  .filter((name) => name.endsWith(".ts") && name !== "run.ts")
+  .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts") && name !== "run.ts")
   .filter((name) => only.length === 0 || only.some((o) => name.includes(o)))
   .sort();
 

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import type { DatabaseHandle, DatabaseKind } from "./connection";
 import { initialSchema } from "./migrations/0001-initial";
+import { memoriesListOrder } from "./migrations/0002-memories-list-order";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -9,6 +10,7 @@ export interface DialectMigration {
 
 const MIGRATIONS: Record<string, DialectMigration> = {
   "0001-initial": initialSchema,
+  "0002-memories-list-order": memoriesListOrder,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -134,6 +134,21 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     expect(seen).toEqual(newestFirst);
   });
 
+  it("inserts many memories at once, indexed for search", async () => {
+    const user = await newUser(t);
+    await repo.insertMany(
+      Array.from({ length: 1200 }, (_, i) => ({
+        userId: user.id,
+        audioId: null,
+        title: i === 1100 ? "Lighthouse trip" : `Bulk ${i}`,
+        status: "saved" as const,
+      })),
+    );
+    expect((await repo.list({ userId: user.id, savedOnly: true }, 1)).total).toBe(1200);
+    const found = await repo.search({ userId: user.id, savedOnly: true }, ["lighth"], 1);
+    expect(found.rows.map((row) => row.title)).toEqual(["Lighthouse trip"]);
+  });
+
   it("lists only saved memories for a public scope", async () => {
     const user = await newUser(t);
     await repo.insert({ userId: user.id, audioId: null, status: "processing" });

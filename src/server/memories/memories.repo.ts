@@ -110,6 +110,29 @@ export function toMemoryDto(row: MemoryRow): Memory {
   };
 }
 
+function toValues(input: NewMemory) {
+  const now = nowIso();
+  return {
+    id: input.id ?? newId(),
+    user_id: input.userId,
+    anon_owner_hash: input.anonOwnerHash ?? null,
+    claim_expires_at: input.claimExpiresAt ?? null,
+    audio_id: input.audioId,
+    title: input.title ?? "",
+    transcript: input.transcript ?? "",
+    summary: input.summary ?? "",
+    scores: JSON.stringify(input.scores ?? {}),
+    duration: input.duration ?? 0,
+    recorded_at: input.recordedAt ?? now,
+    tags: JSON.stringify(input.tags ?? []),
+    status: input.status,
+    stage: input.stage ?? null,
+    error: input.error ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** The only code that reads or writes the memories table. */
 export class MemoriesRepo {
   constructor(
@@ -118,30 +141,23 @@ export class MemoriesRepo {
   ) {}
 
   async insert(input: NewMemory): Promise<MemoryRow> {
-    const now = nowIso();
-    const values = {
-      id: input.id ?? newId(),
-      user_id: input.userId,
-      anon_owner_hash: input.anonOwnerHash ?? null,
-      claim_expires_at: input.claimExpiresAt ?? null,
-      audio_id: input.audioId,
-      title: input.title ?? "",
-      transcript: input.transcript ?? "",
-      summary: input.summary ?? "",
-      scores: JSON.stringify(input.scores ?? {}),
-      duration: input.duration ?? 0,
-      recorded_at: input.recordedAt ?? now,
-      tags: JSON.stringify(input.tags ?? []),
-      status: input.status,
-      stage: input.stage ?? null,
-      error: input.error ?? null,
-      created_at: now,
-      updated_at: now,
-    };
+    const values = toValues(input);
     await this.db.insertInto("memories").values(values).execute();
     const row = await this.findById(values.id);
     if (!row) throw new Error("Inserted memory vanished");
     return row;
+  }
+
+  /** Inserts many memories in one transaction (imports, seeding benchmarks). */
+  async insertMany(inputs: readonly NewMemory[], chunkSize = 500): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < inputs.length; i += chunkSize) {
+        await trx
+          .insertInto("memories")
+          .values(inputs.slice(i, i + chunkSize).map(toValues))
+          .execute();
+      }
+    });
   }
 
   async findById(id: string): Promise<MemoryRow | undefined> {
@@ -157,13 +173,20 @@ export class MemoriesRepo {
   async list(scope: MemoryScope, page: number): Promise<RowPage> {
     let base = this.db.selectFrom("memories").where("user_id", "=", scope.userId);
     if (scope.savedOnly) base = base.where("status", "=", "saved");
+    // The page's keys come from the index alone (a deferred join), then only 15 rows are read.
+    const pageKeys = base
+      .select("seq")
+      .orderBy("recorded_at", "desc")
+      .orderBy("seq", "desc")
+      .limit(PAGE_SIZE)
+      .offset((page - 1) * PAGE_SIZE);
     const [rows, count] = await Promise.all([
-      base
+      this.db
+        .selectFrom("memories")
         .selectAll()
+        .where("seq", "in", pageKeys)
         .orderBy("recorded_at", "desc")
-        .orderBy("id", "desc")
-        .limit(PAGE_SIZE)
-        .offset((page - 1) * PAGE_SIZE)
+        .orderBy("seq", "desc")
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
     ]);
@@ -184,7 +207,7 @@ export class MemoriesRepo {
       const [rows, count] = await Promise.all([
         sql<MemoryRow>`select m.* from memories_fts f join memories m on m.seq = f.rowid
           where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}
-          order by bm25(memories_fts, 10.0, 1.0, 3.0, 10.0), m.recorded_at desc, m.id desc
+          order by bm25(memories_fts, 10.0, 1.0, 3.0, 10.0), m.recorded_at desc, m.seq desc
           limit ${PAGE_SIZE} offset ${offset}`.execute(this.db),
         sql<{
           n: number;
@@ -199,7 +222,7 @@ export class MemoriesRepo {
     const [rows, count] = await Promise.all([
       sql<MemoryRow>`select m.* from memories m, to_tsquery('simple', ${tsquery}) q
         where m.search_vector @@ q and m.user_id = ${scope.userId} ${saved}
-        order by ts_rank(m.search_vector, q) desc, m.recorded_at desc, m.id desc
+        order by ts_rank(m.search_vector, q) desc, m.recorded_at desc, m.seq desc
         limit ${PAGE_SIZE} offset ${offset}`.execute(this.db),
       sql<{ n: number }>`select count(*) as n from memories m
         where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}`.execute(

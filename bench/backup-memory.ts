@@ -1,0 +1,121 @@
+import { createReadStream } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import http from "node:http";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { buildApp } from "../src/server/app";
+import { loadConfig } from "../src/server/config";
+import { newId, nowIso } from "../src/server/ids";
+import { MemoriesRepo } from "../src/server/memories/memories.repo";
+import { LocalAudioStorage } from "../src/server/storage/local-storage";
+import { createUserWithSession } from "../src/server/test/auth-helpers";
+import { createTestDatabase, makeTempDir } from "../src/server/test/harness";
+
+/**
+ * The backup's peak memory and speed for a journal with at least 1 GB of audio, streamed over real
+ * HTTP, beside the floor of reading the same files from disk.
+ */
+const FILES = Number(process.env.BENCH_BACKUP_FILES ?? 64);
+const FILE_MB = Number(process.env.BENCH_BACKUP_FILE_MB ?? 16);
+
+function sink(): { stream: Writable; bytes: () => number } {
+  let bytes = 0;
+  return {
+    stream: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        done();
+      },
+    }),
+    bytes: () => bytes,
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = await makeTempDir("vmj-bench-backup-");
+  const db = await createTestDatabase("sqlite");
+  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test" });
+  const storage = new LocalAudioStorage(config.audioDir);
+  await storage.checkWritable();
+  const app = await buildApp({ config, database: db.handle, storage });
+  try {
+    const owner = await createUserWithSession({ database: db.handle, config });
+    const repo = new MemoriesRepo(db.handle.db, db.handle.kind);
+    const chunk = Buffer.alloc(FILE_MB * 1024 * 1024);
+    for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 31 + (i >> 10)) & 0xff;
+    const keys: string[] = [];
+    for (let i = 0; i < FILES; i++) {
+      const id = newId();
+      const key = `${id}.mp3`;
+      await writeFile(path.join(config.audioDir, key), chunk);
+      keys.push(key);
+      // Seeding goes through the database as the app would see it.
+      await db.handle.db
+        .insertInto("audio_files")
+        .values({
+          id,
+          storage_key: key,
+          content_type: "audio/mpeg",
+          bytes: chunk.length,
+          owner_user_id: owner.user.id,
+          owner_anon_hash: null,
+          created_at: nowIso(),
+        })
+        .execute();
+      await repo.insert({
+        userId: owner.user.id,
+        audioId: id,
+        title: `Memory ${i}`,
+        status: "saved",
+      });
+    }
+    const totalMb = (FILES * FILE_MB).toFixed(0);
+
+    // Floor: read every file once from disk.
+    const floorStart = performance.now();
+    for (const key of keys) {
+      await pipeline(createReadStream(path.join(config.audioDir, key)), sink().stream);
+    }
+    const floorSeconds = (performance.now() - floorStart) / 1000;
+
+    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    global.gc?.();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const started = performance.now();
+    const out = sink();
+    const status = await new Promise<number>((resolve, reject) => {
+      http
+        .get(`${address}/api/backup-memories`, { headers: { cookie: owner.cookie } }, (res) => {
+          pipeline(res, out.stream).then(() => resolve(res.statusCode ?? 0), reject);
+        })
+        .on("error", reject);
+    });
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    if (status !== 200) throw new Error(`backup answered ${status}`);
+    const zipMb = out.bytes() / 1024 / 1024;
+    process.stdout.write(
+      [
+        `| journal | zip size | backup time | backup MB/s | peak RSS growth | disk-read floor MB/s |`,
+        `| ------- | -------- | ----------- | ----------- | --------------- | -------------------- |`,
+        `| ${FILES} memories, ${totalMb} MB audio | ${zipMb.toFixed(0)} MB | ${seconds.toFixed(1)} s | ${(zipMb / seconds).toFixed(0)} | ${((peak - baseline) / 1024 / 1024).toFixed(0)} MB (baseline ${(baseline / 1024 / 1024).toFixed(0)} MB) | ${(Number(totalMb) / floorSeconds).toFixed(0)} |`,
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    await app.close();
+    await db.cleanup();
+    const { rm } = await import("node:fs/promises");
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
