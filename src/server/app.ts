@@ -179,9 +179,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 
-  const usersRepo = new UsersRepo(deps.database.db);
   const memoriesRepo = new MemoriesRepo(deps.database.db, deps.database.kind);
-  const memoriesService = new MemoriesService(memoriesRepo, usersRepo, deps.storage);
+  const memoriesService = new MemoriesService(memoriesRepo, usersService, deps.storage);
 
   const jobsRepo = new JobsRepo(deps.database.db, deps.database.kind);
   const ai = deps.ai ?? createAi(deps.config);
@@ -220,7 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(memoriesRoutes, {
         memories: memoriesService,
         backup: new MemoriesBackup(memoriesRepo, deps.storage),
-        users: usersRepo,
+        users: usersService,
       });
       await api.register(authRoutes, {
         auth: authService,

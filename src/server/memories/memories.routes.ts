@@ -11,14 +11,14 @@ import {
   usernameParamsSchema,
 } from "../../shared/schemas";
 import { unauthorized } from "../http-errors";
-import type { UsersRepo } from "../users/users.repo";
+import type { UsersService } from "../users/users.service";
 import type { MemoriesService } from "./memories.service";
 import type { MemoriesBackup } from "./memories-backup";
 
 export interface MemoriesRoutesOptions {
   memories: MemoriesService;
   backup: MemoriesBackup;
-  users: UsersRepo;
+  users: UsersService;
 }
 
 const errors = {
@@ -108,7 +108,7 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     async (request, reply) => {
       const userId = request.identity.userId;
       if (!userId) throw unauthorized();
-      const user = await users.findById(userId);
+      const user = await users.getUser(userId);
       if (!user) throw unauthorized();
       const date = new Date().toISOString().slice(0, 10);
       const stream = backup.stream(userId);

@@ -4,7 +4,7 @@ import type { Memory, MemoryPage, MemoryUpdateBody } from "../../shared/schemas"
 import type { Identity } from "../auth/session.service";
 import { badRequest, forbidden, notFound, unauthorized } from "../http-errors";
 import type { AudioStorage } from "../storage/audio-storage";
-import type { UserRow, UsersRepo } from "../users/users.repo";
+import type { UsersService } from "../users/users.service";
 import {
   type MemoriesRepo,
   type MemoryRow,
@@ -24,7 +24,7 @@ const NOT_OWNER = "Only the owner can change this memory";
 export class MemoriesService {
   constructor(
     private readonly repo: MemoriesRepo,
-    private readonly users: UsersRepo,
+    private readonly users: UsersService,
     private readonly storage: AudioStorage,
   ) {}
 
@@ -119,16 +119,14 @@ export class MemoriesService {
     return toPage(await this.repo.search(scope, searchTokens(query), page), page);
   }
 
-  // Visibility of profiles belongs to the users feature; these two go through it.
+  // Who may see a profile is the users feature's rule.
   private async isProfileVisible(ownerId: string, viewerId: string | null): Promise<boolean> {
-    if (ownerId === viewerId) return true;
-    const owner = await this.users.findById(ownerId);
-    return owner?.is_public === 1;
+    return this.users.isVisibleTo(ownerId, viewerId);
   }
 
-  private async visibleProfileOwner(username: string, viewerId: string | null): Promise<UserRow> {
-    const owner = await this.users.findByUsername(username);
-    if (!owner || (owner.is_public !== 1 && owner.id !== viewerId)) throw notFound();
+  private async visibleProfileOwner(username: string, viewerId: string | null) {
+    const owner = await this.users.getVisibleProfile(username, viewerId);
+    if (!owner) throw notFound();
     return owner;
   }
 }
