@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { isMemoryListKey, memoryUrl } from "./memory-keys";
+import { invalidateMemoryLists } from "./get-memories";
+import { memoryUrl } from "./memory-keys";
 
 export function useDeleteMemory() {
   const queryClient = useQueryClient();
@@ -11,9 +12,7 @@ export function useDeleteMemory() {
     },
     onSuccess: async (id) => {
       queryClient.removeQueries({ queryKey: [memoryUrl(id)] });
-      await queryClient.invalidateQueries({
-        predicate: (query) => isMemoryListKey(query.queryKey),
-      });
+      await invalidateMemoryLists(queryClient);
     },
   });
 }

@@ -1,6 +1,14 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, type QueryClient, useQuery } from "@tanstack/react-query";
 import type { MemoryPage } from "../../../../shared/schemas";
-import { memoriesListUrl, profileMemoriesUrl } from "./memory-keys";
+import { isMemoryListKey, memoriesListUrl, profileMemoriesUrl } from "./memory-keys";
+
+/** While a listed memory is still processing, the list refreshes this often to show it finish. */
+export const PROCESSING_REFRESH_MS = 3000;
+
+/** Refetches every memory list (after a recording is saved, edited or deleted). */
+export function invalidateMemoryLists(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: (query) => isMemoryListKey(query.queryKey) });
+}
 
 /** The logged-in user's memories (or a search of them), one page; only fetched when enabled. */
 export function useMemories(options: { page: number; search: string; enabled: boolean }) {
@@ -8,6 +16,10 @@ export function useMemories(options: { page: number; search: string; enabled: bo
     queryKey: [memoriesListUrl(options.page, options.search)],
     enabled: options.enabled,
     placeholderData: keepPreviousData,
+    refetchInterval: (query) =>
+      query.state.data?.items.some((memory) => memory.status === "processing")
+        ? PROCESSING_REFRESH_MS
+        : false,
   });
 }
 

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Memory, MemoryUpdateBody } from "../../../../shared/schemas";
 import { apiRequest } from "../../../lib/api-client";
-import { isMemoryListKey, memoryUrl } from "./memory-keys";
+import { invalidateMemoryLists } from "./get-memories";
+import { memoryUrl } from "./memory-keys";
 
 /** The fields PUT /api/memories/{id} takes, from a memory with some of them changed. */
 export function toUpdateBody(
@@ -28,9 +29,7 @@ export function useUpdateMemory() {
     },
     onSuccess: async (memory) => {
       queryClient.setQueryData([memoryUrl(memory.id)], memory);
-      await queryClient.invalidateQueries({
-        predicate: (query) => isMemoryListKey(query.queryKey),
-      });
+      await invalidateMemoryLists(queryClient);
     },
   });
 }

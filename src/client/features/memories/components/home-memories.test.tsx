@@ -119,6 +119,29 @@ describe("Home memories", () => {
     expect(screen.getByText("Transcription failed: offline")).toBeInTheDocument();
   });
 
+  it("refreshes the list while a memory is processing, until it is saved", async () => {
+    let calls = 0;
+    fakeApi([
+      userHandler(),
+      ({ url }) => {
+        if (!url.startsWith("/api/memories?")) return undefined;
+        calls++;
+        return json(
+          pageOf([
+            calls === 1
+              ? makeMemory({ title: "", status: "processing", stage: "summarize" })
+              : makeMemory({ title: "Finished at last" }),
+          ]),
+        );
+      },
+    ]);
+    renderWithApp(<HomeMemories />);
+    expect(await screen.findByText("Processing…")).toBeInTheDocument();
+    expect(await screen.findByText("Finished at last", {}, { timeout: 6000 })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(calls).toBe(2);
+  });
+
   it("shows the edit button only on the user's own memories", async () => {
     fakeApi([
       userHandler(),
