@@ -45,7 +45,7 @@ export function AudioVisualiser({
       const barWidth = width / levels.length;
       for (let i = 0; i < levels.length; i++) {
         const barHeight = ((levels[i] ?? 0) / 255) * height;
-        context2d.fillStyle = `hsl(${200 + (i / levels.length) * 60}, 70%, ${45 + (barHeight / height) * 20}%)`;
+        context2d.fillStyle = `hsl(${255 + (i / levels.length) * 40}, 70%, ${45 + (barHeight / height) * 20}%)`;
         context2d.fillRect(i * barWidth, height - barHeight, Math.max(1, barWidth - 1), barHeight);
       }
       frame = requestAnimationFrame(draw);
@@ -68,8 +68,9 @@ export function AudioVisualiser({
       data-testid="audio-visualiser"
       data-active={stream ? "true" : "false"}
       className={cn(
-        "h-auto w-full max-w-full rounded-lg bg-slate-50 transition-opacity duration-500",
-        stream ? "opacity-100" : "opacity-0",
+        "h-auto w-full rounded-lg bg-slate-50 transition-all duration-500",
+        // Fades (and folds away) when not recording.
+        stream ? "opacity-100" : "max-h-0 opacity-0",
         className,
       )}
     />

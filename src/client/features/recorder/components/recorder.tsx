@@ -248,7 +248,12 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
       data-testid="recorder"
       data-state={state}
     >
-      {!compact && <AudioVisualiser stream={stream} className={watch ? "max-h-16" : "max-h-40"} />}
+      {!compact && (
+        <AudioVisualiser
+          stream={stream}
+          className={stream ? (watch ? "max-h-16" : "max-h-40") : ""}
+        />
+      )}
       <div
         className={cn(
           "flex flex-wrap items-center justify-center gap-3",
