@@ -84,6 +84,36 @@ describe("JobWorker", () => {
     });
   });
 
+  it("stops within its grace period even when a job runs long, leaving it to its lease", async () => {
+    await testDb.handle.db.deleteFrom("jobs").execute();
+    const repo = new JobsRepo(testDb.handle.db, "postgres");
+    await repo.enqueue({ kind: KIND, targetId: "slow" });
+    let release: () => void = () => {};
+    let started = false;
+    const worker = new JobWorker(
+      repo,
+      {
+        [KIND]: {
+          run: () =>
+            new Promise<void>((resolve) => {
+              started = true;
+              release = resolve;
+            }),
+        },
+      },
+      { concurrency: 1, pollMs: 10, leaseMs: 60_000 },
+    );
+    worker.start();
+    while (!started) await new Promise((r) => setTimeout(r, 10));
+    const before = Date.now();
+    await worker.stop(100);
+    expect(Date.now() - before).toBeLessThan(2_000);
+    expect((await repo.find(KIND, "slow"))?.status).toBe("running");
+    release();
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await repo.find(KIND, "slow"))?.status).toBe("done");
+  });
+
   it("drops a job whose payload is invalid when taken", async () => {
     await testDb.handle.db.deleteFrom("jobs").execute();
     const now = new Date().toISOString();

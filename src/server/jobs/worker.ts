@@ -57,11 +57,22 @@ export class JobWorker {
     for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.loop());
   }
 
-  /** Stops taking work and waits for the jobs in hand to finish. */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking work and waits up to `graceMs` for the jobs in hand. A job still running after
+   * that (an AI call may take minutes) is left to its lease: once the process is gone, another
+   * worker or the next start takes it again.
+   */
+  async stop(graceMs = 5_000): Promise<void> {
     this.running = false;
     this.notify();
-    await Promise.all(this.loops);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(this.loops),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
     this.loops = [];
   }
 
