@@ -24,6 +24,15 @@ export class AudioRepo {
     return this.db.selectFrom("audio_files").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
+  /** The row whose storage key is `base` plus an extension (`base` is hex: no LIKE wildcards). */
+  async findByStorageKeyBase(base: string): Promise<AudioRow | undefined> {
+    return this.db
+      .selectFrom("audio_files")
+      .selectAll()
+      .where("storage_key", "like", `${base}.%`)
+      .executeTakeFirst();
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom("audio_files").where("id", "=", id).execute();
   }

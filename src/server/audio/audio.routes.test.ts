@@ -71,6 +71,27 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
     expect(row).toEqual({ bytes: long.length, content_type: "audio/wav" });
   });
 
+  it("stores a recording sent again with the same upload key only once", async () => {
+    const user = await createUserWithSession(t);
+    const other = await createUserWithSession(t);
+    const bytes = await fixture("tone.mp3");
+    const uploadKey = "6f1c2d3e-aaaa-bbbb-cccc-1234567890ab";
+    const before = (await filesIn(t)).length;
+    const first = await upload(t, bytes, { cookie: user.cookie, uploadKey });
+    expect(first.statusCode).toBe(201);
+    const again = await upload(t, bytes, { cookie: user.cookie, uploadKey });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    expect((await filesIn(t)).length).toBe(before + 1);
+    // Another uploader's key space is separate.
+    const theirs = await upload(t, bytes, { cookie: other.cookie, uploadKey });
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.json().id).not.toBe(first.json().id);
+    expect(
+      (await upload(t, bytes, { cookie: user.cookie, uploadKey: "bad key!" })).statusCode,
+    ).toBe(400);
+  });
+
   it("refuses a renamed non-audio file with 400 and stores nothing", async () => {
     const filesBefore = await filesIn(t);
     const rowsBefore = await audioRowCount(t);

@@ -5,7 +5,7 @@ import { errorResponseSchema, idParamsSchema, uploadResponseSchema } from "../..
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
 import { badRequest, notFound } from "../http-errors";
-import type { AudioService } from "./audio.service";
+import { type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
 import { parseRange } from "./http-range";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -42,9 +42,10 @@ export const audioRoutes: FastifyPluginAsyncZod<{
       schema: {
         summary: "Stores a recording (multipart field `audio`); the content must be audio",
         description:
-          "Accepts MP3, WebM, Ogg, WAV and MP4/M4A, recognised by their bytes. Answers the URL to fetch it from.",
+          "Accepts MP3, WebM, Ogg, WAV and MP4/M4A, recognised by their bytes. Answers the URL to fetch it from. With an `x-upload-key` header, sending the same recording again answers the first upload (200) instead of storing a copy.",
         consumes: ["multipart/form-data"],
         response: {
+          200: uploadResponseSchema,
           201: uploadResponseSchema,
           400: errorResponseSchema,
           413: errorResponseSchema,
@@ -62,6 +63,14 @@ export const audioRoutes: FastifyPluginAsyncZod<{
         part.file.resume();
         throw badRequest("audio: the file must be sent in the field 'audio'");
       }
+      const uploadKey = request.headers["x-upload-key"];
+      if (
+        uploadKey !== undefined &&
+        (typeof uploadKey !== "string" || !UPLOAD_KEY_PATTERN.test(uploadKey))
+      ) {
+        part.file.resume();
+        throw badRequest("x-upload-key: 8 to 100 letters, digits or dashes");
+      }
       const { userId } = request.identity;
       const owner = userId ? { userId } : { anonHash: ensureVisitor(request, reply, config) };
       const stored = await audio.storeUpload({
@@ -69,8 +78,9 @@ export const audioRoutes: FastifyPluginAsyncZod<{
         maxBytes: config.UPLOAD_MAX_BYTES,
         owner,
         wasTruncated: () => part.file.truncated,
+        ...(uploadKey ? { uploadKey } : {}),
       });
-      return reply.code(201).send({ url: stored.url, id: stored.id });
+      return reply.code(stored.repeated ? 200 : 201).send({ url: stored.url, id: stored.id });
     },
   );
 

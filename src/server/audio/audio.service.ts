@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import type { Identity } from "../auth/session.service";
 import type { DatabaseHandle } from "../db/connection";
@@ -31,6 +32,15 @@ export function audioIdFromUrl(url: string): string | null {
   if (!pathname.startsWith(AUDIO_URL_PREFIX)) return null;
   const id = pathname.slice(AUDIO_URL_PREFIX.length);
   return AUDIO_ID.test(id) ? id : null;
+}
+
+/** The browser's id for one recording, sent as the `x-upload-key` header. */
+export const UPLOAD_KEY_PATTERN = /^[A-Za-z0-9-]{8,100}$/;
+
+/** A storage key base (hex, so safe in LIKE) unique to this uploader and upload key. */
+function derivedKeyBase(owner: UploadOwner, uploadKey: string): string {
+  const who = "userId" in owner ? `user:${owner.userId}` : `anon:${owner.anonHash}`;
+  return createHash("sha256").update(`${who}\n${uploadKey}`).digest("hex").slice(0, 40);
 }
 
 /** Who uploaded: a user, or an anonymous browser's visitor hash. */
@@ -122,11 +132,26 @@ export class AudioService {
   /**
    * Stores an uploaded stream after checking its first bytes are audio (400 otherwise) and its size
    * (413 beyond `maxBytes`; nothing is left behind). Returns the new audio row's id and URL.
+   *
+   * With an `uploadKey` (the browser's id for one recording), sending the same recording again as
+   * the same uploader answers the first upload instead of storing a copy: a retry after an answer
+   * lost on the network never duplicates audio. The storage key is derived from uploader and upload
+   * key, so this needs no extra column.
    */
-  async storeUpload(input: UploadInput): Promise<{ id: string; url: string; row: AudioRow }> {
+  async storeUpload(
+    input: UploadInput & { uploadKey?: string },
+  ): Promise<{ id: string; url: string; row: AudioRow; repeated: boolean }> {
+    const keyBase = input.uploadKey ? derivedKeyBase(input.owner, input.uploadKey) : newId();
+    if (input.uploadKey) {
+      const earlier = await this.repo.findByStorageKeyBase(keyBase);
+      if (earlier) {
+        input.source.resume();
+        return { id: earlier.id, url: audioUrl(earlier.id), row: earlier, repeated: true };
+      }
+    }
     const { kind, stream } = await checkedAudio(input);
     const id = newId();
-    const storageKey = `${newId()}.${kind.extension}`;
+    const storageKey = `${keyBase}.${kind.extension}`;
     const { bytes } = await this.storage.write(storageKey, stream);
     const row: AudioRow = {
       id,
@@ -140,10 +165,14 @@ export class AudioService {
     try {
       await this.repo.insert(row);
     } catch (error) {
+      // The same recording sent twice at once: the other request stored the same bytes here.
+      const earlier = input.uploadKey ? await this.repo.findByStorageKeyBase(keyBase) : undefined;
+      if (earlier)
+        return { id: earlier.id, url: audioUrl(earlier.id), row: earlier, repeated: true };
       await this.storage.delete(storageKey);
       throw error;
     }
-    return { id, url: audioUrl(id), row };
+    return { id, url: audioUrl(id), row, repeated: false };
   }
 
   /** The audio row behind `url` when this identity uploaded it (to make a memory or comment of it). */

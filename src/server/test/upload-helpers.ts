@@ -29,14 +29,25 @@ export function multipart(
 export async function upload(
   t: Pick<TestApp, "app">,
   content: Buffer,
-  options: { cookie?: string; field?: string; filename?: string; type?: string } = {},
+  options: {
+    cookie?: string;
+    field?: string;
+    filename?: string;
+    type?: string;
+    /** Sent as `x-upload-key` (the browser's id for one recording). */
+    uploadKey?: string;
+  } = {},
 ) {
   const body = multipart(content, options);
   return t.app.inject({
     method: "POST",
     url: "/api/upload",
     payload: body.payload,
-    headers: { ...body.headers, ...(options.cookie ? { cookie: options.cookie } : {}) },
+    headers: {
+      ...body.headers,
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.uploadKey ? { "x-upload-key": options.uploadKey } : {}),
+    },
   });
 }
 

@@ -287,7 +287,7 @@ export async function processPending(
       try {
         if (!item.uploaded) {
           report(MESSAGES.uploading);
-          const stored = await uploadAudio(item.blob, item.filename);
+          const stored = await uploadAudio(item.blob, item.filename, item.id);
           item.uploaded = { url: stored.url, id: stored.id };
           await pendingStore().put(item);
         }

@@ -145,6 +145,9 @@ describe("Recorder", () => {
     // jsdom cannot decode audio, so conversion fails and the original is uploaded (spec 5 mapping).
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/upload");
+    expect(fetchMock.mock.calls[0]?.[1]?.headers).toEqual({
+      "x-upload-key": expect.stringMatching(/^[A-Za-z0-9-]{8,100}$/),
+    });
     expect(uploadedFile().name).toBe("recording.webm");
     expect(uploadedFile().size).toBe(4096);
     expect(finisher.mock.calls[0]?.[0]).toMatchObject({
@@ -247,6 +250,8 @@ describe("Recorder", () => {
     await waitFor(() => expect(screen.queryByTestId("pending-recordings")).toBeNull());
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(uploadedFile(1).size).toBe(4096);
+    // The retry names the same recording, so the server never stores it twice.
+    expect(fetchMock.mock.calls[1]?.[1]?.headers).toEqual(fetchMock.mock.calls[0]?.[1]?.headers);
   });
 
   it("never uploads twice: a failed finisher is retried with the stored url", async () => {
