@@ -8,16 +8,12 @@ import type { Database } from "./schema";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
-export type DatabaseTarget =
-  | { kind: "sqlite"; file: string }
-  | { kind: "postgres"; url: string; schema?: string };
+export type DatabaseTarget = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
 
 /** An open, migrated database: the query builder plus which dialect it speaks. */
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
-  /** The PostgreSQL schema in use when not the default (tests give each file its own). */
-  schema?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -51,13 +47,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     connectionString: target.url,
     max: 10,
     connectionTimeoutMillis: 5000,
-    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const handle: DatabaseHandle = {
     db,
     kind: "postgres",
-    ...(target.schema ? { schema: target.schema } : {}),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -30,8 +30,6 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   const migrator = new Migrator({
     db: handle.db,
     provider: new DialectMigrationProvider(handle.kind),
-    // Kysely looks for its own tables across all schemas unless told which one is ours.
-    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === "Error");

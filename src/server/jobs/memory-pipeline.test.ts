@@ -15,7 +15,6 @@ import {
   createTestDatabase,
   DATABASE_KINDS,
   makeTempDir,
-  TEST_POSTGRES_URL,
   type TestDatabase,
 } from "../test/harness";
 import {
@@ -310,11 +309,7 @@ describe("two workers on PostgreSQL", () => {
 
   beforeAll(async () => {
     testDb = await createTestDatabase("postgres");
-    second = await openDatabase({
-      kind: "postgres",
-      url: TEST_POSTGRES_URL,
-      schema: testDb.handle.schema,
-    });
+    second = await openDatabase(testDb.target);
     storageDir = await makeTempDir("vmj-audio-");
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
-import { createTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from "../test/harness";
+import { createTestDatabase, type TestDatabase } from "../test/harness";
 import { JobsRepo } from "./jobs.repo";
 import { JobWorker } from "./worker";
 
@@ -13,11 +13,7 @@ describe("JobWorker", () => {
   beforeAll(async () => {
     testDb = await createTestDatabase("postgres");
     // A second connection pool on the same schema: another app instance.
-    second = await openDatabase({
-      kind: "postgres",
-      url: TEST_POSTGRES_URL,
-      schema: testDb.handle.schema,
-    });
+    second = await openDatabase(testDb.target);
   });
   afterAll(async () => {
     await second.close();

@@ -4,7 +4,12 @@ import path from "node:path";
 import pg from "pg";
 import { type App, type AppDeps, buildApp } from "../app";
 import { type Config, loadConfig } from "../config";
-import { type DatabaseHandle, type DatabaseKind, openDatabase } from "../db/connection";
+import {
+  type DatabaseHandle,
+  type DatabaseKind,
+  type DatabaseTarget,
+  openDatabase,
+} from "../db/connection";
 import { newId } from "../ids";
 import { LocalAudioStorage } from "../storage/local-storage";
 
@@ -20,40 +25,56 @@ export async function makeTempDir(prefix = "vmj-test-"): Promise<string> {
 
 export interface TestDatabase {
   handle: DatabaseHandle;
+  /** Where it lives, to open a second connection to the same database (two app instances). */
+  target: DatabaseTarget;
   cleanup(): Promise<void>;
 }
 
-/** A fresh, migrated database: a temp SQLite file, or a new PostgreSQL schema. */
+/**
+ * A fresh, migrated database: a temp SQLite file, or a new PostgreSQL database. A database rather
+ * than a schema per file, because catalog-wide introspection in one file's migration fails when
+ * another file drops its schema at the same moment ("schema ... does not exist").
+ */
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === "sqlite") {
     const dir = await makeTempDir("vmj-db-");
-    const handle = await openDatabase({ kind: "sqlite", file: path.join(dir, "test.db") });
+    const target: DatabaseTarget = { kind: "sqlite", file: path.join(dir, "test.db") };
+    const handle = await openDatabase(target);
     return {
       handle,
+      target,
       cleanup: async () => {
         await handle.close();
         await rm(dir, { recursive: true, force: true });
       },
     };
   }
-  const schema = `t_${newId()
+  const name = `vmj_test_${newId()
     .replace(/[^A-Za-z0-9]/g, "")
     .toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create schema "${schema}"`);
-  await admin.end();
-  const handle = await openDatabase({ kind: "postgres", url: TEST_POSTGRES_URL, schema });
+  await adminQuery(`create database "${name}"`);
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const target: DatabaseTarget = { kind: "postgres", url: url.toString() };
+  const handle = await openDatabase(target);
   return {
     handle,
+    target,
     cleanup: async () => {
       await handle.close();
-      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop schema "${schema}" cascade`);
-      await client.end();
+      await adminQuery(`drop database if exists "${name}" with (force)`);
     },
   };
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
+    await admin.end();
+  }
 }
 
 export interface TestApp {
