@@ -114,9 +114,10 @@ describe("Home memories", () => {
       ]),
     ]);
     renderWithApp(<HomeMemories />);
-    expect(await screen.findByText("Processing…")).toBeInTheDocument();
+    expect(await screen.findByText("Processing… Transcribing...")).toBeInTheDocument();
     expect(screen.getByText("Processing failed")).toBeInTheDocument();
     expect(screen.getByText("Transcription failed: offline")).toBeInTheDocument();
+    expect(screen.getAllByRole("button", { name: "Retry" })).toHaveLength(1);
   });
 
   it("refreshes the list while a memory is processing, until it is saved", async () => {
@@ -136,7 +137,7 @@ describe("Home memories", () => {
       },
     ]);
     renderWithApp(<HomeMemories />);
-    expect(await screen.findByText("Processing…")).toBeInTheDocument();
+    expect(await screen.findByText("Processing… Summarizing...")).toBeInTheDocument();
     expect(await screen.findByText("Finished at last", {}, { timeout: 6000 })).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 3500));
     expect(calls).toBe(2);

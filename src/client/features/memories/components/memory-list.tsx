@@ -5,8 +5,10 @@ import type { Memory, MemoryPage } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
+import { STAGE_NOTICES } from "../processing/processing-api";
 import { formatRecordedAt } from "../utils/date-time";
 import { PageButtons } from "./page-buttons";
+import { RetryButton } from "./retry-button";
 
 const EditMemoryDialog = lazy(() =>
   import("./edit-memory-dialog").then((m) => ({ default: m.EditMemoryDialog })),
@@ -14,7 +16,11 @@ const EditMemoryDialog = lazy(() =>
 
 export function MemoryStateBadge({ memory }: { memory: Memory }) {
   if (memory.status === "processing") {
-    return <Badge className="bg-amber-100 text-amber-900">Processing…</Badge>;
+    return (
+      <Badge className="bg-amber-100 text-amber-900">
+        {memory.stage ? `Processing… ${STAGE_NOTICES[memory.stage]}` : "Processing…"}
+      </Badge>
+    );
   }
   if (memory.status === "failed") {
     return <Badge className="bg-red-100 text-red-900">Processing failed</Badge>;
@@ -75,6 +81,7 @@ export function MemoryList({
                 <span className="block text-sm text-red-800">{memory.error}</span>
               ) : null}
             </Link>
+            {isOwner(memory) && memory.status === "failed" ? <RetryButton memory={memory} /> : null}
             {isOwner(memory) ? (
               <Button
                 variant="ghost"

@@ -20,11 +20,17 @@ function setup(
     userHandler(options.loggedIn === false ? null : me),
     ({ method, url, body }) => {
       if (url === `/api/memories/${memory.id}/comments`) return json([]);
-      if (url !== `/api/memories/${memory.id}`) return undefined;
+      if (url !== `/api/memories/${memory.id}` && url !== `/api/memories/${memory.id}/retry`) {
+        return undefined;
+      }
       if (method === "GET") return json(memory);
       if (method === "PUT") {
         if (options.putStatus) return json({ message: "Nope" }, options.putStatus);
         memory = { ...memory, ...(body as Partial<Memory>) };
+        return json(memory);
+      }
+      if (method === "POST" && url.endsWith("/retry")) {
+        memory = { ...memory, status: "processing", error: null };
         return json(memory);
       }
       if (method === "DELETE") {
@@ -135,6 +141,23 @@ describe("Memory page", () => {
       ["beach", "family", "sun"],
       ["family", "sun"],
     ]);
+  });
+
+  it("lets the owner retry a failed memory", async () => {
+    const { api, user } = setup({
+      memory: makeMemory({
+        status: "failed",
+        stage: "summarize",
+        error: "Failed to summarize memory: timeout",
+      }),
+    });
+    expect(await screen.findByText("Failed to summarize memory: timeout")).toBeInTheDocument();
+    await user.click(await screen.findByRole("button", { name: "Retry" }));
+    expect(await screen.findByText(/^Processing…/)).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual([
+      "/api/memories/m1/retry",
+    ]);
+    expect(screen.queryByRole("button", { name: "Retry" })).not.toBeInTheDocument();
   });
 
   it("says 'Failed to update tags' and keeps the typed tag when saving fails", async () => {

@@ -15,6 +15,7 @@ import { AudioPlayer } from "./audio-player";
 import { MemoryStateBadge } from "./memory-list";
 import { MemoryScores } from "./memory-scores";
 import { MemoryTagsCard } from "./memory-tags-card";
+import { RetryButton } from "./retry-button";
 
 const DeleteMemoryDialog = lazy(() =>
   import("./delete-memory-dialog").then((m) => ({ default: m.DeleteMemoryDialog })),
@@ -91,6 +92,7 @@ export function MemoryPage({ id }: { id: string }) {
         {data.status === "failed" && data.error ? (
           <p className="text-red-800">{data.error}</p>
         ) : null}
+        {data.status === "failed" && isOwner ? <RetryButton memory={data} /> : null}
         <AudioPlayer src={data.audioUrl} caption={formatRecordedAt(data.recordedAt)} />
       </header>
       <Card className="space-y-2">

@@ -1,0 +1,39 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { RotateCcw } from "lucide-react";
+import { useState } from "react";
+import { MESSAGES } from "../../../../shared/messages";
+import type { Memory } from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { invalidateMemoryLists } from "../api/get-memories";
+import { memoryUrl } from "../api/memory-keys";
+import { retryProcessing } from "../processing/processing-api";
+
+/** The owner's retry for a memory whose processing failed: resumes at the stage that failed. */
+export function RetryButton({ memory }: { memory: Memory }) {
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState(false);
+  const retry = async () => {
+    setPending(true);
+    try {
+      const updated = await retryProcessing(memory.id);
+      queryClient.setQueryData([memoryUrl(memory.id)], updated);
+      await invalidateMemoryLists(queryClient);
+    } catch (error) {
+      toast({
+        title: MESSAGES.processingFailed,
+        description: errorMessage(error),
+        variant: "destructive",
+      });
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Button variant="outline" size="sm" disabled={pending} onClick={() => void retry()}>
+      <RotateCcw className="h-4 w-4" aria-hidden="true" />
+      Retry
+    </Button>
+  );
+}
