@@ -117,7 +117,14 @@ export async function newPage(
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on("console", (msg) => {
-    if (msg.type() === "error") consoleErrors.push(msg.text());
+    if (msg.type() !== "error") return;
+    // A 4xx answer from our API (401 from /api/user when logged out, 404 for a missing profile)
+    // is handled by the app; Chromium still logs it. Script errors and 5xx are kept.
+    const url = msg.location().url;
+    const expected4xx =
+      /^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text()) &&
+      new URL(url || "http://x/").pathname.startsWith("/api/");
+    if (!expected4xx) consoleErrors.push(msg.text());
   });
   page.on("pageerror", (error) => consoleErrors.push(error.message));
   return { context, page, consoleErrors };

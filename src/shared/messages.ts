@@ -37,6 +37,10 @@ export const MESSAGES = {
   shareProfile: "Share Profile",
   makeProfilePrivate: "Make Profile Private",
   makeProfilePublic: "Make Profile Public",
+  userMenu: "User menu",
+  copyFailed: "Could not copy the link",
+  passwordResetEmailSentDescription:
+    "If an account uses that email, a link to reset its password is on its way.",
 
   // Validation (spec section 5)
   recordingUnsupported:

@@ -15,6 +15,7 @@ import {
   USERNAME_MIN_LENGTH,
   USERNAME_PATTERN,
 } from "./constants";
+import { MESSAGES } from "./messages";
 
 /** Every error the API sends: `{ "message": "..." }`. */
 export const errorResponseSchema = z.object({ message: z.string() });
@@ -99,6 +100,45 @@ export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 export const visibilityBodySchema = z.object({ isPublic: z.boolean() });
 export type VisibilityBody = z.infer<typeof visibilityBodySchema>;
+
+// ---- Account forms (client-side validation, same rules as the API) -----------
+
+const required = (label: string) => z.string().trim().min(1, `${label} is required`);
+const requiredPassword = (label: string) => z.string().min(1, `${label} is required`);
+
+/** Top-bar sign-up: username, email and password all required. */
+export const signUpFormSchema = z.object({
+  username: required("Username").pipe(usernameSchema),
+  email: required("Email").pipe(emailSchema),
+  password: requiredPassword("Password").pipe(passwordSchema),
+});
+export type SignUpForm = z.input<typeof signUpFormSchema>;
+
+/** Save-account dialog: username and password required; email optional but a valid address. */
+export const saveAccountFormSchema = z.object({
+  username: required("Username").pipe(usernameSchema),
+  email: optionalEmailSchema,
+  password: requiredPassword("Password").pipe(passwordSchema),
+});
+export type SaveAccountForm = z.input<typeof saveAccountFormSchema>;
+
+export const loginFormSchema = loginBodySchema;
+export type LoginForm = z.input<typeof loginFormSchema>;
+
+export const forgotPasswordFormSchema = z.object({ email: required("Email").pipe(emailSchema) });
+export type ForgotPasswordForm = z.input<typeof forgotPasswordFormSchema>;
+
+/** The reset page: both required, at least 6 characters, and equal. */
+export const resetPasswordFormSchema = z
+  .object({
+    password: requiredPassword("New Password").pipe(passwordSchema),
+    confirmPassword: requiredPassword("Confirm Password").pipe(passwordSchema),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    path: ["confirmPassword"],
+    message: MESSAGES.passwordsDoNotMatch,
+  });
+export type ResetPasswordForm = z.input<typeof resetPasswordFormSchema>;
 
 // ---- Memories -------------------------------------------------------------
 

@@ -1,18 +1,161 @@
-import { Link } from "wouter";
-import { APP_TITLE } from "../../shared/messages";
+import { CircleUser, Eye, EyeOff, LogOut, Share2, User as UserIcon, Watch } from "lucide-react";
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import { APP_TITLE, MESSAGES, signedInAs } from "../../shared/messages";
+import type { User } from "../../shared/schemas";
+import { Button } from "../components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../components/ui/dropdown-menu";
+import { Spinner } from "../components/ui/spinner";
+import { toast } from "../components/ui/use-toast";
+import { useUser } from "../features/auth/api/get-user";
+import { useLogout } from "../features/auth/api/logout";
+import { ForgotPasswordDialog } from "../features/auth/components/forgot-password-dialog";
+import { LoginDialog } from "../features/auth/components/login-dialog";
+import { SignUpDialog } from "../features/auth/components/sign-up-dialog";
+import { useUpdateVisibility } from "../features/profiles/api/update-visibility";
 
 export function TopBar() {
+  const { data: user, isLoading } = useUser();
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
         aria-label="Main"
-        className="mx-auto flex max-w-4xl items-center justify-between gap-4 px-4 py-3"
+        className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-4 px-4 py-3"
       >
         <Link href="/" className="text-lg font-bold text-brand-800">
           {APP_TITLE}
         </Link>
-        <div className="flex items-center gap-2" data-testid="session-controls" />
+        <div className="flex flex-wrap items-center gap-2" data-testid="session-controls">
+          {isLoading ? (
+            <Spinner label="Loading session" />
+          ) : user ? (
+            <UserMenu user={user} />
+          ) : (
+            <LoggedOutControls />
+          )}
+        </div>
       </nav>
     </header>
+  );
+}
+
+function LoggedOutControls() {
+  const [open, setOpen] = useState<"login" | "signup" | "forgot" | null>(null);
+  const openChange = (which: typeof open) => (isOpen: boolean) => setOpen(isOpen ? which : null);
+  return (
+    <>
+      <Link
+        href="/watch"
+        className="inline-flex h-10 items-center gap-2 rounded-md px-3 text-sm font-medium text-slate-800 hover:bg-brand-100"
+      >
+        <Watch className="h-4 w-4" aria-hidden="true" />
+        {MESSAGES.watchView}
+      </Link>
+      <Button variant="outline" onClick={() => setOpen("login")}>
+        {MESSAGES.logIn}
+      </Button>
+      <Button onClick={() => setOpen("signup")}>{MESSAGES.signUp}</Button>
+      <button
+        type="button"
+        className="text-sm text-brand-700 underline underline-offset-2 hover:text-brand-800"
+        onClick={() => setOpen("forgot")}
+      >
+        {MESSAGES.forgotPassword}
+      </button>
+      <LoginDialog open={open === "login"} onOpenChange={openChange("login")} />
+      <SignUpDialog open={open === "signup"} onOpenChange={openChange("signup")} />
+      <ForgotPasswordDialog open={open === "forgot"} onOpenChange={openChange("forgot")} />
+    </>
+  );
+}
+
+function UserMenu({ user }: { user: User }) {
+  const [, navigate] = useLocation();
+  const logout = useLogout();
+  const visibility = useUpdateVisibility();
+  const profileUrl = `/profile/${encodeURIComponent(user.username)}`;
+
+  const shareProfile = async () => {
+    try {
+      await navigator.clipboard.writeText(`${window.location.origin}${profileUrl}`);
+      toast({ title: MESSAGES.linkCopied });
+    } catch {
+      toast({
+        title: MESSAGES.copyFailed,
+        description: `${window.location.origin}${profileUrl}`,
+        variant: "destructive",
+      });
+    }
+  };
+
+  const toggleVisibility = () => {
+    const isPublic = !user.isPublic;
+    visibility.mutate(
+      { isPublic },
+      {
+        onSuccess: () =>
+          toast({ title: isPublic ? MESSAGES.profileNowPublic : MESSAGES.profileNowPrivate }),
+        onError: () => toast({ title: MESSAGES.failedUpdateVisibility, variant: "destructive" }),
+      },
+    );
+  };
+
+  const logOut = () => {
+    logout.mutate(undefined, {
+      onSuccess: () => toast({ title: MESSAGES.goodbye }),
+      onError: () =>
+        toast({
+          title: MESSAGES.logoutFailed,
+          description: MESSAGES.pleaseTryAgain,
+          variant: "destructive",
+        }),
+    });
+  };
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" aria-label={MESSAGES.userMenu}>
+          <CircleUser className="h-5 w-5" aria-hidden="true" />
+          <span className="max-w-40 truncate">{user.displayName || user.username}</span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>{signedInAs(user)}</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => navigate(profileUrl)}>
+          <UserIcon className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.viewProfile}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => void shareProfile()}>
+          <Share2 className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.shareProfile}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={toggleVisibility} disabled={visibility.isPending}>
+          {user.isPublic ? (
+            <EyeOff className="h-4 w-4" aria-hidden="true" />
+          ) : (
+            <Eye className="h-4 w-4" aria-hidden="true" />
+          )}
+          {user.isPublic ? MESSAGES.makeProfilePrivate : MESSAGES.makeProfilePublic}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate("/watch")}>
+          <Watch className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.watchView}
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={logOut} disabled={logout.isPending}>
+          <LogOut className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.logOut}
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
   );
 }

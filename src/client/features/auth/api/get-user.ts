@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { type QueryClient, useQuery } from "@tanstack/react-query";
 import type { User } from "../../../../shared/schemas";
 import { getQueryFn } from "../../../lib/api-client";
 
@@ -11,5 +11,17 @@ export function useUser() {
     queryFn: getQueryFn({ on401: "returnNull" }),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/**
+ * Spec 4: login, register and logout refetch the user. Everything else cached was fetched as
+ * someone else, so it is marked stale (refetched when next shown).
+ */
+export async function refreshSession(queryClient: QueryClient): Promise<void> {
+  await queryClient.refetchQueries({ queryKey: [USER_PATH] });
+  await queryClient.invalidateQueries({
+    predicate: (query) => query.queryKey[0] !== USER_PATH,
+    refetchType: "none",
   });
 }

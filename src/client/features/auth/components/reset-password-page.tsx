@@ -1,6 +1,13 @@
-import { Link, useSearch } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
+import { resetPasswordFormSchema } from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
+import { TextField } from "../../../components/ui/text-field";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useResetPassword } from "../api/reset-password";
+import { useForm } from "./use-form";
 
 export function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get("token");
@@ -14,9 +21,50 @@ export function ResetPasswordPage() {
       </Card>
     );
   }
+  return <ResetPasswordForm token={token} />;
+}
+
+function ResetPasswordForm({ token }: { token: string }) {
+  const [, navigate] = useLocation();
+  const reset = useResetPassword();
+  const form = useForm(resetPasswordFormSchema, { password: "", confirmPassword: "" }, (data) => {
+    reset.mutate(
+      { token, password: data.password },
+      {
+        onSuccess: () => {
+          toast({ title: MESSAGES.passwordResetSuccessful });
+          navigate("/");
+        },
+        onError: (error) => {
+          toast({
+            title: MESSAGES.passwordResetFailed,
+            description: errorMessage(error),
+            variant: "destructive",
+          });
+        },
+      },
+    );
+  });
   return (
     <Card className="mx-auto max-w-md">
       <h1 className="text-xl font-bold">Reset password</h1>
+      <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
+        <TextField
+          label={MESSAGES.newPassword}
+          type="password"
+          autoComplete="new-password"
+          {...form.field("password")}
+        />
+        <TextField
+          label={MESSAGES.confirmPassword}
+          type="password"
+          autoComplete="new-password"
+          {...form.field("confirmPassword")}
+        />
+        <Button type="submit" disabled={reset.isPending}>
+          Reset Password
+        </Button>
+      </form>
     </Card>
   );
 }

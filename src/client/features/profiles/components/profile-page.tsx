@@ -1,12 +1,36 @@
-import { MESSAGES } from "../../../../shared/messages";
+import { MESSAGES, profileTitle } from "../../../../shared/messages";
+import { Spinner } from "../../../components/ui/spinner";
+import { ApiError } from "../../../lib/api-client";
 import { ProfileMemories } from "../../memories/components/profile-memories";
+import { useProfile } from "../api/get-profile";
 
 export function ProfilePage({ username }: { username: string }) {
+  const { data: profile, isLoading, error } = useProfile(username);
+  if (isLoading) {
+    return (
+      <div className="flex justify-center py-8">
+        <Spinner label={MESSAGES.loading} />
+      </div>
+    );
+  }
+  if (!profile) {
+    const missing = error instanceof ApiError && error.status === 404;
+    return (
+      <div className="py-8 text-center">
+        <h1 className="text-2xl font-bold">
+          {missing || !error ? MESSAGES.profileNotFound : MESSAGES.failedFetchUserProfile}
+        </h1>
+      </div>
+    );
+  }
   return (
-    <div className="space-y-2 text-center">
-      <h1 className="text-2xl font-bold">{`${username}'s Memories`}</h1>
-      <p className="text-slate-700">{MESSAGES.profileSubtitle}</p>
-      <ProfileMemories username={username} />
+    <div className="space-y-6">
+      <div className="space-y-2 text-center">
+        <h1 className="text-2xl font-bold">{profileTitle(profile)}</h1>
+        <p className="text-slate-700">{MESSAGES.profileSubtitle}</p>
+      </div>
+      {/* The memories feature's list of this profile's memories. */}
+      <ProfileMemories username={profile.username} />
     </div>
   );
 }

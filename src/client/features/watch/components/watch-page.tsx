@@ -1,23 +1,128 @@
+import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
+import { loginFormSchema } from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
+import { Spinner } from "../../../components/ui/spinner";
+import { TextField } from "../../../components/ui/text-field";
+import { toast } from "../../../components/ui/use-toast";
+import { ApiError } from "../../../lib/api-client";
+import { validateForm } from "../../../lib/form-errors";
 import { useUser } from "../../auth/api/get-user";
+import { useLogin } from "../../auth/api/login";
+import { useLogout } from "../../auth/api/logout";
 import { Recorder } from "../../recorder/components/recorder";
 
 export function WatchPage() {
-  const { data: user } = useUser();
+  const { data: user, isLoading } = useUser();
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-6 bg-slate-900 p-4">
-      <div className="flex h-[340px] w-[280px] flex-col items-center gap-4 rounded-[3rem] border-8 border-slate-700 bg-black p-6 text-white">
+      <div className="flex min-h-[340px] w-[280px] flex-col items-center gap-4 rounded-[3rem] border-8 border-slate-700 bg-black p-6 text-white">
         <h1 className="text-lg font-semibold">{MESSAGES.watchTitle}</h1>
-        {user && (
-          <div data-testid="watch-recorder-slot" className="w-full">
-            <Recorder kind="memory" variant="watch" />
-          </div>
+        {isLoading ? (
+          <Spinner label="Loading session" />
+        ) : user ? (
+          <WatchRecorderSlot />
+        ) : (
+          <WatchLogin />
         )}
       </div>
-      <Link href="/" className="rounded-md bg-white px-4 py-2 text-sm font-medium text-slate-900">
-        {MESSAGES.backToFullApp}
-      </Link>
+      <div className="flex gap-2">
+        <Link href="/" className="rounded-md bg-white px-4 py-2 text-sm font-medium text-slate-900">
+          {MESSAGES.backToFullApp}
+        </Link>
+        {user ? <WatchLogout /> : null}
+      </div>
     </main>
+  );
+}
+
+/** The recorder feature's watch recorder. */
+function WatchRecorderSlot() {
+  return (
+    <div data-testid="watch-recorder-slot" className="flex w-full flex-1 flex-col items-center">
+      <Recorder kind="memory" variant="watch" />
+    </div>
+  );
+}
+
+function WatchLogout() {
+  const logout = useLogout();
+  return (
+    <Button
+      variant="destructive"
+      disabled={logout.isPending}
+      onClick={() =>
+        logout.mutate(undefined, {
+          onSuccess: () => toast({ title: MESSAGES.goodbye }),
+          onError: () =>
+            toast({
+              title: MESSAGES.logoutFailed,
+              description: MESSAGES.pleaseTryAgain,
+              variant: "destructive",
+            }),
+        })
+      }
+    >
+      {MESSAGES.logout}
+    </Button>
+  );
+}
+
+/** The compact login form; failures show inline (spec 8). */
+function WatchLogin() {
+  const login = useLogin();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const result = validateForm(loginFormSchema, { username, password });
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    setErrors({});
+    login.mutate(result.data, {
+      onError: (error) => {
+        const serverMessage = error instanceof ApiError ? error.serverMessage : undefined;
+        setFailure(serverMessage ?? MESSAGES.watchLoginFailed);
+      },
+    });
+  };
+
+  return (
+    <form className="grid w-full gap-2" onSubmit={onSubmit} noValidate>
+      <TextField
+        tone="dark"
+        label="Username"
+        autoComplete="username"
+        value={username}
+        error={errors.username}
+        onChange={(e) => setUsername(e.target.value)}
+        className="h-8"
+      />
+      <TextField
+        tone="dark"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        error={errors.password}
+        onChange={(e) => setPassword(e.target.value)}
+        className="h-8"
+      />
+      {failure ? (
+        <p role="alert" className="text-sm text-red-300">
+          {failure}
+        </p>
+      ) : null}
+      <Button type="submit" size="sm" disabled={login.isPending}>
+        {MESSAGES.logIn}
+      </Button>
+    </form>
   );
 }

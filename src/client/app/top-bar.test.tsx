@@ -1,0 +1,190 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES, signedInAs } from "../../shared/messages";
+import type { User } from "../../shared/schemas";
+import { USER_PATH } from "../features/auth/api/get-user";
+import { clearToasts, fakeApi, renderWithApp } from "../test/app-render";
+import { TopBar } from "./top-bar";
+
+const jo: User = {
+  id: "u1",
+  username: "joanna",
+  displayName: "Grandma Jo",
+  isPublic: true,
+  email: "jo@x.io",
+};
+
+afterEach(() => {
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+async function openMenu() {
+  await userEvent.click(await screen.findByRole("button", { name: MESSAGES.userMenu }));
+  return screen.findByRole("menu");
+}
+
+describe("TopBar", () => {
+  it("shows a spinner while the session loads", async () => {
+    let release: () => void = () => undefined;
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        () =>
+          new Promise<Response>((resolve) => {
+            release = () => resolve(new Response("", { status: 401 }));
+          }),
+      ),
+    );
+    renderWithApp(<TopBar />);
+    expect(screen.getByRole("status", { name: "Loading session" })).toBeInTheDocument();
+    release();
+    expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
+  });
+
+  it("offers Watch View, Log in, Sign up and the reset-email dialog when logged out", async () => {
+    fakeApi({ [`GET ${USER_PATH}`]: { status: 401, body: { message: MESSAGES.notLoggedIn } } });
+    renderWithApp(<TopBar />);
+    expect(await screen.findByRole("link", { name: MESSAGES.watchView })).toHaveAttribute(
+      "href",
+      "/watch",
+    );
+    await userEvent.click(screen.getByRole("button", { name: MESSAGES.logIn }));
+    expect(await screen.findByRole("dialog", { name: MESSAGES.logIn })).toBeInTheDocument();
+    await userEvent.keyboard("{Escape}");
+    await userEvent.click(screen.getByRole("button", { name: MESSAGES.signUp }));
+    expect(await screen.findByRole("dialog", { name: MESSAGES.signUp })).toBeInTheDocument();
+    await userEvent.keyboard("{Escape}");
+    await userEvent.click(screen.getByRole("button", { name: MESSAGES.forgotPassword }));
+    const dialog = await screen.findByRole("dialog", { name: "Reset your password" });
+    expect(dialog).toContainElement(screen.getByLabelText("Email"));
+  });
+
+  it("logs in from the dialog and then shows the user menu", async () => {
+    let loggedIn = false;
+    fakeApi({
+      [`GET ${USER_PATH}`]: () =>
+        loggedIn ? { body: jo } : { status: 401, body: { message: MESSAGES.notLoggedIn } },
+      "POST /api/login": () => {
+        loggedIn = true;
+        return { body: jo };
+      },
+    });
+    renderWithApp(<TopBar />);
+    await userEvent.click(await screen.findByRole("button", { name: MESSAGES.logIn }));
+    await userEvent.type(screen.getByLabelText("Username"), "joanna");
+    await userEvent.type(screen.getByLabelText("Password"), "secret1");
+    await userEvent.click(
+      screen.getAllByRole("button", { name: MESSAGES.logIn }).at(-1) as HTMLElement,
+    );
+    expect(await screen.findByRole("button", { name: MESSAGES.userMenu })).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.welcomeBack)).toBeInTheDocument();
+  });
+
+  it("shows the user menu with every item when logged in", async () => {
+    fakeApi({ [`GET ${USER_PATH}`]: { body: jo } });
+    renderWithApp(<TopBar />);
+    const menu = await openMenu();
+    expect(menu).toHaveTextContent(signedInAs(jo));
+    expect(signedInAs(jo)).toBe("Signed in as Grandma Jo");
+    const items = screen.getAllByRole("menuitem").map((item) => item.textContent);
+    expect(items).toEqual([
+      MESSAGES.viewProfile,
+      MESSAGES.shareProfile,
+      MESSAGES.makeProfilePrivate,
+      MESSAGES.watchView,
+      MESSAGES.logOut,
+    ]);
+  });
+
+  it("navigates to the profile and the watch view", async () => {
+    fakeApi({ [`GET ${USER_PATH}`]: { body: jo } });
+    const { location } = renderWithApp(<TopBar />);
+    await openMenu();
+    await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.viewProfile }));
+    expect(location.history.at(-1)).toBe("/profile/joanna");
+    await openMenu();
+    await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.watchView }));
+    expect(location.history.at(-1)).toBe("/watch");
+  });
+
+  it("copies the profile link and says 'Link copied!'", async () => {
+    fakeApi({ [`GET ${USER_PATH}`]: { body: jo } });
+    renderWithApp(<TopBar />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: MESSAGES.userMenu }));
+    await user.click(await screen.findByRole("menuitem", { name: MESSAGES.shareProfile }));
+    expect(await screen.findByText(MESSAGES.linkCopied)).toBeInTheDocument();
+    await expect(navigator.clipboard.readText()).resolves.toBe(
+      `${window.location.origin}/profile/joanna`,
+    );
+  });
+
+  it("makes the profile private, updates the cached user, then offers Make Profile Public", async () => {
+    const api = fakeApi({
+      [`GET ${USER_PATH}`]: { body: jo },
+      "POST /api/user/visibility": ({ body }) => ({
+        body: { ...jo, isPublic: (body as { isPublic: boolean }).isPublic },
+      }),
+    });
+    const { queryClient } = renderWithApp(<TopBar />);
+    await openMenu();
+    await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.makeProfilePrivate }));
+    expect(await screen.findByText(MESSAGES.profileNowPrivate)).toBeInTheDocument();
+    expect(queryClient.getQueryData<User>([USER_PATH])?.isPublic).toBe(false);
+    expect(api.calls.filter((c) => c.url === USER_PATH)).toHaveLength(1);
+    await openMenu();
+    await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.makeProfilePublic }));
+    expect(await screen.findByText(MESSAGES.profileNowPublic)).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.url === "/api/user/visibility").map((c) => c.body)).toEqual([
+      { isPublic: false },
+      { isPublic: true },
+    ]);
+  });
+
+  it("says 'Failed to update profile visibility' and keeps the cached user on failure", async () => {
+    fakeApi({
+      [`GET ${USER_PATH}`]: { body: jo },
+      "POST /api/user/visibility": { status: 500, body: { message: "boom" } },
+    });
+    const { queryClient } = renderWithApp(<TopBar />);
+    await openMenu();
+    await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.makeProfilePrivate }));
+    expect(await screen.findByText(MESSAGES.failedUpdateVisibility)).toBeInTheDocument();
+    expect(queryClient.getQueryData<User>([USER_PATH])?.isPublic).toBe(true);
+  });
+
+  it("logs out with 'Goodbye!' and refetches the user", async () => {
+    let loggedIn = true;
+    const api = fakeApi({
+      [`GET ${USER_PATH}`]: () =>
+        loggedIn ? { body: jo } : { status: 401, body: { message: MESSAGES.notLoggedIn } },
+      "POST /api/logout": () => {
+        loggedIn = false;
+        return { body: { ok: true } };
+      },
+    });
+    renderWithApp(<TopBar />);
+    await openMenu();
+    await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.logOut }));
+    expect(await screen.findByText(MESSAGES.goodbye)).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.url === USER_PATH)).toHaveLength(2);
+  });
+
+  it("says 'Logout failed' / 'Please try again' when logout fails", async () => {
+    fakeApi({
+      [`GET ${USER_PATH}`]: { body: jo },
+      "POST /api/logout": { status: 503, body: { message: "down" } },
+    });
+    renderWithApp(<TopBar />);
+    await openMenu();
+    await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.logOut }));
+    expect(await screen.findByText(MESSAGES.logoutFailed)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.pleaseTryAgain)).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: MESSAGES.userMenu })).toBeInTheDocument(),
+    );
+  });
+});

@@ -1,0 +1,59 @@
+import { MESSAGES } from "../../../../shared/messages";
+import { loginFormSchema } from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+} from "../../../components/ui/dialog";
+import { TextField } from "../../../components/ui/text-field";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useLogin } from "../api/login";
+import { useForm } from "./use-form";
+
+export interface AccountDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+export function LoginDialog({ open, onOpenChange }: AccountDialogProps) {
+  const login = useLogin();
+  const form = useForm(loginFormSchema, { username: "", password: "" }, (data) => {
+    login.mutate(data, {
+      onSuccess: () => {
+        toast({ title: MESSAGES.welcomeBack });
+        form.reset();
+        onOpenChange(false);
+      },
+      onError: (error) => {
+        toast({
+          title: MESSAGES.loginFailed,
+          description: errorMessage(error),
+          variant: "destructive",
+        });
+      },
+    });
+  });
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogTitle>{MESSAGES.logIn}</DialogTitle>
+        <DialogDescription>Welcome back: log in to your journal.</DialogDescription>
+        <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
+          <TextField label="Username" autoComplete="username" {...form.field("username")} />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            {...form.field("password")}
+          />
+          <Button type="submit" disabled={login.isPending}>
+            {MESSAGES.logIn}
+          </Button>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

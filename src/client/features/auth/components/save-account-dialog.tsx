@@ -1,0 +1,81 @@
+import { MESSAGES } from "../../../../shared/messages";
+import { saveAccountFormSchema, type User } from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+} from "../../../components/ui/dialog";
+import { TextField } from "../../../components/ui/text-field";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useRegister } from "../api/register";
+import { useForm } from "./use-form";
+
+export interface SaveAccountDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Called with the new (logged-in) user; the caller claims the memory and shows 'Account saved!'. */
+  onRegistered: (user: User) => void;
+}
+
+/**
+ * Offered after an anonymous recording: username and password required, email optional.
+ * The account starts private (spec 3: isPublic false from the save dialog).
+ */
+export function SaveAccountDialog({ open, onOpenChange, onRegistered }: SaveAccountDialogProps) {
+  const register = useRegister();
+  const form = useForm(saveAccountFormSchema, { username: "", email: "", password: "" }, (data) => {
+    register.mutate(
+      { ...data, isPublic: false },
+      {
+        onSuccess: (user) => {
+          form.reset();
+          onRegistered(user);
+        },
+        onError: (error) => {
+          toast({
+            title: MESSAGES.failedSaveAccount,
+            description: errorMessage(error),
+            variant: "destructive",
+          });
+        },
+      },
+    );
+  });
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogTitle>Save your memory</DialogTitle>
+        <DialogDescription>
+          Create an account to keep this memory. Your profile starts private.
+        </DialogDescription>
+        <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
+          <TextField label="Username" autoComplete="username" {...form.field("username")} />
+          <TextField
+            label="Email (optional)"
+            type="email"
+            autoComplete="email"
+            {...form.field("email")}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            {...form.field("password")}
+          />
+          <div className="flex justify-end gap-2">
+            <DialogClose asChild>
+              <Button variant="outline">{MESSAGES.cancel}</Button>
+            </DialogClose>
+            <Button type="submit" disabled={register.isPending}>
+              Save Account
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
