@@ -18,7 +18,9 @@ async function main(): Promise<void> {
     config.database.kind === "sqlite"
       ? config.database
       : { kind: "postgres" as const, url: config.database.url };
-  const database = await openDatabase(target).catch((error: Error) => {
+  const database = await openDatabase(target, {
+    onConnectionError: (error) => console.warn(`Database connection lost: ${error.message}`),
+  }).catch((error: Error) => {
     const where = config.database.kind === "postgres" ? "DATABASE_URL" : "the SQLite file";
     throw new Error(`Could not open the database (${where}): ${error.message}`);
   });

@@ -21,7 +21,15 @@ export interface DatabaseHandle {
 // count(*) and bigint come back as strings from pg; these columns are small enough for numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+export interface OpenOptions {
+  /** Told when PostgreSQL drops an idle pooled connection (a restart, a failover). */
+  onConnectionError?: (error: Error) => void;
+}
+
+export async function openDatabase(
+  target: DatabaseTarget,
+  options: OpenOptions = {},
+): Promise<DatabaseHandle> {
   if (target.kind === "sqlite") {
     mkdirSync(path.dirname(target.file), { recursive: true });
     const sqlite = new SqliteDatabase(target.file);
@@ -48,6 +56,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     max: 10,
     connectionTimeoutMillis: 5000,
   });
+  // Without a listener, an idle client's dropped connection would crash the process; the pool
+  // discards that client and the next query connects afresh.
+  pool.on("error", (error) => options.onConnectionError?.(error));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const handle: DatabaseHandle = {
     db,
