@@ -1,22 +1,56 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { toast } from "../../../components/ui/use-toast";
-import { isMemoryListKey } from "../api/memory-keys";
+import { SaveAccountDialog } from "../../auth/components/save-account-dialog";
+import { invalidateMemoryLists } from "../api/get-memories";
 import { celebrate } from "./confetti";
 import { onMemorySaved } from "./memory-saved-events";
+import { claimMemory } from "./processing-api";
 
-/** After a memory is saved: the 'Memory saved!' toast, confetti and fresh lists. */
+/**
+ * After a memory is saved: the 'Memory saved!' toast, confetti, fresh lists, and, when it was
+ * recorded logged out, the save-account dialog whose new account then claims the memory.
+ */
 export function MemorySavedEffects() {
   const queryClient = useQueryClient();
+  const [toClaim, setToClaim] = useState<string | null>(null);
+
   useEffect(
     () =>
-      onMemorySaved(() => {
+      onMemorySaved((memory) => {
         toast({ title: MESSAGES.memorySaved });
         void celebrate().catch(() => undefined);
-        void queryClient.invalidateQueries({ predicate: (q) => isMemoryListKey(q.queryKey) });
+        void invalidateMemoryLists(queryClient);
+        if (memory.user_id === null) setToClaim(memory.id);
       }),
     [queryClient],
   );
-  return null;
+
+  const claim = async (memoryId: string) => {
+    setToClaim(null);
+    try {
+      await claimMemory(memoryId);
+      toast({ title: MESSAGES.accountSaved });
+    } catch {
+      toast({
+        title: MESSAGES.accountCreated,
+        description: MESSAGES.accountCreatedClaimFailed,
+        variant: "destructive",
+      });
+    }
+    await invalidateMemoryLists(queryClient);
+  };
+
+  return (
+    <SaveAccountDialog
+      open={toClaim !== null}
+      onOpenChange={(open) => {
+        if (!open) setToClaim(null);
+      }}
+      onRegistered={() => {
+        if (toClaim) void claim(toClaim);
+      }}
+    />
+  );
 }
