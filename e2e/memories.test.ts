@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, SessionService } from "../src/server/auth/session.service";
@@ -60,6 +61,13 @@ async function seed(dataDir: string): Promise<{ token: string }> {
   }
 }
 
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
 const listItems = (page: Page) =>
   page.getByRole("list", { name: "Memories" }).getByRole("listitem");
 
@@ -104,6 +112,8 @@ describe("living with memories in Chromium", () => {
     // Edit its title and tags in the dialog.
     await page.getByRole("button", { name: "Edit Building castles at the beach" }).click();
     const dialog = page.getByRole("dialog", { name: MESSAGES.editMemory });
+    await dialog.getByLabel("Title").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByLabel("Title").fill("Sandcastle day with grandpa");
     await dialog.getByLabel("New tag").fill("grandpa");
     await dialog.getByLabel("New tag").press("Enter");
@@ -122,6 +132,7 @@ describe("living with memories in Chromium", () => {
     await page.getByText("We built castles with grandpa.").waitFor();
     await page.getByRole("button", { name: MESSAGES.memoryScores }).click();
     await page.getByText("9/10").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     expect(
       await page
         .getByTestId("score-bar-cuteness")
@@ -131,6 +142,8 @@ describe("living with memories in Chromium", () => {
     // Delete it by typing 'delete'; home no longer lists it.
     await page.getByRole("button", { name: "Delete memory" }).click();
     const confirm = page.getByRole("dialog").getByRole("button", { name: "Delete", exact: true });
+    await confirm.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     expect(await confirm.isDisabled()).toBe(true);
     await page.getByLabel("Confirmation").fill("DELETE");
     await confirm.click();

@@ -77,7 +77,7 @@ describe("Memory page", () => {
     };
     for (const [name, value] of Object.entries(expected)) {
       const label = name.charAt(0).toUpperCase() + name.slice(1);
-      const row = screen.getByText(label).closest("div")?.parentElement as HTMLElement;
+      const row = screen.getByText(label).closest("div") as HTMLElement;
       expect(within(row).getByText(`${value}/10`)).toBeInTheDocument();
       expect(screen.getByTestId(`score-bar-${name}`)).toHaveStyle({ width: `${value * 10}%` });
     }

@@ -29,18 +29,19 @@ export function MemoryScores({ scores }: { scores: Scores }) {
             {SCORE_DIMENSIONS.map((name) => {
               const value = scores[name];
               return (
-                <div key={name} className="space-y-1">
-                  <div className="flex justify-between text-sm">
-                    <dt>{label(name)}</dt>
-                    <dd>{`${value}/${SCORE_MAX}`}</dd>
-                  </div>
-                  <div className="h-2 overflow-hidden rounded-full bg-brand-100" aria-hidden="true">
+                <div key={name} className="grid grid-cols-[1fr_auto] gap-x-2 gap-y-1 text-sm">
+                  <dt>{label(name)}</dt>
+                  <dd>{`${value}/${SCORE_MAX}`}</dd>
+                  <dd
+                    className="col-span-2 h-2 overflow-hidden rounded-full bg-brand-100"
+                    aria-hidden="true"
+                  >
                     <div
                       className="h-full rounded-full bg-brand-700"
                       data-testid={`score-bar-${name}`}
                       style={{ width: `${scoreBarPercent(value)}%` }}
                     />
-                  </div>
+                  </dd>
                 </div>
               );
             })}
