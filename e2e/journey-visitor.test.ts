@@ -1,0 +1,130 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OpenAiStub, startOpenAiStub } from "../src/server/test/openai-stub";
+import { MESSAGES } from "../src/shared/messages";
+import type { Memory } from "../src/shared/schemas";
+import { ApiClient, serverFixture } from "./api-client";
+import {
+  fakeMicrophoneArgs,
+  launchBrowser,
+  makeSpeechWav,
+  newPage,
+  type RunningServer,
+  startServer,
+  unexpectedConsoleErrors,
+} from "./harness";
+
+const OWNER = "journey_owner";
+const COMMENT_TEXT = "That picnic was the best day of the summer.";
+
+/** Issue 8, journey 3: a visitor on a public profile, then the same visitor once it is private. */
+describe("journey 3: a visitor on a profile that becomes private", () => {
+  let workDir: string;
+  let stub: OpenAiStub;
+  let server: RunningServer;
+  let browser: Browser;
+  let owner: ApiClient;
+  let picnic: Memory;
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-journey3-"));
+    const { wav } = makeSpeechWav(workDir, COMMENT_TEXT);
+    browser = await launchBrowser(fakeMicrophoneArgs(wav));
+    stub = await startOpenAiStub((request) =>
+      request.path.endsWith("/audio/transcriptions")
+        ? { body: { text: COMMENT_TEXT } }
+        : { status: 500, body: { error: { message: "not used" } } },
+    );
+    server = await startServer({
+      AI_PROVIDER: "openai",
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: stub.baseURL,
+    });
+    owner = new ApiClient(server.url);
+    await owner.register(OWNER);
+    const create = async (title: string, transcript: string): Promise<Memory> => {
+      const upload = await owner.upload(await serverFixture("tone.mp3"));
+      expect(upload.status).toBe(201);
+      const { url } = (await upload.json()) as { url: string };
+      const created = await owner.json<Memory>("POST", "/api/memories", {
+        title,
+        audioUrl: url,
+        transcript,
+        summary: `${title}.`,
+        tags: [],
+        recordedAt: new Date().toISOString(),
+      });
+      expect(created.status).toBe(201);
+      return created.data;
+    };
+    await create("Our first snow day", "It snowed all night and we built a snowman.");
+    picnic = await create("Beach picnic in July", "We ate sandwiches by the sea.");
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanup();
+    await stub?.close();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("searches, opens and comments on a public memory, then loses it all when the profile goes private", async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    await page.goto(`${server.url}/profile/${OWNER}`);
+    await page.getByRole("heading", { name: `${OWNER}'s Memories` }).waitFor();
+    const list = page.getByRole("list", { name: "Memories" });
+    await list.getByText("Our first snow day").waitFor();
+    await list.getByText("Beach picnic in July").waitFor();
+
+    await page.getByRole("searchbox", { name: MESSAGES.searchPlaceholder }).fill("picnic");
+    await expect.poll(() => list.getByRole("listitem").count(), { timeout: 10_000 }).toBe(1);
+    await list.getByText("Beach picnic in July").waitFor();
+    expect(await list.getByText("Our first snow day").count()).toBe(0);
+
+    await list.getByRole("link", { name: /Beach picnic in July/ }).click();
+    await page.waitForURL(`**/memory/${picnic.id}`);
+    await page.getByRole("heading", { name: "Beach picnic in July" }).first().waitFor();
+
+    const card = page.getByTestId("comments-card");
+    await card.getByLabel(MESSAGES.yourName).fill("Cousin Sam");
+    await card.getByRole("button", { name: MESSAGES.startRecording }).click();
+    await card.getByRole("button", { name: MESSAGES.stopRecording }).waitFor();
+    await page.waitForTimeout(3000);
+    await card.getByRole("button", { name: MESSAGES.stopRecording }).click();
+    await page.getByText(MESSAGES.commentAdded).first().waitFor({ timeout: 60_000 });
+    await card.getByTestId("comment").getByText("Cousin Sam").waitFor();
+
+    // The owner makes the profile private (the accounts client's user menu is not on main yet).
+    const hidden = await owner.json<{ isPublic: boolean }>("POST", "/api/user/visibility", {
+      isPublic: false,
+    });
+    expect(hidden.status).toBe(200);
+    expect(hidden.data.isPublic).toBe(false);
+
+    await page.goto(`${server.url}/profile/${OWNER}`);
+    await page.getByRole("heading", { name: MESSAGES.profileNotFound }).waitFor();
+    expect(await page.getByText("Beach picnic in July").count()).toBe(0);
+
+    const statuses = await page.evaluate(
+      async ([id, audioUrl]) => {
+        const memory = await fetch(`/api/memories/${id}`);
+        const audio = await fetch(audioUrl as string);
+        return [memory.status, audio.status];
+      },
+      [picnic.id, picnic.audioUrl],
+    );
+    expect(statuses).toEqual([404, 404]);
+
+    await page.goto(`${server.url}/memory/${picnic.id}`);
+    await page.getByText(MESSAGES.notFoundPage).waitFor();
+    expect(await page.getByText("Beach picnic in July").count()).toBe(0);
+    await page.screenshot({
+      path: path.join("test-results", "journey-3-visitor.png"),
+      fullPage: true,
+    });
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
+    await context.close();
+  });
+});
