@@ -1,5 +1,5 @@
 import { Pencil } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { Memory, MemoryPage } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
@@ -47,6 +47,8 @@ export function MemoryList({
   empty: React.ReactNode;
 }) {
   const [editing, setEditing] = useState<Memory | null>(null);
+  // The dialog unmounts as it closes, so focus goes back to its edit button by hand.
+  const editButton = useRef<HTMLButtonElement | null>(null);
   if (isLoading && !data) {
     return (
       <div className="flex justify-center py-8">
@@ -87,7 +89,10 @@ export function MemoryList({
                 variant="ghost"
                 size="icon"
                 aria-label={`Edit ${memory.title || "memory"}`}
-                onClick={() => setEditing(memory)}
+                onClick={(event) => {
+                  editButton.current = event.currentTarget;
+                  setEditing(memory);
+                }}
               >
                 <Pencil className="h-4 w-4" aria-hidden="true" />
               </Button>
@@ -102,7 +107,12 @@ export function MemoryList({
             memory={editing}
             open
             onOpenChange={(open) => {
-              if (!open) setEditing(null);
+              if (open) return;
+              setEditing(null);
+              const button = editButton.current;
+              setTimeout(() => {
+                if (button?.isConnected) button.focus();
+              }, 0);
             }}
           />
         </Suspense>
