@@ -1,0 +1,106 @@
+/**
+ * Lighthouse (mobile preset, Debian Chromium) on the home page and a seeded memory page of the built
+ * app, started as the README says. Prints the median performance and accessibility scores of
+ * LIGHTHOUSE_RUNS runs (default 3) beside the targets: performance >= 95, accessibility 100.
+ * Run after `npm run build`.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { ApiClient, serverFixture } from "../e2e/api-client";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startServer } from "../e2e/harness";
+import type { Memory } from "../src/shared/schemas";
+
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const TARGETS = { performance: 95, accessibility: 100 } as const;
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+interface Scores {
+  performance: number;
+  accessibility: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** One Lighthouse run through its CLI (the default config is the mobile preset). */
+function lighthouse(url: string): Promise<Scores> {
+  const bin = path.resolve("node_modules/.bin/lighthouse");
+  const args = [
+    url,
+    "--only-categories=performance,accessibility",
+    "--output=json",
+    "--output-path=stdout",
+    "--quiet",
+    `--chrome-flags=${CHROMIUM_ARGS.join(" ")}`,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, {
+      env: { ...process.env, CHROME_PATH: CHROMIUM_PATH },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`lighthouse exited ${code}: ${err.slice(-2000)}`));
+      const report = JSON.parse(out) as {
+        runtimeError?: { message: string };
+        categories: Record<string, { score: number | null }>;
+      };
+      if (report.runtimeError) return reject(new Error(report.runtimeError.message));
+      const score = (id: string) => Math.round((report.categories[id]?.score ?? 0) * 100);
+      resolve({ performance: score("performance"), accessibility: score("accessibility") });
+    });
+  });
+}
+
+if (!existsSync("dist/server/main.js")) {
+  throw new Error("dist/ is missing: run `npm run build` first");
+}
+const server = await startServer();
+try {
+  const owner = new ApiClient(server.url);
+  await owner.register("lighthouse_user");
+  const upload = await owner.upload(await serverFixture("tone.mp3"));
+  const { url } = (await upload.json()) as { url: string };
+  const created = await owner.json<Memory>("POST", "/api/memories", {
+    title: "Our day at the beach",
+    audioUrl: url,
+    transcript: "We built a sandcastle together and watched the sun go down.",
+    summary: "Our day at the beach. You built a sandcastle, my love.",
+    tags: ["beach", "sandcastle"],
+    recordedAt: new Date().toISOString(),
+  });
+  if (created.status !== 201) throw new Error(`seeding failed: ${created.status}`);
+
+  const pages = [
+    ["home page", "/"],
+    ["memory page", `/memory/${created.data.id}`],
+  ] as const;
+  print(`Lighthouse 12.8.2, mobile preset, median of ${RUNS} run(s) per page`);
+  let missed = false;
+  for (const [name, route] of pages) {
+    const runs: Scores[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await lighthouse(`${server.url}${route}`));
+    const performance = median(runs.map((r) => r.performance));
+    const accessibility = median(runs.map((r) => r.accessibility));
+    const perfOk = performance >= TARGETS.performance;
+    const a11yOk = accessibility >= TARGETS.accessibility;
+    missed ||= !perfOk || !a11yOk;
+    print(
+      `${name} (${route}): performance ${performance} (target >= ${TARGETS.performance}) ${perfOk ? "OK" : "BELOW TARGET"}; accessibility ${accessibility} (target ${TARGETS.accessibility}) ${a11yOk ? "OK" : "BELOW TARGET"}; runs ${runs.map((r) => `${r.performance}/${r.accessibility}`).join(", ")}`,
+    );
+  }
+  if (missed) print("lighthouse: a target was missed (figures above)");
+} finally {
+  await server.cleanup();
+}
