@@ -88,24 +88,38 @@ describe("accessibility of every route (axe)", () => {
     await context.close();
   });
 
-  it("has no serious or critical violations with each dialog open", async () => {
+  /** Scans the page with its one dialog open, then closes it with Escape. */
+  async function scanDialog(page: Page, name: string, found: string[]): Promise<void> {
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    found.push(...(await seriousViolations(page)).map((v) => `${name} ${v}`));
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+  }
+
+  it("has no serious or critical violations with each logged-out dialog open", async () => {
+    const { page, context } = await newPage(browser);
+    const found: string[] = [];
+    await page.goto(`${server.url}/`);
+    for (const name of [MESSAGES.logIn, MESSAGES.signUp, MESSAGES.forgotPassword]) {
+      await page.getByRole("button", { name, exact: true }).click();
+      await scanDialog(page, name, found);
+    }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+
+  it("has no serious or critical violations with each logged-in dialog open", async () => {
     const { page, context } = await loggedInPage();
     const found: string[] = [];
-    const scanDialog = async (name: string) => {
-      const dialog = page.getByRole("dialog");
-      await dialog.waitFor();
-      found.push(...(await seriousViolations(page)).map((v) => `${name} ${v}`));
-      await page.keyboard.press("Escape");
-      await dialog.waitFor({ state: "hidden" });
-    };
 
     await page.goto(`${server.url}/`);
     await page.getByRole("button", { name: `Edit ${memoryTitle}` }).click();
-    await scanDialog(MESSAGES.editMemory);
+    await scanDialog(page, MESSAGES.editMemory, found);
 
     await page.goto(`${server.url}/memory/${memoryId}`);
     await page.getByRole("button", { name: "Delete memory" }).click();
-    await scanDialog("Delete confirmation");
+    await scanDialog(page, "Delete confirmation", found);
 
     expect(found).toEqual([]);
     await context.close();

@@ -26,7 +26,6 @@ describe("journey 3: a visitor on a profile that becomes private", () => {
   let stub: OpenAiStub;
   let server: RunningServer;
   let browser: Browser;
-  let owner: ApiClient;
   let picnic: Memory;
 
   beforeAll(async () => {
@@ -43,7 +42,7 @@ describe("journey 3: a visitor on a profile that becomes private", () => {
       OPENAI_API_KEY: "sk-test",
       OPENAI_BASE_URL: stub.baseURL,
     });
-    owner = new ApiClient(server.url);
+    const owner = new ApiClient(server.url);
     await owner.register(OWNER);
     const create = async (title: string, transcript: string): Promise<Memory> => {
       const upload = await owner.upload(await serverFixture("tone.mp3"));
@@ -96,12 +95,20 @@ describe("journey 3: a visitor on a profile that becomes private", () => {
     await page.getByText(MESSAGES.commentAdded).first().waitFor({ timeout: 60_000 });
     await card.getByTestId("comment").getByText("Cousin Sam").waitFor();
 
-    // The owner makes the profile private (the accounts client's user menu is not on main yet).
-    const hidden = await owner.json<{ isPublic: boolean }>("POST", "/api/user/visibility", {
-      isPublic: false,
+    // The owner, in their own browser, makes the profile private from the user menu.
+    const ownerSession = await newPage(browser);
+    const login = await ownerSession.page.request.post(`${server.url}/api/login`, {
+      data: { username: OWNER, password: "a long enough password" },
     });
-    expect(hidden.status).toBe(200);
-    expect(hidden.data.isPublic).toBe(false);
+    expect(login.status()).toBe(200);
+    await ownerSession.page.goto(`${server.url}/`);
+    await ownerSession.page.getByRole("button", { name: MESSAGES.userMenu }).click();
+    await ownerSession.page.getByRole("menuitem", { name: MESSAGES.makeProfilePrivate }).click();
+    await ownerSession.page.getByText(MESSAGES.profileNowPrivate).first().waitFor();
+    const me = await ownerSession.page.request.get(`${server.url}/api/user`);
+    expect(((await me.json()) as { isPublic: boolean }).isPublic).toBe(false);
+    expect(unexpectedConsoleErrors(ownerSession.consoleErrors)).toEqual([]);
+    await ownerSession.context.close();
 
     await page.goto(`${server.url}/profile/${OWNER}`);
     await page.getByRole("heading", { name: MESSAGES.profileNotFound }).waitFor();
