@@ -1,18 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
 import { ApiClient, serverFixture } from "./api-client";
+import { seriousViolations } from "./axe";
 import { launchBrowser, newPage, type RunningServer, startServer } from "./harness";
-
-/** Serious and critical axe violations on the page as it is now, as readable lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
 
 describe("accessibility of every route (axe)", () => {
   let server: RunningServer;

@@ -10,6 +10,7 @@ import {
   startOpenAiStub,
 } from "../src/server/test/openai-stub";
 import { MESSAGES } from "../src/shared/messages";
+import { seriousViolations } from "./axe";
 import {
   fakeMicrophoneArgs,
   launchBrowser,
@@ -98,6 +99,7 @@ describe("from recording to a claimed memory in Chromium", () => {
     // Logged out: the save-account dialog; the account is created and claims the memory.
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByLabel("Username").fill("grandma_rose");
     await dialog.getByLabel("Password").fill("sandcastle-2026");
     await dialog.getByRole("button", { name: "Save Account" }).click();
