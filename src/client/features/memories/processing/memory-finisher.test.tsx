@@ -60,16 +60,16 @@ describe("the memory finisher", () => {
     });
   });
 
-  it("shows 'Processing failed' with the server's message and keeps the recording", async () => {
+  it("shows 'Processing failed' with the server's message; the server keeps the recording", async () => {
     server({
       status: "failed",
       stage: "tag",
       error: "Failed to generate tags: Invalid tag format",
     });
     renderWithApp(<MemorySavedEffects />);
-    await expect(recordAndFinish([])).rejects.toThrow(
-      "Failed to generate tags: Invalid tag format",
-    );
+    // The failed memory (with its audio) is on the server, where its owner retries it: the
+    // browser's copy is done with, so no stuck "waiting" recording lingers.
+    await expect(recordAndFinish([])).resolves.toMatchObject({ status: "failed" });
     expect(await screen.findByText(MESSAGES.processingFailed)).toBeInTheDocument();
     expect(screen.getByText("Failed to generate tags: Invalid tag format")).toBeInTheDocument();
   });

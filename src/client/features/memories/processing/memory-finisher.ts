@@ -2,7 +2,7 @@ import { failedSaveMemoryDescription, MESSAGES } from "../../../../shared/messag
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { registerFinisher } from "../../recorder/pending-uploads";
-import { announceMemorySaved } from "./memory-saved-events";
+import { announceMemoryFailed, announceMemorySaved } from "./memory-saved-events";
 import { ProcessingFailedError, runMemoryProcessing } from "./run-processing";
 
 /**
@@ -22,13 +22,16 @@ registerFinisher("memory", async (upload, report) => {
         description: error.message,
         variant: "destructive",
       });
-    } else {
-      toast({
-        title: MESSAGES.failedSaveMemory,
-        description: failedSaveMemoryDescription(errorMessage(error)),
-        variant: "destructive",
-      });
+      // The server keeps the recording and the failed memory (the owner retries it from the
+      // list): nothing is left for the browser to keep.
+      announceMemoryFailed(error.memory);
+      return error.memory;
     }
+    toast({
+      title: MESSAGES.failedSaveMemory,
+      description: failedSaveMemoryDescription(errorMessage(error)),
+      variant: "destructive",
+    });
     throw error;
   }
 });

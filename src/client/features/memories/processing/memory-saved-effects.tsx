@@ -5,7 +5,7 @@ import { toast } from "../../../components/ui/use-toast";
 import { SaveAccountDialog } from "../../auth/components/save-account-dialog";
 import { invalidateMemoryLists } from "../api/get-memories";
 import { celebrate } from "./confetti";
-import { onMemorySaved } from "./memory-saved-events";
+import { onMemoryFailed, onMemorySaved } from "./memory-saved-events";
 import { claimMemory } from "./processing-api";
 
 /**
@@ -15,6 +15,9 @@ import { claimMemory } from "./processing-api";
 export function MemorySavedEffects() {
   const queryClient = useQueryClient();
   const [toClaim, setToClaim] = useState<string | null>(null);
+
+  // A failed memory appears in the lists with its Retry button.
+  useEffect(() => onMemoryFailed(() => void invalidateMemoryLists(queryClient)), [queryClient]);
 
   useEffect(
     () =>

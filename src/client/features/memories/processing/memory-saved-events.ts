@@ -14,3 +14,17 @@ export function onMemorySaved(listener: Listener): () => void {
     listeners.delete(listener);
   };
 }
+
+const failedListeners = new Set<Listener>();
+
+/** Tells the app a recording's processing failed: it is kept on the server and can be retried. */
+export function announceMemoryFailed(memory: Memory): void {
+  for (const listener of failedListeners) listener(memory);
+}
+
+export function onMemoryFailed(listener: Listener): () => void {
+  failedListeners.add(listener);
+  return () => {
+    failedListeners.delete(listener);
+  };
+}
