@@ -1,10 +1,8 @@
 import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
 import { MESSAGES } from "../../shared/messages";
-import { ResetPasswordPage } from "../features/auth/components/reset-password-page";
 import { HomePage } from "../features/home/components/home-page";
 import { ProfilePage } from "../features/profiles/components/profile-page";
-import { WatchPage } from "../features/watch/components/watch-page";
 import { Layout } from "./layout";
 import { NotFoundPage } from "./not-found-page";
 
@@ -13,10 +11,23 @@ const MemoryPage = lazy(() =>
   import("../features/memories/components/memory-page").then((m) => ({ default: m.MemoryPage })),
 );
 
+const ResetPasswordPage = lazy(() =>
+  import("../features/auth/components/reset-password-page").then((m) => ({
+    default: m.ResetPasswordPage,
+  })),
+);
+const WatchPage = lazy(() =>
+  import("../features/watch/components/watch-page").then((m) => ({ default: m.WatchPage })),
+);
+
 export function AppRouter() {
   return (
     <Switch>
-      <Route path="/watch" component={WatchPage} />
+      <Route path="/watch">
+        <Suspense fallback={<p>{MESSAGES.loading}</p>}>
+          <WatchPage />
+        </Suspense>
+      </Route>
       <Route>
         <Layout>
           <Switch>
@@ -28,7 +39,11 @@ export function AppRouter() {
                 </Suspense>
               )}
             </Route>
-            <Route path="/reset-password" component={ResetPasswordPage} />
+            <Route path="/reset-password">
+              <Suspense fallback={<p>{MESSAGES.loading}</p>}>
+                <ResetPasswordPage />
+              </Suspense>
+            </Route>
             <Route path="/profile/:username">
               {(params) => <ProfilePage username={params.username} />}
             </Route>

@@ -1,5 +1,5 @@
 import { CircleUser, Eye, EyeOff, LogOut, Share2, User as UserIcon, Watch } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { APP_TITLE, MESSAGES, signedInAs } from "../../shared/messages";
 import type { User } from "../../shared/schemas";
@@ -16,10 +16,20 @@ import { Spinner } from "../components/ui/spinner";
 import { toast } from "../components/ui/use-toast";
 import { useUser } from "../features/auth/api/get-user";
 import { useLogout } from "../features/auth/api/logout";
-import { ForgotPasswordDialog } from "../features/auth/components/forgot-password-dialog";
-import { LoginDialog } from "../features/auth/components/login-dialog";
-import { SignUpDialog } from "../features/auth/components/sign-up-dialog";
 import { useUpdateVisibility } from "../features/profiles/api/update-visibility";
+
+// The dialogs (and their form validation) load when first opened, keeping the first download small.
+const LoginDialog = lazy(() =>
+  import("../features/auth/components/login-dialog").then((m) => ({ default: m.LoginDialog })),
+);
+const SignUpDialog = lazy(() =>
+  import("../features/auth/components/sign-up-dialog").then((m) => ({ default: m.SignUpDialog })),
+);
+const ForgotPasswordDialog = lazy(() =>
+  import("../features/auth/components/forgot-password-dialog").then((m) => ({
+    default: m.ForgotPasswordDialog,
+  })),
+);
 
 export function TopBar() {
   const { data: user, isLoading } = useUser();
@@ -69,9 +79,13 @@ function LoggedOutControls() {
       >
         {MESSAGES.forgotPassword}
       </button>
-      <LoginDialog open={open === "login"} onOpenChange={openChange("login")} />
-      <SignUpDialog open={open === "signup"} onOpenChange={openChange("signup")} />
-      <ForgotPasswordDialog open={open === "forgot"} onOpenChange={openChange("forgot")} />
+      {open ? (
+        <Suspense fallback={null}>
+          <LoginDialog open={open === "login"} onOpenChange={openChange("login")} />
+          <SignUpDialog open={open === "signup"} onOpenChange={openChange("signup")} />
+          <ForgotPasswordDialog open={open === "forgot"} onOpenChange={openChange("forgot")} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,12 +1,18 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { toast } from "../../../components/ui/use-toast";
-import { SaveAccountDialog } from "../../auth/components/save-account-dialog";
 import { invalidateMemoryLists } from "../api/get-memories";
 import { celebrate } from "./confetti";
 import { onMemoryFailed, onMemorySaved } from "./memory-saved-events";
 import { claimMemory } from "./processing-api";
+
+// Only needed after an anonymous recording: loaded then, not with the first page.
+const SaveAccountDialog = lazy(() =>
+  import("../../auth/components/save-account-dialog").then((m) => ({
+    default: m.SaveAccountDialog,
+  })),
+);
 
 /**
  * After a memory is saved: the 'Memory saved!' toast, confetti, fresh lists, and, when it was
@@ -45,15 +51,18 @@ export function MemorySavedEffects() {
     await invalidateMemoryLists(queryClient);
   };
 
+  if (toClaim === null) return null;
   return (
-    <SaveAccountDialog
-      open={toClaim !== null}
-      onOpenChange={(open) => {
-        if (!open) setToClaim(null);
-      }}
-      onRegistered={() => {
-        if (toClaim) void claim(toClaim);
-      }}
-    />
+    <Suspense fallback={null}>
+      <SaveAccountDialog
+        open
+        onOpenChange={(open) => {
+          if (!open) setToClaim(null);
+        }}
+        onRegistered={() => {
+          void claim(toClaim);
+        }}
+      />
+    </Suspense>
   );
 }
