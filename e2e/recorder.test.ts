@@ -1,13 +1,14 @@
-import { execFileSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OpenAiStub, startOpenAiStub } from "../src/server/test/openai-stub";
 import { MESSAGES, pendingRecordingsLabel } from "../src/shared/messages";
 import {
   fakeMicrophoneArgs,
   launchBrowser,
+  makeSpeechWav,
   newPage,
   type RunningServer,
   startServer,
@@ -45,21 +46,25 @@ describe("recording in Chromium with a fake microphone", () => {
   let speechSeconds: number;
   let browser: Browser;
   let server: RunningServer;
+  let stub: OpenAiStub;
+  let aiEnv: Record<string, string> = {};
 
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-recorder-"));
-    const raw = path.join(workDir, "speech-raw.wav");
-    const wav = path.join(workDir, "speech.wav");
-    execFileSync("espeak-ng", ["-w", raw, SPEECH]);
-    // Padding with silence stops Chromium repeating the last 10 ms once the file ends.
-    execFileSync("sox", [raw, wav, "pad", "0", "0.5"]);
-    speechSeconds = Number(execFileSync("soxi", ["-D", raw]).toString().trim());
+    const speech = makeSpeechWav(workDir, SPEECH);
+    const wav = speech.wav;
+    speechSeconds = speech.seconds;
     browser = await launchBrowser(fakeMicrophoneArgs(wav));
-    server = await startServer();
+    // Recording is under test here, not speech recognition: a quick provider keeps the
+    // recorder's wait for processing short on a busy machine.
+    stub = await startOpenAiStub();
+    aiEnv = { AI_PROVIDER: "openai", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: stub.baseURL };
+    server = await startServer(aiEnv);
   });
   afterAll(async () => {
     await browser?.close();
     await server?.cleanup();
+    await stub?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
@@ -114,7 +119,7 @@ describe("recording in Chromium with a fake microphone", () => {
   });
 
   it("keeps a recording whose upload failed and uploads it on the next visit", async () => {
-    const flaky = await startServer();
+    const flaky = await startServer(aiEnv);
     let restarted: RunningServer | undefined;
     try {
       const { page, context } = await newPage(browser);
@@ -130,7 +135,7 @@ describe("recording in Chromium with a fake microphone", () => {
       // The tab is closed while the server is down.
       await page.close();
 
-      restarted = await startServer({}, { dataDir: flaky.dataDir, port: flaky.port });
+      restarted = await startServer(aiEnv, { dataDir: flaky.dataDir, port: flaky.port });
       const next = await context.newPage();
       await next.goto(restarted.url);
       const files = await waitForAudioFile(flaky.dataDir, 1);
