@@ -1,9 +1,12 @@
 // autocannon ships no types; only the part the benchmarks use.
 declare module "autocannon" {
+  /** autocannon's summary: p2_5, p50, p97_5, p99 and others, but no p95. */
   export interface Histogram {
     average: number;
     mean: number;
     p50: number;
+    p90: number;
+    p97_5: number;
     p99: number;
     max: number;
   }
@@ -20,6 +23,14 @@ declare module "autocannon" {
     duration?: number;
     headers?: Record<string, string>;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** Without a callback, autocannon returns its event emitter, which is also a promise. */
+  export interface Instance extends PromiseLike<Result> {
+    /** Every response; responseTime in milliseconds (fractional, from process.hrtime). */
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
+    ): Instance;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

@@ -61,8 +61,12 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
     handle,
     target,
     cleanup: async () => {
-      await handle.close();
-      await adminQuery(`drop database if exists "${name}" with (force)`);
+      // Dropped even when closing the pool fails; `with (force)` ends any connection left open.
+      try {
+        await handle.close();
+      } finally {
+        await adminQuery(`drop database if exists "${name}" with (force)`);
+      }
     },
   };
 }
