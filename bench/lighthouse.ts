@@ -18,7 +18,17 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 interface Scores {
   performance: number;
   accessibility: number;
+  /** The metrics behind the performance score, as Lighthouse displays them. */
+  metrics: string;
 }
+
+const METRICS = {
+  "first-contentful-paint": "FCP",
+  "largest-contentful-paint": "LCP",
+  "total-blocking-time": "TBT",
+  "cumulative-layout-shift": "CLS",
+  "speed-index": "SI",
+} as const;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -55,10 +65,18 @@ function lighthouse(url: string): Promise<Scores> {
       const report = JSON.parse(out) as {
         runtimeError?: { message: string };
         categories: Record<string, { score: number | null }>;
+        audits: Record<string, { displayValue?: string }>;
       };
       if (report.runtimeError) return reject(new Error(report.runtimeError.message));
       const score = (id: string) => Math.round((report.categories[id]?.score ?? 0) * 100);
-      resolve({ performance: score("performance"), accessibility: score("accessibility") });
+      const metrics = Object.entries(METRICS)
+        .map(([id, label]) => `${label} ${report.audits[id]?.displayValue ?? "?"}`)
+        .join(", ");
+      resolve({
+        performance: score("performance"),
+        accessibility: score("accessibility"),
+        metrics,
+      });
     });
   });
 }
@@ -97,7 +115,7 @@ try {
     const a11yOk = accessibility >= TARGETS.accessibility;
     missed ||= !perfOk || !a11yOk;
     print(
-      `${name} (${route}): performance ${performance} (target >= ${TARGETS.performance}) ${perfOk ? "OK" : "BELOW TARGET"}; accessibility ${accessibility} (target ${TARGETS.accessibility}) ${a11yOk ? "OK" : "BELOW TARGET"}; runs ${runs.map((r) => `${r.performance}/${r.accessibility}`).join(", ")}`,
+      `${name} (${route}): performance ${performance} (target >= ${TARGETS.performance}) ${perfOk ? "OK" : "BELOW TARGET"}; accessibility ${accessibility} (target ${TARGETS.accessibility}) ${a11yOk ? "OK" : "BELOW TARGET"}; runs ${runs.map((r) => `${r.performance}/${r.accessibility} (${r.metrics})`).join("; ")}`,
     );
   }
   if (missed) print("lighthouse: a target was missed (figures above)");

@@ -1,11 +1,15 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { precompressDir } from "../../scripts/precompress.ts";
+import { SESSION_USER_SCRIPT_ID } from "../shared/constants";
 import { MESSAGES } from "../shared/messages";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { LocalAudioStorage } from "./storage/local-storage";
+import { createUserWithSession } from "./test/auth-helpers";
 import {
   createTestApp,
   createTestDatabase,
@@ -38,6 +42,9 @@ describe.each(DATABASE_KINDS)("health on %s", (kind) => {
   });
 });
 
+/** An asset large enough to be worth compressing. */
+const BIG_ASSET = "export const greeting = 'hello';\n".repeat(200);
+
 describe("the HTTP shell", () => {
   let t: TestApp;
   let clientDir: string;
@@ -49,6 +56,8 @@ describe("the HTTP shell", () => {
     await mkdir(path.join(clientDir, "assets"));
     await writeFile(path.join(clientDir, "index.html"), "<!doctype html><div id=root></div>");
     await writeFile(path.join(clientDir, "assets", "index-abc123.js"), "console.log(1)");
+    await writeFile(path.join(clientDir, "assets", "big-def456.js"), BIG_ASSET);
+    await precompressDir(clientDir);
     app = await buildApp({
       config: t.config,
       database: t.database,
@@ -82,9 +91,52 @@ describe("the HTTP shell", () => {
       const res = await app.inject({ method: "GET", url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers["content-type"]).toMatch(/text\/html/);
-      expect(res.headers["cache-control"]).toBe("no-cache");
+      expect(res.headers["cache-control"]).toBe("private, no-cache");
       expect(res.body).toContain("<div id=root>");
+      expect(res.body).toContain(`id="${SESSION_USER_SCRIPT_ID}">null</script>`);
     }
+  });
+
+  it("embeds the logged-in user in the page, as GET /api/user sends it", async () => {
+    const { cookie } = await createUserWithSession(t, { username: "shell_user" });
+    const api = await app.inject({ method: "GET", url: "/api/user", headers: { cookie } });
+    const page = await app.inject({ method: "GET", url: "/memory/abc", headers: { cookie } });
+    expect(page.statusCode).toBe(200);
+    const block = page.body.match(/id="session-user">(.*?)<\/script>/)?.[1];
+    expect(JSON.parse(block ?? "")).toEqual(api.json());
+    expect(api.json().username).toBe("shell_user");
+    // An ended session is a visitor again.
+    const stale = await app.inject({
+      method: "GET",
+      url: "/",
+      headers: { cookie: `${cookie.split("=")[0]}=not-a-session` },
+    });
+    expect(stale.body).toContain(`id="${SESSION_USER_SCRIPT_ID}">null</script>`);
+  });
+
+  it("sends the build's compressed copy of an asset when the browser accepts it", async () => {
+    const url = "/assets/big-def456.js";
+    const br = await app.inject({ method: "GET", url, headers: { "accept-encoding": "br, gzip" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["content-type"]).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/);
+    const source = BIG_ASSET;
+    expect(br.rawPayload.length).toBeLessThan(source.length / 10);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(source);
+    const gz = await app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(source);
+    const plain = await app.inject({ method: "GET", url });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(source);
+    // Small files are not worth compressing and are sent as they are.
+    const small = await app.inject({
+      method: "GET",
+      url: "/assets/index-abc123.js",
+      headers: { "accept-encoding": "br" },
+    });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.body).toBe("console.log(1)");
   });
 
   it("caches hashed assets immutably", async () => {

@@ -22,12 +22,18 @@ import { MESSAGES } from "../shared/messages";
 import type { AiProviders } from "./ai/ai";
 import { createAi } from "./ai/ai-factory";
 import { appInfoRoutes } from "./app-info/app-info.routes";
+import { AppShell } from "./app-shell";
 import { audioRoutes } from "./audio/audio.routes";
 import { createAudioService } from "./audio/audio.service";
 import { authRoutes } from "./auth/auth.routes";
 import { AuthService } from "./auth/auth.service";
 import { isCrossSite } from "./auth/cross-site";
-import { type Identity, resolveIdentity, SessionService } from "./auth/session.service";
+import {
+  type Identity,
+  resolveIdentity,
+  SESSION_COOKIE,
+  SessionService,
+} from "./auth/session.service";
 import { SessionsRepo } from "./auth/sessions.repo";
 import { transcribeCommentHandler } from "./comments/comments.jobs";
 import { CommentsRepo } from "./comments/comments.repo";
@@ -250,11 +256,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
+  const appShell = new AppShell(indexHtml ?? "");
   if (clientDir && indexHtml && existsSync(indexHtml)) {
     await app.register(fastifyStatic, {
       root: clientDir,
       wildcard: false,
       index: false,
+      // The build writes .br/.gz copies of the text assets (scripts/precompress.ts).
+      preCompressed: true,
       setHeaders(reply, filePath) {
         // Vite puts content hashes in asset names, so they never change.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
@@ -266,7 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split("?")[0] ?? "";
     if (url === "/api" || url.startsWith("/api/") || !indexHtml || !existsSync(indexHtml)) {
       return reply.code(404).send({ message: MESSAGES.notFound });
@@ -275,7 +284,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return reply.code(404).send({ message: MESSAGES.notFound });
     }
     // Every other path is a screen of the single-page app; it shows its own 404 page.
-    return reply.header("cache-control", "no-cache").type("text/html").sendFile("index.html");
+    const userId = await sessions.resolve(request.cookies[SESSION_COOKIE]);
+    const user = userId ? await usersService.getUser(userId) : null;
+    // Per visitor (it holds their user), so shared caches must not keep it.
+    return reply
+      .header("cache-control", "private, no-cache")
+      .type("text/html; charset=utf-8")
+      .send(await appShell.render(user));
   });
 
   return app;

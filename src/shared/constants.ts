@@ -66,3 +66,9 @@ export const TEXT_MAX_LENGTH = 100_000;
 export const TAG_MAX_LENGTH = 50;
 export const SEARCH_MAX_LENGTH = 500;
 export const COMMENTER_NAME_MAX_LENGTH = 60;
+
+/**
+ * The id of the JSON data block in the app's HTML holding the logged-in user (or null), so the first
+ * render knows who is there without waiting for GET /api/user.
+ */
+export const SESSION_USER_SCRIPT_ID = "session-user";

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
-import { MESSAGES } from "../../shared/messages";
+import { PageLoading } from "../components/ui/page-loading";
 import { HomePage } from "../features/home/components/home-page";
 import { ProfilePage } from "../features/profiles/components/profile-page";
 import { Layout } from "./layout";
@@ -24,7 +24,7 @@ export function AppRouter() {
   return (
     <Switch>
       <Route path="/watch">
-        <Suspense fallback={<p>{MESSAGES.loading}</p>}>
+        <Suspense fallback={<PageLoading />}>
           <WatchPage />
         </Suspense>
       </Route>
@@ -34,13 +34,13 @@ export function AppRouter() {
             <Route path="/" component={HomePage} />
             <Route path="/memory/:id">
               {(params) => (
-                <Suspense fallback={<p>{MESSAGES.loading}</p>}>
+                <Suspense fallback={<PageLoading />}>
                   <MemoryPage id={params.id} />
                 </Suspense>
               )}
             </Route>
             <Route path="/reset-password">
-              <Suspense fallback={<p>{MESSAGES.loading}</p>}>
+              <Suspense fallback={<PageLoading />}>
                 <ResetPasswordPage />
               </Suspense>
             </Route>

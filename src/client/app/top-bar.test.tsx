@@ -1,6 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SESSION_USER_SCRIPT_ID } from "../../shared/constants";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import type { User } from "../../shared/schemas";
 import { USER_PATH } from "../features/auth/api/get-user";
@@ -41,6 +42,41 @@ describe("TopBar", () => {
     expect(screen.getByRole("status", { name: "Loading session" })).toBeInTheDocument();
     release();
     expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
+  });
+
+  it("shows the user the server embedded in the page at once, without asking the API", async () => {
+    const { calls } = fakeApi({});
+    const block = document.createElement("script");
+    block.type = "application/json";
+    block.id = SESSION_USER_SCRIPT_ID;
+    block.textContent = JSON.stringify(jo);
+    document.head.append(block);
+    try {
+      renderWithApp(<TopBar />);
+      expect(screen.getByRole("button", { name: MESSAGES.userMenu })).toBeInTheDocument();
+      expect(screen.queryByRole("status", { name: "Loading session" })).toBeNull();
+      await openMenu();
+      expect(screen.getByText(signedInAs(jo))).toBeInTheDocument();
+      expect(calls.filter((c) => c.url === USER_PATH)).toEqual([]);
+    } finally {
+      block.remove();
+    }
+  });
+
+  it("shows Log in at once when the page says nobody is logged in", async () => {
+    const { calls } = fakeApi({});
+    const block = document.createElement("script");
+    block.type = "application/json";
+    block.id = SESSION_USER_SCRIPT_ID;
+    block.textContent = "null";
+    document.head.append(block);
+    try {
+      renderWithApp(<TopBar />);
+      expect(screen.getByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
+      expect(calls).toEqual([]);
+    } finally {
+      block.remove();
+    }
   });
 
   it("offers Watch View, Log in, Sign up and the reset-email dialog when logged out", async () => {

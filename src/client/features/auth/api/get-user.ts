@@ -1,14 +1,30 @@
 import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { SESSION_USER_SCRIPT_ID } from "../../../../shared/constants";
 import type { User } from "../../../../shared/schemas";
 import { getQueryFn } from "../../../lib/api-client";
 
 export const USER_PATH = "/api/user";
+
+/**
+ * The user the server embedded in the page it served (null when logged out), or undefined when the
+ * page holds none (then GET /api/user is asked).
+ */
+export function embeddedSessionUser(): User | null | undefined {
+  const text = document.getElementById(SESSION_USER_SCRIPT_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as User | null;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The current user, null when logged out (401); cached indefinitely (spec 7). */
 export function useUser() {
   return useQuery<User | null>({
     queryKey: [USER_PATH],
     queryFn: getQueryFn({ on401: "returnNull" }),
+    initialData: embeddedSessionUser,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
   });

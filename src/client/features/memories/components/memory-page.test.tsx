@@ -50,7 +50,7 @@ function setup(
 describe("Memory page", () => {
   it("shows Loading..., then the memory, scrolled to the top, with the comments card", async () => {
     const { scrollTo } = setup();
-    expect(screen.getByText(MESSAGES.loading)).toBeInTheDocument();
+    expect(screen.getByRole("status", { name: MESSAGES.loading })).toBeInTheDocument();
     expect(
       await screen.findByRole("heading", { name: "Our day at the beach" }),
     ).toBeInTheDocument();

@@ -4,6 +4,7 @@ import { useLocation } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
+import { PageLoading } from "../../../components/ui/page-loading";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { useUser } from "../../auth/api/get-user";
@@ -34,7 +35,7 @@ export function MemoryPage({ id }: { id: string }) {
     window.scrollTo(0, 0);
   }, [id]);
 
-  if (memory.isLoading) return <p>{MESSAGES.loading}</p>;
+  if (memory.isLoading) return <PageLoading />;
   if (memory.error || !memory.data) {
     const missing = memory.error instanceof ApiError && memory.error.status === 404;
     return (

@@ -1,18 +1,12 @@
 import { MESSAGES, profileTitle } from "../../../../shared/messages";
-import { Spinner } from "../../../components/ui/spinner";
+import { PageLoading } from "../../../components/ui/page-loading";
 import { ApiError } from "../../../lib/api-client";
 import { ProfileMemories } from "../../memories/components/profile-memories";
 import { useProfile } from "../api/get-profile";
 
 export function ProfilePage({ username }: { username: string }) {
   const { data: profile, isLoading, error } = useProfile(username);
-  if (isLoading) {
-    return (
-      <div className="flex justify-center py-8">
-        <Spinner label={MESSAGES.loading} />
-      </div>
-    );
-  }
+  if (isLoading) return <PageLoading />;
   if (!profile) {
     const missing = error instanceof ApiError && error.status === 404;
     return (

@@ -1,0 +1,66 @@
+import { rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SESSION_USER_SCRIPT_ID } from "../shared/constants";
+import type { User } from "../shared/schemas";
+import { AppShell } from "./app-shell";
+import { makeTempDir } from "./test/harness";
+
+const TEMPLATE =
+  "<!doctype html><html><head><title>t</title></head><body><div id=root></div></body></html>";
+
+/** The JSON inside the session data block, parsed as the browser would. */
+function embedded(html: string): unknown {
+  const match = html.match(
+    new RegExp(`<script type="application/json" id="${SESSION_USER_SCRIPT_ID}">(.*?)</script>`),
+  );
+  if (!match?.[1]) throw new Error(`no session block in ${html}`);
+  return JSON.parse(match[1]);
+}
+
+describe("AppShell", () => {
+  let dir: string;
+  let shell: AppShell;
+  beforeAll(async () => {
+    dir = await makeTempDir("vmj-shell-");
+    await writeFile(path.join(dir, "index.html"), TEMPLATE);
+    shell = new AppShell(path.join(dir, "index.html"));
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it("embeds null for a visitor, in the head", async () => {
+    const html = await shell.render(null);
+    expect(embedded(html)).toBeNull();
+    expect(html.indexOf(SESSION_USER_SCRIPT_ID)).toBeLessThan(html.indexOf("</head>"));
+  });
+
+  it("embeds only the user's public fields, and no text can close the element", async () => {
+    const hostile = "</script><script>alert(1)</script><!--";
+    const user = {
+      id: "u1",
+      username: "jo",
+      displayName: hostile,
+      isPublic: true,
+      email: "jo@example.com",
+      passwordHash: "$argon2id$secret",
+    } as User;
+    const html = await shell.render(user);
+    expect(html.match(/<\/script>/g)).toHaveLength(1);
+    expect(html).not.toContain("<script>alert");
+    expect(html).not.toContain("argon2");
+    expect(embedded(html)).toEqual({
+      id: "u1",
+      username: "jo",
+      displayName: hostile,
+      isPublic: true,
+      email: "jo@example.com",
+    });
+  });
+
+  it("fails clearly, and recovers, when the built page is missing", async () => {
+    const missing = new AppShell(path.join(dir, "later.html"));
+    await expect(missing.render(null)).rejects.toThrow(/ENOENT/);
+    await writeFile(path.join(dir, "later.html"), TEMPLATE);
+    expect(embedded(await missing.render(null))).toBeNull();
+  });
+});

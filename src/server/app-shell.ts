@@ -1,0 +1,28 @@
+import { readFile } from "node:fs/promises";
+import { SESSION_USER_SCRIPT_ID } from "../shared/constants";
+import { type User, userSchema } from "../shared/schemas";
+
+/**
+ * The single-page app's HTML with the logged-in user embedded as a JSON data block: the first render
+ * then shows the right top bar at once (no session spinner that later reflows the page) and saves
+ * the GET /api/user round trip. A data block is never executed, so the CSP needs no exception.
+ */
+export class AppShell {
+  private template: Promise<string> | undefined;
+
+  constructor(private readonly indexHtmlPath: string) {}
+
+  async render(user: User | null): Promise<string> {
+    this.template ??= readFile(this.indexHtmlPath, "utf8");
+    const template = await this.template.catch((error: unknown) => {
+      this.template = undefined;
+      throw error;
+    });
+    // Only the fields GET /api/user would send; `<` escaped so no text can close the element.
+    const json = JSON.stringify(user ? userSchema.parse(user) : null).replace(/</g, "\\u003c");
+    const block = `<script type="application/json" id="${SESSION_USER_SCRIPT_ID}">${json}</script>`;
+    return template.includes("</head>")
+      ? template.replace("</head>", `${block}</head>`)
+      : `${block}${template}`;
+  }
+}
