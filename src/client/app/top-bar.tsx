@@ -122,15 +122,7 @@ function UserMenu({ user }: { user: User }) {
   };
 
   const logOut = () => {
-    logout.mutate(undefined, {
-      onSuccess: () => toast({ title: MESSAGES.goodbye }),
-      onError: () =>
-        toast({
-          title: MESSAGES.logoutFailed,
-          description: MESSAGES.pleaseTryAgain,
-          variant: "destructive",
-        }),
-    });
+    logout.mutate();
   };
 
   return (

@@ -1,7 +1,16 @@
 import type { Config } from "../config";
 import type { AiProviders } from "./ai";
 import { LocalTextModel, PocketsphinxTranscriber } from "./providers/local";
-import { OpenAiTextModel, OpenAiTranscriber } from "./providers/openai";
+import { type OpenAiOptions, OpenAiTextModel, OpenAiTranscriber } from "./providers/openai";
+
+/** The providers of any OpenAI-compatible server. */
+export function openAiProviders(options: OpenAiOptions): AiProviders {
+  return {
+    name: "openai",
+    transcriber: new OpenAiTranscriber(options),
+    textModel: new OpenAiTextModel(options),
+  };
+}
 
 /** Chooses the providers from configuration: `openai` (any compatible server) or `local`. */
 export function createAi(
@@ -19,7 +28,7 @@ export function createAi(
   >,
 ): AiProviders {
   if (config.aiProvider === "openai") {
-    const options = {
+    return openAiProviders({
       apiKey: config.OPENAI_API_KEY,
       baseURL: config.OPENAI_BASE_URL,
       transcriptionBaseURL: config.OPENAI_TRANSCRIPTION_BASE_URL,
@@ -27,12 +36,7 @@ export function createAi(
       textModel: config.OPENAI_TEXT_MODEL,
       timeoutMs: config.OPENAI_TIMEOUT_MS,
       maxRetries: config.OPENAI_MAX_RETRIES,
-    };
-    return {
-      name: "openai",
-      transcriber: new OpenAiTranscriber(options),
-      textModel: new OpenAiTextModel(options),
-    };
+    });
   }
   return {
     name: "local",

@@ -45,6 +45,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       if (!limit.isAllowed && limit.isExceeded) throw tooManyRequests();
     };
   };
+  /** Route options limiting a request per client IP and per the account its body names. */
+  const limitedPerIpAndAccount = (key: (body: Record<string, unknown>) => unknown) => ({
+    config: { rateLimit: perIp },
+    preHandler: perAccount(key),
+  });
 
   app.get(
     "/user",
@@ -84,8 +89,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     "/login",
     {
-      config: { rateLimit: perIp },
-      preHandler: perAccount((body) => body.username),
+      ...limitedPerIpAndAccount((body) => body.username),
       schema: {
         summary: "Logs in with username and password",
         body: loginBodySchema,
@@ -116,8 +120,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     "/forgot-password",
     {
-      config: { rateLimit: perIp },
-      preHandler: perAccount((body) => body.email),
+      ...limitedPerIpAndAccount((body) => body.email),
       schema: {
         summary: "Mails a reset link when an account uses this email; the answer never tells",
         body: forgotPasswordBodySchema,

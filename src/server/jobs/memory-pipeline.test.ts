@@ -5,7 +5,6 @@ import { MESSAGES } from "../../shared/messages";
 import { titleFromSummary, validateGeneratedTags } from "../../shared/rules";
 import type { AiProviders } from "../ai/ai";
 import { createAi } from "../ai/ai-factory";
-import { OpenAiTextModel, OpenAiTranscriber } from "../ai/providers/openai";
 import { loadConfig } from "../config";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { MemoriesRepo, toMemoryDto } from "../memories/memories.repo";
@@ -23,6 +22,7 @@ import {
   type OpenAiStub,
   type StubHandler,
   startOpenAiStub,
+  stubProviders,
 } from "../test/openai-stub";
 import { JobsRepo } from "./jobs.repo";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memory-pipeline";
@@ -42,21 +42,7 @@ function hasPocketsphinx(): boolean {
 let stub: OpenAiStub;
 let mp3: Buffer;
 
-function openAi(): AiProviders {
-  const options = {
-    apiKey: "sk-test",
-    baseURL: stub.baseURL,
-    transcriptionModel: "whisper-1",
-    textModel: "gpt-4o",
-    timeoutMs: 5_000,
-    maxRetries: 0,
-  };
-  return {
-    name: "openai",
-    transcriber: new OpenAiTranscriber(options),
-    textModel: new OpenAiTextModel(options),
-  };
-}
+const openAi = (): AiProviders => stubProviders(stub);
 
 /** Fails the requests of one stage with the given reply; everything else answers normally. */
 function failing(

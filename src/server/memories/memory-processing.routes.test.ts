@@ -2,13 +2,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages";
 import type { Memory } from "../../shared/schemas";
 import type { AiProviders } from "../ai/ai";
-import { OpenAiTextModel, OpenAiTranscriber } from "../ai/providers/openai";
 import { VISITOR_COOKIE } from "../auth/session.service";
 import { newId } from "../ids";
 import { speechMp3 } from "../test/audio-fixtures";
 import { createUserWithSession } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import { defaultStubHandler, type OpenAiStub, startOpenAiStub } from "../test/openai-stub";
+import {
+  defaultStubHandler,
+  type OpenAiStub,
+  startOpenAiStub,
+  stubProviders,
+} from "../test/openai-stub";
 import {
   ALREADY_CLAIMED,
   ANON_DAILY_LIMIT,
@@ -21,21 +25,7 @@ import {
 let stub: OpenAiStub;
 let mp3: Buffer;
 
-function openAi(): AiProviders {
-  const options = {
-    apiKey: "sk-test",
-    baseURL: stub.baseURL,
-    transcriptionModel: "whisper-1",
-    textModel: "gpt-4o",
-    timeoutMs: 5_000,
-    maxRetries: 0,
-  };
-  return {
-    name: "openai",
-    transcriber: new OpenAiTranscriber(options),
-    textModel: new OpenAiTextModel(options),
-  };
-}
+const openAi = (): AiProviders => stubProviders(stub);
 
 beforeAll(async () => {
   stub = await startOpenAiStub();

@@ -1,5 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { AiProviders } from "../ai/ai";
+import { openAiProviders } from "../ai/ai-factory";
 
 /** One request the stub received, with the body parsed (JSON or multipart form). */
 export interface StubRequest {
@@ -28,6 +30,18 @@ export interface OpenAiStub {
   /** Replaces how the stub answers. */
   handle(handler: StubHandler): void;
   close(): Promise<void>;
+}
+
+/** The real OpenAI providers pointed at the stub: no retries, a 5 s timeout. */
+export function stubProviders(stub: Pick<OpenAiStub, "baseURL">): AiProviders {
+  return openAiProviders({
+    apiKey: "sk-test",
+    baseURL: stub.baseURL,
+    transcriptionModel: "whisper-1",
+    textModel: "gpt-4o",
+    timeoutMs: 5_000,
+    maxRetries: 0,
+  });
 }
 
 export function chatReply(content: string | null): StubReply {

@@ -5,7 +5,6 @@ import { loginFormSchema } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { TextField } from "../../../components/ui/text-field";
-import { toast } from "../../../components/ui/use-toast";
 import { ApiError } from "../../../lib/api-client";
 import { validateForm } from "../../../lib/form-errors";
 import { useUser } from "../../auth/api/get-user";
@@ -49,21 +48,7 @@ function WatchRecorderSlot() {
 function WatchLogout() {
   const logout = useLogout();
   return (
-    <Button
-      variant="destructive"
-      disabled={logout.isPending}
-      onClick={() =>
-        logout.mutate(undefined, {
-          onSuccess: () => toast({ title: MESSAGES.goodbye }),
-          onError: () =>
-            toast({
-              title: MESSAGES.logoutFailed,
-              description: MESSAGES.pleaseTryAgain,
-              variant: "destructive",
-            }),
-        })
-      }
-    >
+    <Button variant="destructive" disabled={logout.isPending} onClick={() => logout.mutate()}>
       {MESSAGES.logout}
     </Button>
   );
