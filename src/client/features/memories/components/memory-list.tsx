@@ -4,7 +4,7 @@ import { Link } from "wouter";
 import type { Memory, MemoryPage } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
-import { Spinner } from "../../../components/ui/spinner";
+import { PageLoading } from "../../../components/ui/page-loading";
 import { STAGE_NOTICES } from "../processing/processing-api";
 import { formatRecordedAt } from "../utils/date-time";
 import { PageButtons } from "./page-buttons";
@@ -49,13 +49,8 @@ export function MemoryList({
   const [editing, setEditing] = useState<Memory | null>(null);
   // The dialog unmounts as it closes, so focus goes back to its edit button by hand.
   const editButton = useRef<HTMLButtonElement | null>(null);
-  if (isLoading && !data) {
-    return (
-      <div className="flex justify-center py-8">
-        <Spinner />
-      </div>
-    );
-  }
+  // Full height while loading, so the footer does not jump when the list arrives.
+  if (isLoading && !data) return <PageLoading />;
   if (error) return <p className="text-red-800">{error}</p>;
   if (!data || data.items.length === 0) return <div className="text-center">{empty}</div>;
   return (
