@@ -82,9 +82,14 @@ describe("Edit Memory dialog", () => {
     expect(screen.getByText("5/5 tags used")).toBeInTheDocument();
     expect(screen.getByLabelText("New tag")).toBeDisabled();
     expect(screen.getByRole("button", { name: "Add tag" })).toBeDisabled();
+    // The disabled input says why, in the spec's words.
+    expect(screen.getByLabelText("New tag")).toHaveAccessibleDescription(
+      MESSAGES.maxTagsReachedDescription,
+    );
     await user.click(screen.getByRole("button", { name: "Remove tag c" }));
     expect(screen.getByText("4/5 tags used")).toBeInTheDocument();
     expect(screen.getByLabelText("New tag")).toBeEnabled();
+    expect(screen.queryByText(MESSAGES.maxTagsReachedDescription)).not.toBeInTheDocument();
   });
 
   it("saves the full memory and says 'Memory updated!'", async () => {

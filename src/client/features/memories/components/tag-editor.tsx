@@ -1,5 +1,5 @@
 import { Plus, X } from "lucide-react";
-import { type KeyboardEvent, useState } from "react";
+import { type KeyboardEvent, useId, useState } from "react";
 import { MAX_TAGS } from "../../../../shared/constants";
 import { MESSAGES, tagsUsedLabel } from "../../../../shared/messages";
 import { addTag } from "../../../../shared/rules";
@@ -27,6 +27,7 @@ export function TagEditor({
 }) {
   const [input, setInput] = useState("");
   const full = tags.length >= MAX_TAGS;
+  const limitId = useId();
 
   const add = async () => {
     const result = addTag(tags, input);
@@ -89,6 +90,7 @@ export function TagEditor({
           placeholder="Add a tag"
           aria-label="New tag"
           disabled={disabled || full}
+          aria-describedby={full ? limitId : undefined}
           onChange={(event) => setInput(event.target.value)}
           onKeyDown={onKeyDown}
         />
@@ -103,6 +105,12 @@ export function TagEditor({
         </Button>
       </div>
       <p className="text-xs text-slate-700">{tagsUsedLabel(tags.length, MAX_TAGS)}</p>
+      {full ? (
+        // The input is disabled at the limit (spec 2), so the toast's reason is shown here instead.
+        <p id={limitId} className="text-xs text-slate-700">
+          {MESSAGES.maxTagsReachedDescription}
+        </p>
+      ) : null}
     </div>
   );
 }
