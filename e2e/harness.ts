@@ -72,6 +72,10 @@ export async function startServer(
   });
   child.stdout?.on("data", (d: Buffer) => logs.push(d.toString()));
   child.stderr?.on("data", (d: Buffer) => logs.push(d.toString()));
+  // Says so in the logs when the server dies under a test (a crash, or killed from outside).
+  child.on("exit", (code, signal) =>
+    logs.push(`[server exited: code ${code}, signal ${signal}]\n`),
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
