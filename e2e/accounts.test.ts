@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetTokenFrom, type SmtpSink, startSmtpSink } from "../src/server/test/smtp-sink";
@@ -116,6 +117,17 @@ describe("accounts in Chromium", () => {
     await login.getByLabel("Password").fill("second-password");
     await login.getByRole("button", { name: MESSAGES.logIn }).click();
     await page.getByRole("button", { name: MESSAGES.userMenu }).waitFor();
+
+    // End state: signed in again with the new password.
+    await login.waitFor({ state: "detached" });
+    await openUserMenu(page);
+    await page.getByText(signedInAs({ username })).waitFor();
+    await page.screenshot({
+      path: path.join("test-results", "journey-4-reset.png"),
+      fullPage: true,
+      animations: "disabled",
+    });
+    await page.keyboard.press("Escape");
 
     expect(first.consoleErrors).toEqual([]);
     expect(visitor.consoleErrors).toEqual([]);

@@ -145,6 +145,18 @@ export function unexpectedConsoleErrors(errors: string[]): string[] {
   );
 }
 
+/**
+ * Waits until the confetti after a saved memory has fallen: canvas-confetti draws on a canvas it
+ * appends to <body> and removes when its last particle is gone. For end-state screenshots.
+ */
+export async function confettiSettled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => ![...document.body.children].some((element) => element.tagName === "CANVAS"),
+    undefined,
+    { timeout: 30_000 },
+  );
+}
+
 /** Speaks `text` into a WAV for the fake microphone, padded with silence; returns its path and length. */
 export function makeSpeechWav(dir: string, text: string): { wav: string; seconds: number } {
   const raw = path.join(dir, "speech-raw.wav");

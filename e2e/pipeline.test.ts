@@ -12,6 +12,7 @@ import {
 import { MESSAGES } from "../src/shared/messages";
 import { seriousViolations } from "./axe";
 import {
+  confettiSettled,
   fakeMicrophoneArgs,
   launchBrowser,
   newPage,
@@ -128,6 +129,19 @@ describe("from recording to a claimed memory in Chromium", () => {
     // The audio went to the provider as an MP3 made in the browser.
     const transcription = stub.requests.find((r) => r.path.endsWith("/audio/transcriptions"));
     expect(transcription?.form?.file?.type).toBe("audio/mpeg");
+
+    // End state: signed in as the new account, the claimed memory in its list.
+    await page
+      .getByRole("list", { name: "Memories" })
+      .getByRole("link", { name: /I will always remember our day at the beach with Grandpa\./ })
+      .waitFor();
+    await page.getByRole("button", { name: MESSAGES.userMenu }).waitFor();
+    await confettiSettled(page);
+    await page.screenshot({
+      path: path.join("test-results", "journey-1-anonymous.png"),
+      fullPage: true,
+      animations: "disabled",
+    });
     expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();
   });

@@ -4,8 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OpenAiStub, startOpenAiStub } from "../src/server/test/openai-stub";
 import { MESSAGES } from "../src/shared/messages";
 import {
+  confettiSettled,
   fakeMicrophoneArgs,
   launchBrowser,
   newPage,
@@ -32,9 +34,16 @@ describe("the watch view's recorder in Chromium", () => {
   let workDir: string;
   let granted: Browser;
   let denied: Browser;
+  let stub: OpenAiStub;
 
   beforeAll(async () => {
-    server = await startServer();
+    // A quick provider: the watch view's recording is under test, not speech recognition.
+    stub = await startOpenAiStub();
+    server = await startServer({
+      AI_PROVIDER: "openai",
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: stub.baseURL,
+    });
     workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-watch-"));
     const raw = path.join(workDir, "raw.wav");
     const wav = path.join(workDir, "speech.wav");
@@ -48,6 +57,7 @@ describe("the watch view's recorder in Chromium", () => {
     await granted?.close();
     await denied?.close();
     await server?.cleanup();
+    await stub?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
@@ -69,6 +79,21 @@ describe("the watch view's recorder in Chromium", () => {
       await page.waitForTimeout(200);
     }
     expect(files).toHaveLength(1);
+
+    // End state: saved, and the watch is ready for the next one.
+    await page.getByText(MESSAGES.memorySaved, { exact: true }).waitFor({ timeout: 60_000 });
+    await slot.getByRole("button", { name: MESSAGES.startRecording }).waitFor({ timeout: 30_000 });
+    await page.getByRole("heading", { name: MESSAGES.watchTitle }).waitFor();
+    const memories = (await (await page.request.get(`${server.url}/api/memories`)).json()) as {
+      items: { status: string }[];
+    };
+    expect(memories.items.map((memory) => memory.status)).toEqual(["saved"]);
+    await confettiSettled(page);
+    await page.screenshot({
+      path: path.join("test-results", "journey-5-watch.png"),
+      fullPage: true,
+      animations: "disabled",
+    });
     await context.close();
   });
 
