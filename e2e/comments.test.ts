@@ -1,62 +1,41 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OpenAiStub, startOpenAiStub } from "../src/server/test/openai-stub";
+import type { OpenAiStub } from "../src/server/test/openai-stub";
 import { MESSAGES } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
-import { ApiClient, serverFixture } from "./api-client";
-import {
-  fakeMicrophoneArgs,
-  launchBrowser,
-  makeSpeechWav,
-  newPage,
-  type RunningServer,
-  startServer,
-} from "./harness";
+import { ApiClient } from "./api-client";
+import { type JourneySetup, seedMemory, startJourney } from "./fixtures";
+import { newPage, type RunningServer } from "./harness";
 
 describe("a visitor leaves a spoken comment", () => {
-  let workDir: string;
+  let journey: JourneySetup;
   let stub: OpenAiStub;
   let server: RunningServer;
   let browser: Browser;
   let memory: Memory;
 
   beforeAll(async () => {
-    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-comments-"));
-    const { wav } = makeSpeechWav(workDir, "What a wonderful memory, I love you.");
-    browser = await launchBrowser(fakeMicrophoneArgs(wav));
-    stub = await startOpenAiStub((request) =>
-      request.path.endsWith("/audio/transcriptions")
-        ? { body: { text: "What a wonderful memory, I love you." } }
-        : { status: 500, body: { error: { message: "not used" } } },
-    );
-    server = await startServer({
-      AI_PROVIDER: "openai",
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: stub.baseURL,
+    journey = await startJourney({
+      name: "comments",
+      speech: "What a wonderful memory, I love you.",
+      stub: (request) =>
+        request.path.endsWith("/audio/transcriptions")
+          ? { body: { text: "What a wonderful memory, I love you." } }
+          : { status: 500, body: { error: { message: "not used" } } },
     });
+    ({ stub, server, browser } = journey);
     const owner = new ApiClient(server.url);
     await owner.register("comment_owner");
-    const upload = await owner.upload(await serverFixture("tone.mp3"));
-    const { url } = (await upload.json()) as { url: string };
-    const created = await owner.json<Memory>("POST", "/api/memories", {
+    memory = await seedMemory(owner, {
       title: "Our first snow day",
-      audioUrl: url,
       transcript: "It snowed all night.",
       summary: "Our first snow day. You laughed so much.",
       tags: ["snow"],
-      recordedAt: new Date().toISOString(),
     });
-    expect(created.status).toBe(201);
-    memory = created.data;
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-    await stub?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    await journey?.close();
   });
 
   it("is refused without a name, then records, and sees the comment and the count", async () => {

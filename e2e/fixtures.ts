@@ -1,6 +1,81 @@
-import yauzl from "yauzl";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import {
+  defaultStubHandler,
+  type OpenAiStub,
+  type StubHandler,
+  startOpenAiStub,
+} from "../src/server/test/openai-stub";
 import type { Memory, MemoryCreateBody } from "../src/shared/schemas";
 import { type ApiClient, serverFixture } from "./api-client";
+import {
+  fakeMicrophoneArgs,
+  launchBrowser,
+  makeSpeechWav,
+  type RunningServer,
+  startServer,
+} from "./harness";
+
+/** The server environment that points the `openai` provider at a local stub. */
+export function openAiEnv(stub: OpenAiStub): Record<string, string> {
+  return { AI_PROVIDER: "openai", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: stub.baseURL };
+}
+
+/** What a browser journey runs on: the AI stub, the built server and Chromium. */
+export interface JourneySetup {
+  /** A temporary folder of its own (the speech WAV lives here). */
+  workDir: string;
+  stub: OpenAiStub;
+  server: RunningServer;
+  browser: Browser;
+  /** How long the fake microphone speaks, in seconds (0 without `speech`). */
+  speechSeconds: number;
+  /** Closes the browser, stops the server and the stub, and removes the folders. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the local OpenAI-compatible stub, the built server pointed at it, and Chromium whose fake
+ * microphone speaks `speech` once (no fake microphone without it). What started is stopped again
+ * if a later step fails.
+ */
+export async function startJourney(options: {
+  /** Prefix of the temporary folder, to tell runs apart. */
+  name: string;
+  speech?: string;
+  stub?: StubHandler;
+  /** More server environment, over the stub's. */
+  env?: Record<string, string>;
+}): Promise<JourneySetup> {
+  const workDir = await mkdtemp(path.join(os.tmpdir(), `vmj-${options.name}-`));
+  let stub: OpenAiStub | undefined;
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  const close = async () => {
+    await browser?.close();
+    await server?.cleanup();
+    await stub?.close();
+    await rm(workDir, { recursive: true, force: true });
+  };
+  try {
+    let speechSeconds = 0;
+    let browserArgs: string[] = [];
+    if (options.speech !== undefined) {
+      const speech = makeSpeechWav(workDir, options.speech);
+      speechSeconds = speech.seconds;
+      browserArgs = fakeMicrophoneArgs(speech.wav);
+    }
+    stub = await startOpenAiStub(options.stub ?? defaultStubHandler);
+    server = await startServer({ ...openAiEnv(stub), ...options.env });
+    browser = await launchBrowser(browserArgs);
+    return { workDir, stub, server, browser, speechSeconds, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
 
 /** Uploads the test tone as a memory's audio and creates the memory with POST /api/memories. */
 export async function seedMemory(
@@ -19,34 +94,6 @@ export async function seedMemory(
     throw new Error(`creating a memory failed: ${created.status} ${JSON.stringify(created.data)}`);
   }
   return created.data;
-}
-
-/** Every entry of a zip by name; yauzl checks each entry's CRC and sizes as it reads. */
-export async function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, file) =>
-      error ? reject(error) : resolve(file),
-    ),
-  );
-  const files = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on("error", reject);
-    zip.on("end", () => resolve());
-    zip.on("entry", (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("error", reject);
-        stream.on("end", () => {
-          files.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
-  });
-  return files;
 }
 
 /**

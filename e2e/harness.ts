@@ -72,10 +72,13 @@ export async function startServer(
   });
   child.stdout?.on("data", (d: Buffer) => logs.push(d.toString()));
   child.stderr?.on("data", (d: Buffer) => logs.push(d.toString()));
-  // Says so in the logs when the server dies under a test (a crash, or killed from outside).
-  child.on("exit", (code, signal) =>
-    logs.push(`[server exited: code ${code}, signal ${signal}]\n`),
-  );
+  let stopping = false;
+  // A server that dies under a test (a crash, or killed from outside) says so, with its logs.
+  child.on("exit", (code, signal) => {
+    logs.push(`[server exited: code ${code}, signal ${signal}]\n`);
+    if (!stopping)
+      console.error(`The server on port ${port} exited unexpectedly:\n${logs.join("")}`);
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -91,6 +94,7 @@ export async function startServer(
   }
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     if (child.exitCode !== null || child.signalCode !== null) return;
+    stopping = true;
     const exited = new Promise((r) => child.once("exit", r));
     child.kill(signal);
     await exited;

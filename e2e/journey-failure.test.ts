@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,17 +5,10 @@ import {
   defaultStubHandler,
   type OpenAiStub,
   type StubHandler,
-  startOpenAiStub,
 } from "../src/server/test/openai-stub";
 import { MESSAGES } from "../src/shared/messages";
-import {
-  fakeMicrophoneArgs,
-  launchBrowser,
-  makeSpeechWav,
-  newPage,
-  type RunningServer,
-  startServer,
-} from "./harness";
+import { type JourneySetup, startJourney } from "./fixtures";
+import { newPage, type RunningServer } from "./harness";
 
 /** The summary step fails (HTTP 500) until the provider "recovers". */
 const summaryDown: StubHandler = (request) => {
@@ -29,28 +20,22 @@ const summaryDown: StubHandler = (request) => {
 };
 
 describe("journey 6: processing fails, the audio is kept, the provider recovers, retry completes", () => {
-  let workDir: string;
+  let journey: JourneySetup;
   let stub: OpenAiStub;
   let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-failure-"));
-    const { wav } = makeSpeechWav(workDir, "Today you took your first steps in the garden.");
-    browser = await launchBrowser(fakeMicrophoneArgs(wav));
-    stub = await startOpenAiStub(summaryDown);
-    server = await startServer({
-      AI_PROVIDER: "openai",
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: stub.baseURL,
-      OPENAI_MAX_RETRIES: "0",
+    journey = await startJourney({
+      name: "failure",
+      speech: "Today you took your first steps in the garden.",
+      stub: summaryDown,
+      env: { OPENAI_MAX_RETRIES: "0" },
     });
+    ({ stub, server, browser } = journey);
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-    await stub?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    await journey?.close();
   });
 
   it("shows the failure with playable audio, then retry saves the memory", async () => {

@@ -1,28 +1,15 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  chatReply,
-  defaultStubHandler,
-  type OpenAiStub,
-  startOpenAiStub,
-} from "../src/server/test/openai-stub";
+import { chatReply, defaultStubHandler } from "../src/server/test/openai-stub";
+import { unzip } from "../src/server/test/zip";
 import { GENERATED_TAG_COUNT, MAX_TAGS, PAGE_SIZE } from "../src/shared/constants";
 import { MESSAGES, tagsUsedLabel } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
-import { looksLikeMp3, seedMemory, unzip } from "./fixtures";
-import {
-  fakeMicrophoneArgs,
-  launchBrowser,
-  makeSpeechWav,
-  newPage,
-  type RunningServer,
-  startServer,
-  unexpectedConsoleErrors,
-} from "./harness";
+import { type JourneySetup, looksLikeMp3, seedMemory, startJourney } from "./fixtures";
+import { newPage, type RunningServer, unexpectedConsoleErrors } from "./harness";
 
 const OWNER = "owner_journey";
 const PASSWORD = "a long enough password";
@@ -39,31 +26,26 @@ const listItems = (page: Page) =>
 
 /** Issue 8, journey 2: the owner records, plays, edits, tags, searches, pages, backs up, deletes. */
 describe("journey 2: an owner lives with their memories", () => {
-  let workDir: string;
+  let journey: JourneySetup;
   let speechSeconds: number;
-  let stub: OpenAiStub;
   let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-journey2-"));
-    const speech = makeSpeechWav(workDir, SPEECH);
-    speechSeconds = speech.seconds;
-    browser = await launchBrowser(fakeMicrophoneArgs(speech.wav));
     // A quick local provider that "hears" the speech and titles the memory after it.
-    stub = await startOpenAiStub(async (request) => {
-      if (request.path.endsWith("/audio/transcriptions")) return { body: { text: SPEECH } };
-      const json = request.json ?? {};
-      if (request.path.endsWith("/chat/completions") && json.response_format === undefined) {
-        return chatReply(`${TITLE} You ran to the water and waved at every ship, my love.`);
-      }
-      return defaultStubHandler(request);
+    journey = await startJourney({
+      name: "journey2",
+      speech: SPEECH,
+      stub: async (request) => {
+        if (request.path.endsWith("/audio/transcriptions")) return { body: { text: SPEECH } };
+        const json = request.json ?? {};
+        if (request.path.endsWith("/chat/completions") && json.response_format === undefined) {
+          return chatReply(`${TITLE} You ran to the water and waved at every ship, my love.`);
+        }
+        return defaultStubHandler(request);
+      },
     });
-    server = await startServer({
-      AI_PROVIDER: "openai",
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: stub.baseURL,
-    });
+    ({ speechSeconds, server, browser } = journey);
     // Older memories, so that the recorded one makes TOTAL_MEMORIES and lists first.
     const owner = new ApiClient(server.url);
     await owner.register(OWNER, PASSWORD);
@@ -79,10 +61,7 @@ describe("journey 2: an owner lives with their memories", () => {
     }
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-    await stub?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    await journey?.close();
   });
 
   it("records, plays, edits, tags, searches, pages, backs up and deletes", async () => {

@@ -1,72 +1,47 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OpenAiStub, startOpenAiStub } from "../src/server/test/openai-stub";
 import { MESSAGES } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
-import { ApiClient, serverFixture } from "./api-client";
-import {
-  fakeMicrophoneArgs,
-  launchBrowser,
-  makeSpeechWav,
-  newPage,
-  type RunningServer,
-  startServer,
-  unexpectedConsoleErrors,
-} from "./harness";
+import { ApiClient } from "./api-client";
+import { type JourneySetup, seedMemory, startJourney } from "./fixtures";
+import { newPage, type RunningServer, unexpectedConsoleErrors } from "./harness";
 
 const OWNER = "journey_owner";
 const COMMENT_TEXT = "That picnic was the best day of the summer.";
 
 /** Issue 8, journey 3: a visitor on a public profile, then the same visitor once it is private. */
 describe("journey 3: a visitor on a profile that becomes private", () => {
-  let workDir: string;
-  let stub: OpenAiStub;
+  let journey: JourneySetup;
   let server: RunningServer;
   let browser: Browser;
   let picnic: Memory;
 
   beforeAll(async () => {
-    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-journey3-"));
-    const { wav } = makeSpeechWav(workDir, COMMENT_TEXT);
-    browser = await launchBrowser(fakeMicrophoneArgs(wav));
-    stub = await startOpenAiStub((request) =>
-      request.path.endsWith("/audio/transcriptions")
-        ? { body: { text: COMMENT_TEXT } }
-        : { status: 500, body: { error: { message: "not used" } } },
-    );
-    server = await startServer({
-      AI_PROVIDER: "openai",
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: stub.baseURL,
+    journey = await startJourney({
+      name: "journey3",
+      speech: COMMENT_TEXT,
+      stub: (request) =>
+        request.path.endsWith("/audio/transcriptions")
+          ? { body: { text: COMMENT_TEXT } }
+          : { status: 500, body: { error: { message: "not used" } } },
     });
+    ({ server, browser } = journey);
     const owner = new ApiClient(server.url);
     await owner.register(OWNER);
-    const create = async (title: string, transcript: string): Promise<Memory> => {
-      const upload = await owner.upload(await serverFixture("tone.mp3"));
-      expect(upload.status).toBe(201);
-      const { url } = (await upload.json()) as { url: string };
-      const created = await owner.json<Memory>("POST", "/api/memories", {
-        title,
-        audioUrl: url,
-        transcript,
-        summary: `${title}.`,
-        tags: [],
-        recordedAt: new Date().toISOString(),
-      });
-      expect(created.status).toBe(201);
-      return created.data;
-    };
-    await create("Our first snow day", "It snowed all night and we built a snowman.");
-    picnic = await create("Beach picnic in July", "We ate sandwiches by the sea.");
+    await seedMemory(owner, {
+      title: "Our first snow day",
+      transcript: "It snowed all night and we built a snowman.",
+      summary: "Our first snow day.",
+    });
+    picnic = await seedMemory(owner, {
+      title: "Beach picnic in July",
+      transcript: "We ate sandwiches by the sea.",
+      summary: "Beach picnic in July.",
+    });
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-    await stub?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    await journey?.close();
   });
 
   it("searches, opens and comments on a public memory, then loses it all when the profile goes private", async () => {

@@ -1,25 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  defaultStubHandler,
-  type OpenAiStub,
-  startOpenAiStub,
-} from "../src/server/test/openai-stub";
+import { defaultStubHandler, type OpenAiStub } from "../src/server/test/openai-stub";
 import { MESSAGES } from "../src/shared/messages";
 import { seriousViolations } from "./axe";
-import {
-  confettiSettled,
-  fakeMicrophoneArgs,
-  launchBrowser,
-  newPage,
-  type RunningServer,
-  startServer,
-  unexpectedConsoleErrors,
-} from "./harness";
+import { type JourneySetup, startJourney } from "./fixtures";
+import { confettiSettled, newPage, type RunningServer, unexpectedConsoleErrors } from "./harness";
 
 const SPEECH = "Today we went to the beach with grandpa and you built a sandcastle.";
 
@@ -35,35 +21,23 @@ const NOTICES = [
 ];
 
 describe("from recording to a claimed memory in Chromium", () => {
-  let workDir: string;
+  let journey: JourneySetup;
   let browser: Browser;
   let server: RunningServer;
   let stub: OpenAiStub;
 
   beforeAll(async () => {
-    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-pipeline-"));
-    const raw = path.join(workDir, "speech-raw.wav");
-    const wav = path.join(workDir, "speech.wav");
-    execFileSync("espeak-ng", ["-w", raw, SPEECH]);
-    execFileSync("sox", [raw, wav, "pad", "0", "0.5"]);
-    browser = await launchBrowser(fakeMicrophoneArgs(wav));
     // The AI provider is a local OpenAI-compatible server; each call takes a moment, as real ones
     // do, so the browser's once-a-second polling sees every stage.
-    stub = await startOpenAiStub(async (request) => ({
-      ...(await defaultStubHandler(request)),
-      delayMs: 1500,
-    }));
-    server = await startServer({
-      AI_PROVIDER: "openai",
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: stub.baseURL,
+    journey = await startJourney({
+      name: "pipeline",
+      speech: SPEECH,
+      stub: async (request) => ({ ...(await defaultStubHandler(request)), delayMs: 1500 }),
     });
+    ({ browser, server, stub } = journey);
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-    await stub?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    await journey?.close();
   });
 
   it("shows each step, saves, offers an account, and the new account owns the memory", async () => {

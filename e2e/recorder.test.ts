@@ -1,19 +1,10 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OpenAiStub, startOpenAiStub } from "../src/server/test/openai-stub";
 import { MESSAGES, pendingRecordingsLabel } from "../src/shared/messages";
-import {
-  fakeMicrophoneArgs,
-  launchBrowser,
-  makeSpeechWav,
-  newPage,
-  type RunningServer,
-  startServer,
-  unexpectedConsoleErrors,
-} from "./harness";
+import { type JourneySetup, openAiEnv, startJourney } from "./fixtures";
+import { newPage, type RunningServer, startServer, unexpectedConsoleErrors } from "./harness";
 import { decodeMp3 } from "./mp3-page";
 
 const SPEECH = "Today we went to the beach and built a big sandcastle together.";
@@ -42,30 +33,21 @@ async function startRecording(page: Page): Promise<void> {
 }
 
 describe("recording in Chromium with a fake microphone", () => {
-  let workDir: string;
+  let journey: JourneySetup;
   let speechSeconds: number;
   let browser: Browser;
   let server: RunningServer;
-  let stub: OpenAiStub;
   let aiEnv: Record<string, string> = {};
 
   beforeAll(async () => {
-    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-recorder-"));
-    const speech = makeSpeechWav(workDir, SPEECH);
-    const wav = speech.wav;
-    speechSeconds = speech.seconds;
-    browser = await launchBrowser(fakeMicrophoneArgs(wav));
     // Recording is under test here, not speech recognition: a quick provider keeps the
     // recorder's wait for processing short on a busy machine.
-    stub = await startOpenAiStub();
-    aiEnv = { AI_PROVIDER: "openai", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: stub.baseURL };
-    server = await startServer(aiEnv);
+    journey = await startJourney({ name: "recorder", speech: SPEECH });
+    ({ speechSeconds, browser, server } = journey);
+    aiEnv = openAiEnv(journey.stub);
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-    await stub?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    await journey?.close();
   });
 
   it("records, converts to MP3 in the browser and stores an MP3 of the spoken length", async () => {
@@ -92,7 +74,12 @@ describe("recording in Chromium with a fake microphone", () => {
     // The speech is there, not silence.
     expect(decoded.rms).toBeGreaterThan(0.005);
 
-    await page.getByRole("button", { name: MESSAGES.startRecording }).waitFor({ timeout: 60_000 });
+    // Logged out: the save-account dialog follows the save; closing it leaves the recorder idle.
+    const saveAccount = page.getByRole("dialog");
+    await saveAccount.waitFor({ timeout: 60_000 });
+    await saveAccount.getByRole("button", { name: MESSAGES.cancel }).click();
+    await saveAccount.waitFor({ state: "detached" });
+    await page.getByRole("button", { name: MESSAGES.startRecording }).waitFor();
     expect(await page.getByTestId("audio-visualiser").getAttribute("data-active")).toBe("false");
     expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();

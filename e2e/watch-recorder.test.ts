@@ -1,19 +1,10 @@
-import { execFileSync } from "node:child_process";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import os from "node:os";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OpenAiStub, startOpenAiStub } from "../src/server/test/openai-stub";
 import { MESSAGES } from "../src/shared/messages";
-import {
-  confettiSettled,
-  fakeMicrophoneArgs,
-  launchBrowser,
-  newPage,
-  type RunningServer,
-  startServer,
-} from "./harness";
+import { type JourneySetup, startJourney } from "./fixtures";
+import { confettiSettled, launchBrowser, newPage, type RunningServer } from "./harness";
 
 /** Signs this browser context up (and so in) through the app's own API. */
 async function signUp(page: Page, username: string): Promise<void> {
@@ -30,35 +21,21 @@ async function signUp(page: Page, username: string): Promise<void> {
 }
 
 describe("the watch view's recorder in Chromium", () => {
+  let journey: JourneySetup;
   let server: RunningServer;
-  let workDir: string;
   let granted: Browser;
   let denied: Browser;
-  let stub: OpenAiStub;
 
   beforeAll(async () => {
     // A quick provider: the watch view's recording is under test, not speech recognition.
-    stub = await startOpenAiStub();
-    server = await startServer({
-      AI_PROVIDER: "openai",
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: stub.baseURL,
-    });
-    workDir = await mkdtemp(path.join(os.tmpdir(), "vmj-watch-"));
-    const raw = path.join(workDir, "raw.wav");
-    const wav = path.join(workDir, "speech.wav");
-    execFileSync("espeak-ng", ["-w", raw, "Good night, sleep tight."]);
-    execFileSync("sox", [raw, wav, "pad", "0", "0.5"]);
-    granted = await launchBrowser(fakeMicrophoneArgs(wav));
+    journey = await startJourney({ name: "watch", speech: "Good night, sleep tight." });
+    ({ server, browser: granted } = journey);
     // A fake device but no automatic permission: headless Chromium refuses the microphone.
     denied = await launchBrowser(["--use-fake-device-for-media-stream"]);
   });
   afterAll(async () => {
-    await granted?.close();
     await denied?.close();
-    await server?.cleanup();
-    await stub?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    await journey?.close();
   });
 
   it("records and uploads from the watch view when logged in", async () => {

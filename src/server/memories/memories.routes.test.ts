@@ -6,6 +6,7 @@ import { VISITOR_COOKIE } from "../auth/session.service";
 import { hashToken, newId, newSecretToken, nowIso } from "../ids";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
+import { unzip } from "../test/zip";
 import { MemoriesRepo } from "./memories.repo";
 
 const editBody = {
@@ -487,32 +488,3 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
     });
   });
 });
-
-/** Every entry of a zip, by name, checked by yauzl (CRC and sizes). */
-async function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  const yauzl = await import("yauzl");
-  const zip = await new Promise<import("yauzl").ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, file) =>
-      error ? reject(error) : resolve(file),
-    ),
-  );
-  const files = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on("error", reject);
-    zip.on("end", () => resolve());
-    zip.on("entry", (entry: import("yauzl").Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("error", reject);
-        stream.on("end", () => {
-          files.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
-  });
-  return files;
-}
