@@ -44,6 +44,14 @@ describe("the watch view's recorder in Chromium", () => {
     await signUp(page, `watcher${Date.now()}`);
     await page.goto(`${server.url}/watch`);
     const slot = page.getByTestId("watch-recorder-slot");
+    // The one-tap button is a circle: its corner radius is at least half its width.
+    const shape = await slot
+      .getByRole("button", { name: MESSAGES.startRecording })
+      .evaluate((el) => ({
+        width: el.getBoundingClientRect().width,
+        radius: Number.parseFloat(getComputedStyle(el).borderTopLeftRadius),
+      }));
+    expect(shape.radius).toBeGreaterThanOrEqual(shape.width / 2);
     await slot.getByRole("button", { name: MESSAGES.startRecording }).click();
     await slot.getByRole("button", { name: MESSAGES.stopRecording }).waitFor();
     await page.waitForTimeout(2500);

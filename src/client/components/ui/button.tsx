@@ -13,7 +13,8 @@ const VARIANTS: Record<Variant, string> = {
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
-  size?: "sm" | "md" | "lg" | "icon";
+  /** `round`: the watch view's large one-tap circle. */
+  size?: "sm" | "md" | "lg" | "icon" | "round";
 }
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
@@ -25,7 +26,9 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       ref={ref}
       type={type}
       className={cn(
-        "inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:pointer-events-none disabled:opacity-50",
+        "inline-flex items-center justify-center gap-2 font-medium transition-colors disabled:pointer-events-none disabled:opacity-50",
+        // One rounding per size: class names are joined, not merged, so two would fight.
+        size === "round" ? "h-24 w-24 flex-col rounded-full text-sm" : "rounded-md",
         size === "sm" && "h-8 px-3 text-sm",
         size === "md" && "h-10 px-4 text-sm",
         size === "lg" && "h-12 px-6 text-base",

@@ -261,9 +261,8 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
         )}
       >
         <Button
-          size={compact ? "sm" : "lg"}
+          size={watch ? "round" : compact ? "sm" : "lg"}
           variant={state === "recording" ? "destructive" : "primary"}
-          className={cn(watch && "h-24 w-24 rounded-full text-sm")}
           onClick={state === "recording" ? stop : start}
           disabled={state === "processing"}
         >
