@@ -53,6 +53,7 @@ import { MemoriesService } from "./memories/memories.service";
 import { MemoriesBackup } from "./memories/memories-backup";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
+import { databaseRateLimitStore, RateLimitCounters } from "./rate-limit-store";
 import type { AudioStorage } from "./storage/audio-storage";
 import { UsersRepo } from "./users/users.repo";
 import { usersRoutes } from "./users/users.routes";
@@ -123,6 +124,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Limits are set per route (auth routes: RATE_LIMIT_AUTH_PER_MINUTE per IP and per account).
   await app.register(rateLimit, {
     global: false,
+    // Counters in the database: shared by every instance on one PostgreSQL, kept across restarts.
+    store: databaseRateLimitStore(new RateLimitCounters(deps.database.db)),
     errorResponseBuilder: () => ({ statusCode: 429, message: MESSAGES.tooManyRequests }),
   });
 

@@ -34,11 +34,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 ) => {
   // Per client IP, per route; the same budget again per account where one is named.
   const perIp = { max: config.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" };
-  const perAccount = (key: (body: Record<string, unknown>) => unknown) => {
+  const perAccount = (name: string, key: (body: Record<string, unknown>) => unknown) => {
     const check = app.createRateLimit({
       ...perIp,
       keyGenerator: (request) =>
-        `account:${String(key((request.body ?? {}) as Record<string, unknown>) ?? "").toLowerCase()}`,
+        `account:${name}:${String(key((request.body ?? {}) as Record<string, unknown>) ?? "").toLowerCase()}`,
     });
     return async (request: FastifyRequest) => {
       const limit = await check(request);
@@ -46,9 +46,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     };
   };
   /** Route options limiting a request per client IP and per the account its body names. */
-  const limitedPerIpAndAccount = (key: (body: Record<string, unknown>) => unknown) => ({
+  const limitedPerIpAndAccount = (
+    name: string,
+    key: (body: Record<string, unknown>) => unknown,
+  ) => ({
     config: { rateLimit: perIp },
-    preHandler: perAccount(key),
+    preHandler: perAccount(name, key),
   });
 
   app.get(
@@ -89,7 +92,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     "/login",
     {
-      ...limitedPerIpAndAccount((body) => body.username),
+      ...limitedPerIpAndAccount("login", (body) => body.username),
       schema: {
         summary: "Logs in with username and password",
         body: loginBodySchema,
@@ -120,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     "/forgot-password",
     {
-      ...limitedPerIpAndAccount((body) => body.email),
+      ...limitedPerIpAndAccount("forgot-password", (body) => body.email),
       schema: {
         summary: "Mails a reset link when an account uses this email; the answer never tells",
         body: forgotPasswordBodySchema,

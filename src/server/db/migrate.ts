@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from "k
 import type { DatabaseHandle, DatabaseKind } from "./connection";
 import { initialSchema } from "./migrations/0001-initial";
 import { memoriesListOrder } from "./migrations/0002-memories-list-order";
+import { rateLimits } from "./migrations/0003-rate-limits";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -11,6 +12,7 @@ export interface DialectMigration {
 const MIGRATIONS: Record<string, DialectMigration> = {
   "0001-initial": initialSchema,
   "0002-memories-list-order": memoriesListOrder,
+  "0003-rate-limits": rateLimits,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

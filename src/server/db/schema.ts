@@ -86,6 +86,15 @@ export interface JobsTable {
   updated_at: string;
 }
 
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  /** Epoch milliseconds. */
+  window_start: number;
+  /** Epoch milliseconds: window_start plus the route's window. */
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -94,4 +103,5 @@ export interface Database {
   memories: MemoriesTable;
   comments: CommentsTable;
   jobs: JobsTable;
+  rate_limits: RateLimitsTable;
 }
