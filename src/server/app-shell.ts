@@ -12,12 +12,14 @@ export class AppShell {
 
   constructor(private readonly indexHtmlPath: string) {}
 
-  async render(user: User | null): Promise<string> {
+  /** `undefined` when the session could not be read: the page then asks GET /api/user itself. */
+  async render(user: User | null | undefined): Promise<string> {
     this.template ??= readFile(this.indexHtmlPath, "utf8");
     const template = await this.template.catch((error: unknown) => {
       this.template = undefined;
       throw error;
     });
+    if (user === undefined) return template;
     // Only the fields GET /api/user would send; `<` escaped so no text can close the element.
     const json = JSON.stringify(user ? userSchema.parse(user) : null).replace(/</g, "\\u003c");
     const block = `<script type="application/json" id="${SESSION_USER_SCRIPT_ID}">${json}</script>`;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -7,6 +8,7 @@ import { precompressDir } from "../../scripts/precompress.ts";
 import { SESSION_USER_SCRIPT_ID } from "../shared/constants";
 import { MESSAGES } from "../shared/messages";
 import { buildApp } from "./app";
+import { SESSION_COOKIE } from "./auth/session.service";
 import { loadConfig } from "./config";
 import { LocalAudioStorage } from "./storage/local-storage";
 import { createUserWithSession } from "./test/auth-helpers";
@@ -112,6 +114,28 @@ describe("the HTTP shell", () => {
       headers: { cookie: `${cookie.split("=")[0]}=not-a-session` },
     });
     expect(stale.body).toContain(`id="${SESSION_USER_SCRIPT_ID}">null</script>`);
+  });
+
+  it("still serves the page, without a user, when the database is unreachable", async () => {
+    const broken = await createTestDatabase("sqlite");
+    const offline = await buildApp({
+      config: t.config,
+      database: broken.handle,
+      storage: t.storage,
+      clientDir,
+      logger: false,
+    });
+    await broken.cleanup();
+    const page = await offline.inject({
+      method: "GET",
+      url: "/",
+      // A well-formed token, so the lookup reaches the database.
+      headers: { cookie: `${SESSION_COOKIE}=${randomBytes(32).toString("base64url")}` },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("<div id=root>");
+    expect(page.body).not.toContain(SESSION_USER_SCRIPT_ID);
+    await offline.close();
   });
 
   it("sends the build's compressed copy of an asset when the browser accepts it", async () => {

@@ -19,6 +19,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import { MESSAGES } from "../shared/messages";
+import type { User } from "../shared/schemas";
 import type { AiProviders } from "./ai/ai";
 import { createAi } from "./ai/ai-factory";
 import { appInfoRoutes } from "./app-info/app-info.routes";
@@ -287,8 +288,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return reply.code(404).send({ message: MESSAGES.notFound });
     }
     // Every other path is a screen of the single-page app; it shows its own 404 page.
-    const userId = await sessions.resolve(request.cookies[SESSION_COOKIE]);
-    const user = userId ? await usersService.getUser(userId) : null;
+    let user: User | null | undefined;
+    try {
+      const userId = await sessions.resolve(request.cookies[SESSION_COOKIE]);
+      user = userId ? await usersService.getUser(userId) : null;
+    } catch (error) {
+      // The page still loads (and shows the API's error) when the database is unreachable.
+      request.log.warn({ err: error }, "app shell: session lookup failed");
+    }
     // Per visitor (it holds their user), so shared caches must not keep it.
     return reply
       .header("cache-control", "private, no-cache")
