@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Kysely, Selectable, Transaction, Updateable } from "kysely";
 import type { DatabaseKind } from "../db/connection";
 import type { Database, JobsTable } from "../db/schema";
 import { newId } from "../ids";
@@ -98,35 +98,21 @@ export class JobsRepo {
 
   /** Extends a lease while work goes on; false when the job is no longer this worker's. */
   async extendLease(id: string, workerId: string, leaseMs: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable("jobs")
-      .set({
-        locked_until: new Date(Date.now() + leaseMs).toISOString(),
-        updated_at: new Date().toISOString(),
-      })
-      .where("id", "=", id)
-      .where("locked_by", "=", workerId)
-      .where("status", "=", "running")
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.updateOwnRunning(id, workerId, {
+      locked_until: new Date(Date.now() + leaseMs).toISOString(),
+      updated_at: new Date().toISOString(),
+    });
   }
 
   /** Marks the job done, if it is still this worker's. */
   async complete(id: string, workerId: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable("jobs")
-      .set({
-        status: "done",
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        updated_at: new Date().toISOString(),
-      })
-      .where("id", "=", id)
-      .where("locked_by", "=", workerId)
-      .where("status", "=", "running")
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.updateOwnRunning(id, workerId, {
+      status: "done",
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      updated_at: new Date().toISOString(),
+    });
   }
 
   /**
@@ -135,16 +121,25 @@ export class JobsRepo {
    */
   async fail(id: string, workerId: string, error: string, retryAt: Date | null): Promise<boolean> {
     const now = new Date().toISOString();
+    return this.updateOwnRunning(id, workerId, {
+      status: retryAt ? "queued" : "failed",
+      run_after: retryAt ? retryAt.toISOString() : now,
+      locked_by: null,
+      locked_until: null,
+      last_error: error.slice(0, 2000),
+      updated_at: now,
+    });
+  }
+
+  /** Updates the job only while it is running and held by `workerId`; true when it was. */
+  private async updateOwnRunning(
+    id: string,
+    workerId: string,
+    changes: Updateable<JobsTable>,
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable("jobs")
-      .set({
-        status: retryAt ? "queued" : "failed",
-        run_after: retryAt ? retryAt.toISOString() : now,
-        locked_by: null,
-        locked_until: null,
-        last_error: error.slice(0, 2000),
-        updated_at: now,
-      })
+      .set(changes)
       .where("id", "=", id)
       .where("locked_by", "=", workerId)
       .where("status", "=", "running")
