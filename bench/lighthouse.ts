@@ -8,7 +8,8 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ApiClient, serverFixture } from "../e2e/api-client";
+import { ApiClient } from "../e2e/api-client";
+import { seedMemory } from "../e2e/fixtures";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startServer } from "../e2e/harness";
 import type { Memory } from "../src/shared/schemas";
 
@@ -93,27 +94,16 @@ try {
   // A journal with more than a page of memories, as a family's would be.
   let memory: Memory | undefined;
   for (let i = 0; i < 20; i++) {
-    const upload = await owner.upload(await serverFixture("tone.mp3"));
-    const { url } = (await upload.json()) as { url: string };
-    const created = await owner.json<Memory>("POST", "/api/memories", {
+    memory = await seedMemory(owner, {
       title: `Our day at the beach ${i + 1}`,
-      audioUrl: url,
       transcript: "We built a sandcastle together and watched the sun go down.",
       summary: "Our day at the beach. You built a sandcastle, my love.",
       tags: ["beach", "sandcastle"],
       recordedAt: new Date(Date.UTC(2026, 5, 1 + i)).toISOString(),
     });
-    if (created.status !== 201) throw new Error(`seeding failed: ${created.status}`);
-    memory = created.data;
   }
   // The owner's session, for Lighthouse's browser to send as a cookie.
-  const login = await fetch(`${server.url}/api/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "lighthouse_user", password: "a long enough password" }),
-  });
-  const cookie = login.headers.getSetCookie()[0]?.split(";")[0];
-  if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status}`);
+  const cookie = owner.cookieHeader();
 
   const pages: Array<[name: string, route: string, cookie?: string]> = [
     ["home page, visitor", "/"],

@@ -14,9 +14,8 @@ export class ApiClient {
     options: { timeoutMs?: number } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = {};
-    if (this.cookies.size) {
-      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    }
+    const cookie = this.cookieHeader();
+    if (cookie) headers.cookie = cookie;
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
@@ -35,6 +34,11 @@ export class ApiClient {
       if (name) this.cookies.set(name.trim(), rest.join("="));
     }
     return res;
+  }
+
+  /** The cookies this client holds, as a `cookie` header value ("" when none). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
   }
 
   async json<T>(method: string, url: string, body?: unknown): Promise<{ status: number; data: T }> {

@@ -260,8 +260,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
-  const appShell = new AppShell(indexHtml ?? "");
-  if (clientDir && indexHtml && existsSync(indexHtml)) {
+  // Without a built client (API-only tests), every non-API path answers 404 JSON.
+  const appShell = indexHtml && existsSync(indexHtml) ? new AppShell(indexHtml) : undefined;
+  if (clientDir && appShell) {
     await app.register(fastifyStatic, {
       root: clientDir,
       wildcard: false,
@@ -281,7 +282,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split("?")[0] ?? "";
-    if (url === "/api" || url.startsWith("/api/") || !indexHtml || !existsSync(indexHtml)) {
+    if (url === "/api" || url.startsWith("/api/") || !appShell) {
       return reply.code(404).send({ message: MESSAGES.notFound });
     }
     if (request.method !== "GET" && request.method !== "HEAD") {

@@ -41,11 +41,10 @@ export class RateLimitCounters {
     const expired = sql<boolean>`rate_limits.expires_at <= ${at}`;
     const row = await this.db
       .insertInto("rate_limits")
-      .values({ key, count: 1, window_start: now, expires_at: now + windowMs })
+      .values({ key, count: 1, expires_at: now + windowMs })
       .onConflict((conflict) =>
         conflict.column("key").doUpdateSet({
           count: sql<number>`case when ${expired} then 1 else rate_limits.count + 1 end`,
-          window_start: sql<number>`case when ${expired} then ${at} else rate_limits.window_start end`,
           expires_at: sql<number>`case when ${expired} then cast(${now + windowMs} as bigint) else rate_limits.expires_at end`,
         }),
       )
@@ -82,6 +81,16 @@ export class RateLimitCounters {
   }
 }
 
+type StoreCallback = (error: Error | null, result?: RateLimitState) => void;
+
+/** The plugin's stores answer through callbacks. */
+function settle(state: Promise<RateLimitState>, callback: StoreCallback): void {
+  state.then(
+    (result) => callback(null, result),
+    (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+  );
+}
+
 interface ChildOptions {
   groupId?: string;
   routeInfo?: { method?: string | string[]; url?: string };
@@ -100,22 +109,12 @@ export function databaseRateLimitStore(counters: RateLimitCounters): FastifyRate
       private readonly namespace = "global",
     ) {}
 
-    incr(
-      key: string,
-      callback: (error: Error | null, result?: RateLimitState) => void,
-      timeWindow: number,
-    ): void {
-      counters.hit(`${this.namespace}|${key}`, timeWindow).then(
-        (state) => callback(null, state),
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-      );
+    incr(key: string, callback: StoreCallback, timeWindow: number): void {
+      settle(counters.hit(`${this.namespace}|${key}`, timeWindow), callback);
     }
 
-    read(key: string, callback: (error: Error | null, result?: RateLimitState) => void): void {
-      counters.read(`${this.namespace}|${key}`).then(
-        (state) => callback(null, state),
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-      );
+    read(key: string, callback: StoreCallback): void {
+      settle(counters.read(`${this.namespace}|${key}`), callback);
     }
 
     child(routeOptions: unknown): FastifyRateLimitStore {

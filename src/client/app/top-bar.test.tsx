@@ -21,6 +21,16 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** Puts the session data block in the page, as the server does; the caller removes it. */
+function embedSessionUser(user: User | null): HTMLScriptElement {
+  const block = document.createElement("script");
+  block.type = "application/json";
+  block.id = SESSION_USER_SCRIPT_ID;
+  block.textContent = JSON.stringify(user);
+  document.head.append(block);
+  return block;
+}
+
 async function openMenu() {
   await userEvent.click(await screen.findByRole("button", { name: MESSAGES.userMenu }));
   return screen.findByRole("menu");
@@ -46,11 +56,7 @@ describe("TopBar", () => {
 
   it("shows the user the server embedded in the page at once, without asking the API", async () => {
     const { calls } = fakeApi({});
-    const block = document.createElement("script");
-    block.type = "application/json";
-    block.id = SESSION_USER_SCRIPT_ID;
-    block.textContent = JSON.stringify(jo);
-    document.head.append(block);
+    const block = embedSessionUser(jo);
     try {
       renderWithApp(<TopBar />);
       expect(screen.getByRole("button", { name: MESSAGES.userMenu })).toBeInTheDocument();
@@ -65,11 +71,7 @@ describe("TopBar", () => {
 
   it("shows Log in at once when the page says nobody is logged in", async () => {
     const { calls } = fakeApi({});
-    const block = document.createElement("script");
-    block.type = "application/json";
-    block.id = SESSION_USER_SCRIPT_ID;
-    block.textContent = "null";
-    document.head.append(block);
+    const block = embedSessionUser(null);
     try {
       renderWithApp(<TopBar />);
       expect(screen.getByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();

@@ -89,9 +89,7 @@ export interface JobsTable {
 export interface RateLimitsTable {
   key: string;
   count: number;
-  /** Epoch milliseconds. */
-  window_start: number;
-  /** Epoch milliseconds: window_start plus the route's window. */
+  /** Epoch milliseconds: when the current window ends. */
   expires_at: number;
 }
 

@@ -3,7 +3,8 @@ import type { DialectMigration } from "../migrate";
 
 /**
  * Rate-limit counters live in the database, so several app instances on one PostgreSQL share them
- * (and a restart does not reset them). One row per limited key and route; times in epoch ms.
+ * (and a restart does not reset them). One row per limited key and route: its count in the current window and
+ * when that window ends (epoch ms).
  */
 export const rateLimits: DialectMigration = {
   async up(db: Kysely<unknown>) {
@@ -11,7 +12,6 @@ export const rateLimits: DialectMigration = {
       .createTable("rate_limits")
       .addColumn("key", "varchar(600)", (c) => c.primaryKey())
       .addColumn("count", "integer", (c) => c.notNull())
-      .addColumn("window_start", "bigint", (c) => c.notNull())
       .addColumn("expires_at", "bigint", (c) => c.notNull())
       .execute();
     await db.schema
