@@ -5,10 +5,10 @@ import type { Identity } from "../auth/session.service";
 import type { Config } from "../config";
 import { badRequest, conflict, HttpError, notFound, unauthorized } from "../http-errors";
 import type { JobsRepo } from "../jobs/jobs.repo";
-import { PROCESS_MEMORY_JOB } from "../jobs/memory-pipeline";
 import type { MemoriesRepo } from "./memories.repo";
 import { toMemoryDto } from "./memories.repo";
 import type { MemoriesService } from "./memories.service";
+import { PROCESS_MEMORY_JOB } from "./memory-pipeline";
 
 /** The audio feature's lookup of an upload made by this identity (AudioService implements it). */
 export interface UploadLookup {

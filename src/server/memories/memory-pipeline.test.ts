@@ -7,7 +7,8 @@ import type { AiProviders } from "../ai/ai";
 import { createAi } from "../ai/ai-factory";
 import { loadConfig } from "../config";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
-import { MemoriesRepo, toMemoryDto } from "../memories/memories.repo";
+import { JobsRepo } from "../jobs/jobs.repo";
+import { JobWorker } from "../jobs/worker";
 import { LocalAudioStorage } from "../storage/local-storage";
 import { speechMp3, storeAudioFixture } from "../test/audio-fixtures";
 import {
@@ -24,9 +25,8 @@ import {
   startOpenAiStub,
   stubProviders,
 } from "../test/openai-stub";
-import { JobsRepo } from "./jobs.repo";
+import { MemoriesRepo, toMemoryDto } from "./memories.repo";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memory-pipeline";
-import { JobWorker } from "./worker";
 
 const NOW = new Date("2026-06-01T09:30:00.000Z");
 

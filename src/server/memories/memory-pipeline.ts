@@ -9,9 +9,9 @@ import {
 } from "../../shared/rules";
 import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
 import { AiError, type AiProviders } from "../ai/ai";
-import type { MemoriesRepo, MemoryRow } from "../memories/memories.repo";
+import type { JobHandler } from "../jobs/worker";
 import type { AudioStorage } from "../storage/audio-storage";
-import type { JobHandler } from "./worker";
+import type { MemoriesRepo, MemoryRow } from "./memories.repo";
 
 export const PROCESS_MEMORY_JOB = "process-memory";
 
