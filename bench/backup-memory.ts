@@ -4,13 +4,13 @@ import http from "node:http";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { buildApp } from "../src/server/app";
+import { AudioRepo } from "../src/server/audio/audio.repo";
 import { loadConfig } from "../src/server/config";
 import { newId, nowIso } from "../src/server/ids";
 import { MemoriesRepo } from "../src/server/memories/memories.repo";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
-import { createTestDatabase, makeTempDir } from "../src/server/test/harness";
+import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
 
 /**
  * The backup's peak memory and speed for a journal with at least 1 GB of audio, streamed over real
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test" });
   const storage = new LocalAudioStorage(config.audioDir);
   await storage.checkWritable();
-  const app = await buildApp({ config, database: db.handle, storage });
+  const app = await buildAppOn({ config, database: db.handle, storage });
   try {
     const owner = await createUserWithSession({ database: db.handle, config });
     const repo = new MemoriesRepo(db.handle.db, db.handle.kind);
@@ -51,19 +51,20 @@ async function main(): Promise<void> {
       await writeFile(path.join(config.audioDir, key), chunk);
       keys.push(key);
       // Seeding goes through the database as the app would see it.
-      await db.handle.db
-        .insertInto("audio_files")
-        .values({
-          id,
-          storage_key: key,
-          content_type: "audio/mpeg",
-          bytes: chunk.length,
-          owner_user_id: owner.user.id,
-          owner_anon_hash: null,
-          created_at: nowIso(),
-        })
-        .execute();
+      const memoryId = newId();
+      await new AudioRepo(db.handle.db).insert({
+        id,
+        storage_key: key,
+        content_type: "audio/mpeg",
+        bytes: chunk.length,
+        owner_user_id: owner.user.id,
+        owner_anon_hash: null,
+        attached_to: `memory:${memoryId}`,
+        upload_key: null,
+        created_at: nowIso(),
+      });
       await repo.insert({
+        id: memoryId,
         userId: owner.user.id,
         audioId: id,
         title: `Memory ${i}`,

@@ -2,7 +2,6 @@ import { rm } from "node:fs/promises";
 import autocannon, { type Result } from "autocannon";
 import Fastify from "fastify";
 import { sql } from "kysely";
-import { buildApp } from "../src/server/app";
 import { loadConfig } from "../src/server/config";
 import type { DatabaseKind } from "../src/server/db/connection";
 import {
@@ -12,7 +11,7 @@ import {
 } from "../src/server/memories/memories.repo";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
-import { createTestDatabase, makeTempDir } from "../src/server/test/harness";
+import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
 import { PAGE_SIZE } from "../src/shared/constants";
 
 /**
@@ -177,7 +176,7 @@ async function main(): Promise<void> {
           cleanups.push(() => db.cleanup());
           const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "silent" });
           const storage = new LocalAudioStorage(config.audioDir);
-          const app = await buildApp({ config, database: db.handle, storage });
+          const app = await buildAppOn({ config, database: db.handle, storage });
           cleanups.push(() => app.close());
 
           const owner = await createUserWithSession({ database: db.handle, config });

@@ -7,12 +7,12 @@ import { z } from "zod";
 import { precompressDir } from "../../scripts/precompress.ts";
 import { SESSION_USER_SCRIPT_ID } from "../shared/constants";
 import { MESSAGES } from "../shared/messages";
-import { buildApp } from "./app";
 import { SESSION_COOKIE } from "./auth/session.service";
 import { loadConfig } from "./config";
 import { LocalAudioStorage } from "./storage/local-storage";
 import { createUserWithSession } from "./test/auth-helpers";
 import {
+  buildAppOn,
   createTestApp,
   createTestDatabase,
   DATABASE_KINDS,
@@ -35,7 +35,7 @@ describe.each(DATABASE_KINDS)("health on %s", (kind) => {
 
   it("reports 503 when the database is gone", async () => {
     const broken = await createTestDatabase(kind);
-    const app = await buildApp({ config: t.config, database: broken.handle, storage: t.storage });
+    const app = await buildAppOn({ config: t.config, database: broken.handle, storage: t.storage });
     await broken.cleanup();
     const res = await app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(503);
@@ -60,7 +60,7 @@ describe("the HTTP shell", () => {
     await writeFile(path.join(clientDir, "assets", "index-abc123.js"), "console.log(1)");
     await writeFile(path.join(clientDir, "assets", "big-def456.js"), BIG_ASSET);
     await precompressDir(clientDir);
-    app = await buildApp({
+    app = await buildAppOn({
       config: t.config,
       database: t.database,
       storage: t.storage,
@@ -118,12 +118,11 @@ describe("the HTTP shell", () => {
 
   it("still serves the page, without a user, when the database is unreachable", async () => {
     const broken = await createTestDatabase("sqlite");
-    const offline = await buildApp({
+    const offline = await buildAppOn({
       config: t.config,
       database: broken.handle,
       storage: t.storage,
       clientDir,
-      logger: false,
     });
     await broken.cleanup();
     const page = await offline.inject({

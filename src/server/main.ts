@@ -1,15 +1,17 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import pino from "pino";
 import { buildApp } from "./app";
+import { createServices } from "./compose";
 import { ConfigError, loadConfig, loadDotEnv } from "./config";
 import { openDatabase } from "./db/connection";
 import { LocalAudioStorage } from "./storage/local-storage";
 
-/** Composition root: config -> database -> storage -> app.listen -> processing worker. */
+/** Composition root: config -> storage -> database -> services -> app.listen -> processing worker. */
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
-  const logger = { level: config.LOG_LEVEL };
+  const logger = pino({ level: config.LOG_LEVEL });
 
   const storage = new LocalAudioStorage(config.audioDir);
   await storage.checkWritable();
@@ -26,7 +28,8 @@ async function main(): Promise<void> {
   });
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
-  const app = await buildApp({ config, database, storage, clientDir, logger });
+  const services = createServices({ config, database, storage, log: logger });
+  const app = await buildApp({ config, services, clientDir, logger });
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, "shutting down");

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../shared/messages";
-import { buildApp } from "./app";
 import { RateLimitCounters } from "./rate-limit-store";
-import { createTestApp, DATABASE_KINDS, type TestApp } from "./test/harness";
+import { buildAppOn, createTestApp, DATABASE_KINDS, type TestApp } from "./test/harness";
 
 const LIMIT = 3;
 
@@ -13,7 +12,7 @@ describe.each(DATABASE_KINDS)("rate limits kept in the database (%s)", (kind) =>
 
   beforeAll(async () => {
     t = await createTestApp({ kind, env: { RATE_LIMIT_AUTH_PER_MINUTE: String(LIMIT) } });
-    other = await buildApp({ config: t.config, database: t.database, storage: t.storage });
+    other = await buildAppOn({ config: t.config, database: t.database, storage: t.storage });
     await other.ready();
   });
   afterAll(async () => {

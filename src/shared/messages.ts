@@ -156,6 +156,8 @@ export const MESSAGES = {
   invalidResetToken: "This reset link is invalid or has expired",
   crossSiteRefused: "Cross-site request refused",
   tooLarge: "The file is too large",
+  recordingAlreadyUsed: "audioUrl: this recording already has a memory or comment",
+  editWhileProcessing: "This memory is still being processed. You can edit it once it is ready.",
 } as const;
 
 export const DEFAULT_BACKUP_FILENAME = "memories-backup.zip";

@@ -1,72 +1,83 @@
 import type { Kysely, Selectable } from "kysely";
 import type { AudioFilesTable, Database } from "../db/schema";
+import type { Executor } from "../db/transactions";
 
 export type AudioRow = Selectable<AudioFilesTable>;
 
-/** What decides whether someone may hear audio referenced by a memory (or a comment on it). */
-export interface AudioReference {
-  memoryUserId: string | null;
-  memoryAnonHash: string | null;
-  memoryStatus: string;
-  /** users.is_public of the memory's owner; null for an anonymous (unclaimed) memory. */
-  ownerIsPublic: number | null;
+/** What an upload is attached to: a memory or a spoken comment, once and for good. */
+export type Attachment = { kind: "memory"; id: string } | { kind: "comment"; id: string };
+
+export function attachmentKey(attachment: Attachment): string {
+  return `${attachment.kind}:${attachment.id}`;
+}
+
+export function parseAttachment(value: string | null): Attachment | null {
+  if (!value) return null;
+  const separator = value.indexOf(":");
+  const kind = value.slice(0, separator);
+  const id = value.slice(separator + 1);
+  if (separator < 0 || !id) return null;
+  if (kind === "memory" || kind === "comment") return { kind, id };
+  return null;
 }
 
 /** The only code that reads or writes the audio_files table. */
 export class AudioRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: AudioRow): Promise<void> {
-    await this.db.insertInto("audio_files").values(row).execute();
+  async insert(row: AudioRow, ex: Executor = this.db): Promise<void> {
+    await ex.insertInto("audio_files").values(row).execute();
   }
 
-  async findById(id: string): Promise<AudioRow | undefined> {
-    return this.db.selectFrom("audio_files").selectAll().where("id", "=", id).executeTakeFirst();
+  async findById(id: string, ex: Executor = this.db): Promise<AudioRow | undefined> {
+    return ex.selectFrom("audio_files").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
-  /** The row whose storage key is `base` plus an extension (`base` is hex: no LIKE wildcards). */
-  async findByStorageKeyBase(base: string): Promise<AudioRow | undefined> {
+  async findMany(ids: readonly string[]): Promise<AudioRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom("audio_files").selectAll().where("id", "in", ids).execute();
+  }
+
+  /** The upload stored under this uploader's hashed recording key (a unique index finds it). */
+  async findByUploadKey(uploadKey: string): Promise<AudioRow | undefined> {
     return this.db
       .selectFrom("audio_files")
       .selectAll()
-      .where("storage_key", "like", `${base}.%`)
+      .where("upload_key", "=", uploadKey)
       .executeTakeFirst();
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom("audio_files").where("id", "=", id).execute();
+  /**
+   * Attaches an unattached upload to `attachment`. One conditional UPDATE: of concurrent attempts
+   * on one upload exactly one matches `attached_to is null`; the others get false.
+   */
+  async attach(audioId: string, attachment: Attachment, ex: Executor = this.db): Promise<boolean> {
+    const result = await ex
+      .updateTable("audio_files")
+      .set({ attached_to: attachmentKey(attachment) })
+      .where("id", "=", audioId)
+      .where("attached_to", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
-  /**
-   * Every memory that uses this audio, directly or through one of its comments, with what the
-   * visibility rule needs. This read joins the memories, comments and users tables on purpose:
-   * audio visibility follows memory visibility, and doing it in one place here keeps the audio
-   * route to a single lookup instead of calling three other features' services per request.
-   */
-  async referencesTo(audioId: string): Promise<AudioReference[]> {
-    const direct = await this.db
-      .selectFrom("memories as m")
-      .leftJoin("users as u", "u.id", "m.user_id")
-      .select([
-        "m.user_id as memoryUserId",
-        "m.anon_owner_hash as memoryAnonHash",
-        "m.status as memoryStatus",
-        "u.is_public as ownerIsPublic",
-      ])
-      .where("m.audio_id", "=", audioId)
+  /** The upload changes hands with the memory it belongs to (a claimed anonymous recording). */
+  async setUploader(audioId: string, userId: string, ex: Executor = this.db): Promise<void> {
+    await ex
+      .updateTable("audio_files")
+      .set({ owner_user_id: userId, owner_anon_hash: null })
+      .where("id", "=", audioId)
       .execute();
-    const viaComments = await this.db
-      .selectFrom("comments as c")
-      .innerJoin("memories as m", "m.id", "c.memory_id")
-      .leftJoin("users as u", "u.id", "m.user_id")
-      .select([
-        "m.user_id as memoryUserId",
-        "m.anon_owner_hash as memoryAnonHash",
-        "m.status as memoryStatus",
-        "u.is_public as ownerIsPublic",
-      ])
-      .where("c.audio_id", "=", audioId)
+  }
+
+  /** Deletes rows and returns their storage keys, for removing the files after the commit. */
+  async deleteMany(ids: readonly string[], ex: Executor = this.db): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await ex
+      .deleteFrom("audio_files")
+      .where("id", "in", ids)
+      .returning("storage_key")
       .execute();
-    return [...direct, ...viaComments];
+    return rows.map((row) => row.storage_key);
   }
 }

@@ -6,6 +6,7 @@ import { newId, nowIso } from "../ids";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { fixture, upload, visitorCookie } from "../test/upload-helpers";
+import { AudioRepo } from "./audio.repo";
 import { audioIdFromUrl, createAudioService } from "./audio.service";
 
 async function filesIn(t: TestApp): Promise<string[]> {
@@ -215,6 +216,8 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
           updated_at: now,
         })
         .execute();
+      if (fields.audioId)
+        await new AudioRepo(t.database.db).attach(fields.audioId, { kind: "memory", id });
       return id;
     }
 
@@ -294,10 +297,12 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
       const memoryId = await insertMemory({ userId: owner.user.id, audioId: null });
       const commenter = await upload(t, wav);
       const comment = commenter.json<{ id: string; url: string }>();
+      const commentId = newId();
+      await new AudioRepo(t.database.db).attach(comment.id, { kind: "comment", id: commentId });
       await t.database.db
         .insertInto("comments")
         .values({
-          id: newId(),
+          id: commentId,
           memory_id: memoryId,
           commenter_name: "Grandma",
           audio_id: comment.id,
@@ -340,15 +345,20 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
       expect(audioIdFromUrl("/elsewhere/x")).toBeNull();
     });
 
-    it("deleteAudio removes the row and the file", async () => {
+    it("deleteRows removes the row in a transaction, removeFiles the file after", async () => {
       const service = createAudioService(t);
       const response = await upload(t, await fixture("tone.ogg"));
       const { id } = response.json();
       const row = await service.findById(id);
       expect(row).not.toBeNull();
       expect(await filesIn(t)).toContain(row?.storage_key);
-      await service.deleteAudio(id);
+      const keys = await t.database.db
+        .transaction()
+        .execute((trx) => service.deleteRows([id], trx));
+      expect(keys).toEqual([row?.storage_key]);
       expect(await service.findById(id)).toBeNull();
+      expect(await filesIn(t)).toContain(row?.storage_key);
+      await service.removeFiles(keys);
       expect(await filesIn(t)).not.toContain(row?.storage_key);
     });
   });

@@ -5,7 +5,7 @@ import { errorResponseSchema, idParamsSchema, uploadResponseSchema } from "../..
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
 import { badRequest, notFound } from "../http-errors";
-import { type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
+import { type AttachmentVisibility, type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
 import { parseRange } from "./http-range";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -23,7 +23,9 @@ export function uploadRateKey(request: FastifyRequest): string {
 export const audioRoutes: FastifyPluginAsyncZod<{
   config: Pick<Config, "UPLOAD_MAX_BYTES" | "RATE_LIMIT_UPLOAD_PER_HOUR" | "COOKIE_SECURE">;
   audio: AudioService;
-}> = async (app, { config, audio }) => {
+  /** Who may hear an attached upload (the visibility of the memory it belongs to). */
+  mayHear: AttachmentVisibility;
+}> = async (app, { config, audio, mayHear }) => {
   // Registered here (encapsulated): only the upload route parses multipart bodies.
   await app.register(fastifyMultipart, {
     limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10, parts: 11 },
@@ -94,7 +96,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
       params: idParamsSchema,
     },
     handler: async (request, reply) => {
-      const row = await audio.findVisible(request.params.id, request.identity);
+      const row = await audio.findVisible(request.params.id, request.identity, mayHear);
       if (!row) throw notFound();
       const size = await audio.size(row);
       if (size === null) throw notFound();

@@ -2,13 +2,17 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import type { Identity } from "../auth/session.service";
 import type { DatabaseHandle } from "../db/connection";
+import type { Executor } from "../db/transactions";
 import { badRequest, tooLarge } from "../http-errors";
 import { newId, nowIso } from "../ids";
 import type { AudioStorage, ByteRange } from "../storage/audio-storage";
-import { type AudioReference, AudioRepo, type AudioRow } from "./audio.repo";
+import { type Attachment, AudioRepo, type AudioRow, parseAttachment } from "./audio.repo";
 import { SNIFF_BYTES, sniffAudio } from "./audio-sniff";
 
-export type { AudioRow } from "./audio.repo";
+export type { Attachment, AudioRow } from "./audio.repo";
+
+/** Who may hear an attached upload: decided by what it is attached to (the memory visibility rule). */
+export type AttachmentVisibility = (attachment: Attachment, identity: Identity) => Promise<boolean>;
 
 export const AUDIO_URL_PREFIX = "/api/audio/";
 const AUDIO_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -37,7 +41,7 @@ export function audioIdFromUrl(url: string): string | null {
 /** The browser's id for one recording, sent as the `x-upload-key` header. */
 export const UPLOAD_KEY_PATTERN = /^[A-Za-z0-9-]{8,100}$/;
 
-/** A storage key base (hex, so safe in LIKE) unique to this uploader and upload key. */
+/** A storage key base (40 hex characters) unique to this uploader and upload key. */
 function derivedKeyBase(owner: UploadOwner, uploadKey: string): string {
   const who = "userId" in owner ? `user:${owner.userId}` : `anon:${owner.anonHash}`;
   return createHash("sha256").update(`${who}\n${uploadKey}`).digest("hex").slice(0, 40);
@@ -107,16 +111,6 @@ async function checkedAudio(
   return { kind, stream: Readable.from(guarded(), { objectMode: false }) };
 }
 
-/** May this identity hear audio used by this memory? Mirrors memory visibility (PRODUCT.md). */
-function referenceAllows(ref: AudioReference, identity: Identity): boolean {
-  if (ref.memoryUserId !== null) {
-    if (identity.userId === ref.memoryUserId) return true;
-    return ref.memoryStatus === "saved" && ref.ownerIsPublic === 1;
-  }
-  // An anonymous memory: only the browser that recorded it, until it is claimed.
-  return identity.visitorHash !== null && identity.visitorHash === ref.memoryAnonHash;
-}
-
 function isUploader(row: AudioRow, identity: Identity): boolean {
   if (identity.userId !== null && row.owner_user_id === identity.userId) return true;
   return identity.visitorHash !== null && row.owner_anon_hash === identity.visitorHash;
@@ -135,15 +129,15 @@ export class AudioService {
    *
    * With an `uploadKey` (the browser's id for one recording), sending the same recording again as
    * the same uploader answers the first upload instead of storing a copy: a retry after an answer
-   * lost on the network never duplicates audio. The storage key is derived from uploader and upload
-   * key, so this needs no extra column.
+   * lost on the network never duplicates audio. The key is hashed with the uploader, so another
+   * uploader's key never finds this upload; a unique index finds it.
    */
   async storeUpload(
     input: UploadInput & { uploadKey?: string },
   ): Promise<{ id: string; url: string; row: AudioRow; repeated: boolean }> {
     const keyBase = input.uploadKey ? derivedKeyBase(input.owner, input.uploadKey) : newId();
     if (input.uploadKey) {
-      const earlier = await this.repo.findByStorageKeyBase(keyBase);
+      const earlier = await this.repo.findByUploadKey(keyBase);
       if (earlier) {
         input.source.resume();
         return { id: earlier.id, url: audioUrl(earlier.id), row: earlier, repeated: true };
@@ -160,13 +154,15 @@ export class AudioService {
       bytes,
       owner_user_id: "userId" in input.owner ? input.owner.userId : null,
       owner_anon_hash: "anonHash" in input.owner ? input.owner.anonHash : null,
+      attached_to: null,
+      upload_key: input.uploadKey ? keyBase : null,
       created_at: nowIso(),
     };
     try {
       await this.repo.insert(row);
     } catch (error) {
       // The same recording sent twice at once: the other request stored the same bytes here.
-      const earlier = input.uploadKey ? await this.repo.findByStorageKeyBase(keyBase) : undefined;
+      const earlier = input.uploadKey ? await this.repo.findByUploadKey(keyBase) : undefined;
       if (earlier)
         return { id: earlier.id, url: audioUrl(earlier.id), row: earlier, repeated: true };
       await this.storage.delete(storageKey);
@@ -183,22 +179,44 @@ export class AudioService {
     return row && isUploader(row, identity) ? row : null;
   }
 
-  /** The audio row when it exists and this identity may hear it; null otherwise (answer 404). */
-  async findVisible(id: string, identity: Identity): Promise<AudioRow | null> {
+  /**
+   * The audio row when it exists and this identity may hear it; null otherwise (answer 404). An
+   * upload not yet attached is the uploader's alone; once attached, `mayHear` (the visibility of
+   * the memory it belongs to) decides.
+   */
+  async findVisible(
+    id: string,
+    identity: Identity,
+    mayHear: AttachmentVisibility,
+  ): Promise<AudioRow | null> {
     if (!AUDIO_ID.test(id)) return null;
     const row = await this.repo.findById(id);
     if (!row) return null;
-    const references = await this.repo.referencesTo(id);
-    const visible =
-      references.length === 0
-        ? isUploader(row, identity)
-        : references.some((ref) => referenceAllows(ref, identity));
+    const attachment = parseAttachment(row.attached_to);
+    const visible = attachment ? await mayHear(attachment, identity) : isUploader(row, identity);
     return visible ? row : null;
   }
 
-  /** True once a memory or comment uses this audio (an upload is used at most once). */
-  async isReferenced(id: string): Promise<boolean> {
-    return (await this.repo.referencesTo(id)).length > 0;
+  /**
+   * Attaches an upload to a memory or comment inside the caller's transaction; false when it
+   * already belongs to something (the database lets exactly one attempt win).
+   */
+  attach(audioId: string, attachment: Attachment, trx: Executor): Promise<boolean> {
+    return this.repo.attach(audioId, attachment, trx);
+  }
+
+  /** What an upload is attached to, or null while it is not (or does not exist). */
+  async attachmentOf(audioId: string): Promise<Attachment | null> {
+    return parseAttachment((await this.repo.findById(audioId))?.attached_to ?? null);
+  }
+
+  /** A claimed recording's upload belongs to the new owner, in the claim's transaction. */
+  setUploader(audioId: string, userId: string, trx: Executor): Promise<void> {
+    return this.repo.setUploader(audioId, userId, trx);
+  }
+
+  async findMany(ids: readonly string[]): Promise<AudioRow[]> {
+    return this.repo.findMany(ids);
   }
 
   async findById(id: string): Promise<AudioRow | null> {
@@ -216,14 +234,19 @@ export class AudioService {
   }
 
   /**
-   * Removes the audio row and its file. Call it after deleting the memory or comment that used it
-   * (the row is still referenced before that, and the database refuses).
+   * Deletes audio rows inside the caller's transaction (after the memory or comment that used
+   * them) and returns their storage keys: remove the files with `removeFiles` after the commit.
    */
-  async deleteAudio(audioId: string): Promise<void> {
-    const row = await this.repo.findById(audioId);
-    if (!row) return;
-    await this.repo.delete(audioId);
-    await this.storage.delete(row.storage_key);
+  deleteRows(ids: readonly string[], trx: Executor): Promise<string[]> {
+    return this.repo.deleteMany(ids, trx);
+  }
+
+  /**
+   * Removes stored files whose rows are gone. A file that fails to delete is an orphan, never a
+   * memory pointing at missing audio.
+   */
+  async removeFiles(storageKeys: readonly string[]): Promise<void> {
+    for (const key of storageKeys) await this.storage.delete(key).catch(() => undefined);
   }
 }
 

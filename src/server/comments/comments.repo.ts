@@ -1,6 +1,7 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { Comment } from "../../shared/schemas";
 import type { CommentsTable, Database } from "../db/schema";
+import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
 
 export type CommentRow = Selectable<CommentsTable>;
@@ -9,22 +10,18 @@ export type CommentRow = Selectable<CommentsTable>;
 export class CommentsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Runs `work` in one transaction (a comment and its transcription job commit together). */
-  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(work);
-  }
-
   /** A new spoken comment whose audio is already stored; its transcript comes later. */
   async create(
     input: {
+      id?: string;
       memoryId: string;
       commenterName: string;
       audioId: string | null;
     },
-    executor: Kysely<Database> = this.db,
+    ex: Executor = this.db,
   ): Promise<CommentRow> {
     const row: CommentRow = {
-      id: newId(),
+      id: input.id ?? newId(),
       memory_id: input.memoryId,
       commenter_name: input.commenterName,
       audio_id: input.audioId,
@@ -33,12 +30,34 @@ export class CommentsRepo {
       error: null,
       created_at: nowIso(),
     };
-    await executor.insertInto("comments").values(row).execute();
+    await ex.insertInto("comments").values(row).execute();
     return row;
   }
 
   async findById(id: string): Promise<CommentRow | undefined> {
     return this.db.selectFrom("comments").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** The memory a comment belongs to, or null when the comment does not exist. */
+  async memoryIdOf(id: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("comments")
+      .select("memory_id")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row?.memory_id ?? null;
+  }
+
+  /** The comments of some memories, oldest first (the backup). */
+  async listForMemories(memoryIds: readonly string[]): Promise<CommentRow[]> {
+    if (memoryIds.length === 0) return [];
+    return this.db
+      .selectFrom("comments")
+      .selectAll()
+      .where("memory_id", "in", memoryIds)
+      .orderBy("created_at", "asc")
+      .orderBy("id", "asc")
+      .execute();
   }
 
   /** A memory's comments, newest first. */
@@ -78,13 +97,26 @@ export class CommentsRepo {
   }
 
   /** Deletes the row and returns its audio id so the caller can remove the file afterwards. */
-  async delete(id: string): Promise<{ audioId: string | null } | undefined> {
-    const row = await this.db
+  async delete(
+    id: string,
+    ex: Executor = this.db,
+  ): Promise<{ audioId: string | null } | undefined> {
+    const row = await ex
       .deleteFrom("comments")
       .where("id", "=", id)
       .returning(["audio_id"])
       .executeTakeFirst();
     return row ? { audioId: row.audio_id } : undefined;
+  }
+
+  /** Deletes every comment of a memory; returns the audio ids they used. */
+  async deleteForMemory(memoryId: string, ex: Executor): Promise<string[]> {
+    const rows = await ex
+      .deleteFrom("comments")
+      .where("memory_id", "=", memoryId)
+      .returning("audio_id")
+      .execute();
+    return rows.map((row) => row.audio_id).filter((id): id is string => id !== null);
   }
 }
 

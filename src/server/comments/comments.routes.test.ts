@@ -162,10 +162,9 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
       (await post(publicMemoryId, { commenterName: "Bob", audioUrl: url }, other.cookie))
         .statusCode,
     ).toBe(201);
-    expect(
-      (await post(publicMemoryId, { commenterName: "Bob", audioUrl: url }, other.cookie))
-        .statusCode,
-    ).toBe(400);
+    const again = await post(publicMemoryId, { commenterName: "Bob", audioUrl: url }, other.cookie);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: MESSAGES.recordingAlreadyUsed });
   });
 
   it("keeps the audio when transcription fails and marks the comment failed", async () => {

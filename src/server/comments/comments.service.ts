@@ -1,10 +1,13 @@
+import { MESSAGES } from "../../shared/messages";
 import type { Comment } from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
-import { badRequest, forbidden, notFound, unauthorized } from "../http-errors";
+import type { Executor, Transactions } from "../db/transactions";
+import { badRequest, conflict, forbidden, notFound, unauthorized } from "../http-errors";
+import { newId } from "../ids";
 import type { JobsRepo } from "../jobs/jobs.repo";
-import type { MemoriesService } from "../memories/memories.service";
-import { type CommentsRepo, toCommentDto } from "./comments.repo";
+import type { MemoriesService, MemoryDependents } from "../memories/memories.service";
+import { type CommentRow, type CommentsRepo, toCommentDto } from "./comments.repo";
 
 export const TRANSCRIBE_COMMENT_JOB = "transcribe-comment";
 const ONLY_OWNER_REMOVES = "Only the memory's owner can remove comments";
@@ -15,12 +18,13 @@ const AUDIO_NOT_YOURS = "audioUrl: upload the recording first";
  * owner may remove comments. The audio is stored before the comment exists; its transcript is
  * made by a durable job, so a restart or a provider failure never loses it.
  */
-export class CommentsService {
+export class CommentsService implements MemoryDependents {
   constructor(
     private readonly repo: CommentsRepo,
     private readonly memories: MemoriesService,
     private readonly audio: AudioService,
     private readonly jobs: JobsRepo,
+    private readonly transactions: Transactions,
   ) {}
 
   async list(memoryId: string, identity: Identity): Promise<Comment[]> {
@@ -35,15 +39,19 @@ export class CommentsService {
   ): Promise<Comment> {
     await this.memories.getVisibleRow(memoryId, identity);
     const upload = await this.audio.findUploadForOwner(input.audioUrl, identity);
-    if (!upload || (await this.audio.isReferenced(upload.id))) throw badRequest(AUDIO_NOT_YOURS);
-    const row = await this.repo.transaction(async (trx) => {
+    if (!upload) throw badRequest(AUDIO_NOT_YOURS);
+    const id = newId();
+    // The upload, the comment and its job commit together; of two uses of one upload one wins.
+    const row = await this.transactions.run(async (trx): Promise<CommentRow | null> => {
+      if (!(await this.audio.attach(upload.id, { kind: "comment", id }, trx))) return null;
       const created = await this.repo.create(
-        { memoryId, commenterName: input.commenterName, audioId: upload.id },
+        { id, memoryId, commenterName: input.commenterName, audioId: upload.id },
         trx,
       );
       await this.jobs.enqueue({ kind: TRANSCRIBE_COMMENT_JOB, targetId: created.id }, trx);
       return created;
     });
+    if (!row) throw conflict(MESSAGES.recordingAlreadyUsed);
     return toCommentDto(row);
   }
 
@@ -53,8 +61,27 @@ export class CommentsService {
     if (!comment || comment.memory_id !== memoryId) throw notFound();
     if (!identity.userId) throw unauthorized();
     if (memory.user_id !== identity.userId) throw forbidden(ONLY_OWNER_REMOVES);
-    const deleted = await this.repo.delete(commentId);
-    // The row goes first: a crash here leaves an orphan file, never a comment without audio.
-    if (deleted?.audioId) await this.audio.deleteAudio(deleted.audioId).catch(() => undefined);
+    // Rows first, in one transaction; then the file: a crash leaves an orphan file at worst.
+    const storageKeys = await this.transactions.run(async (trx) => {
+      const deleted = await this.repo.delete(commentId, trx);
+      if (!deleted) throw notFound();
+      return deleted.audioId ? this.audio.deleteRows([deleted.audioId], trx) : [];
+    });
+    await this.audio.removeFiles(storageKeys);
+  }
+
+  /** The memory a comment belongs to (to decide who may hear its audio). */
+  memoryIdOf(commentId: string): Promise<string | null> {
+    return this.repo.memoryIdOf(commentId);
+  }
+
+  /** A memory's comments, for its backup. */
+  listForMemories(memoryIds: readonly string[]): Promise<CommentRow[]> {
+    return this.repo.listForMemories(memoryIds);
+  }
+
+  /** Part of deleting a memory: its comments go in the same transaction. */
+  deleteForMemory(memoryId: string, trx: Executor): Promise<string[]> {
+    return this.repo.deleteForMemory(memoryId, trx);
   }
 }

@@ -3,6 +3,7 @@ import type { DatabaseHandle, DatabaseKind } from "./connection";
 import { initialSchema } from "./migrations/0001-initial";
 import { memoriesListOrder } from "./migrations/0002-memories-list-order";
 import { rateLimits } from "./migrations/0003-rate-limits";
+import { audioAttachment } from "./migrations/0004-audio-attachment";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0001-initial": initialSchema,
   "0002-memories-list-order": memoriesListOrder,
   "0003-rate-limits": rateLimits,
+  "0004-audio-attachment": audioAttachment,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -36,6 +36,10 @@ export interface AudioFilesTable {
   bytes: number;
   owner_user_id: string | null;
   owner_anon_hash: string | null;
+  /** 'memory:<id>' or 'comment:<id>' once the upload is used; set once (migration 0004). */
+  attached_to: string | null;
+  /** The uploader's hashed recording key (x-upload-key), so a resend finds the first upload. */
+  upload_key: string | null;
   created_at: string;
 }
 

@@ -1,9 +1,12 @@
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
+import type { FastifyBaseLogger } from "fastify";
 import { ZipFile } from "yazl";
 import type { Comment, Memory } from "../../shared/schemas";
-import { toCommentDto } from "../comments/comments.repo";
+import type { AudioService } from "../audio/audio.service";
+import { type CommentRow, toCommentDto } from "../comments/comments.repo";
+import type { CommentsService } from "../comments/comments.service";
 import type { AudioStorage } from "../storage/audio-storage";
-import { type CommentRow, type MemoriesRepo, type MemoryRow, toMemoryDto } from "./memories.repo";
+import { type MemoriesRepo, type MemoryRow, toMemoryDto } from "./memories.repo";
 
 /** Memories read from the database per query while the zip streams. */
 const BATCH_SIZE = 200;
@@ -16,6 +19,8 @@ export interface BackupAudioRef {
   audioFile: string | null;
   audioContentType: string | null;
   audioBytes: number | null;
+  /** True when the memory had audio but its file was missing from storage at backup time. */
+  audioMissing?: true;
 }
 
 export type BackupComment = Comment & BackupAudioRef;
@@ -31,6 +36,8 @@ interface AudioInfo {
   contentType: string;
   bytes: number;
   zipPath: string;
+  /** The file was not in storage when this batch was read. */
+  missing: boolean;
 }
 
 /**
@@ -42,7 +49,10 @@ interface AudioInfo {
 export class MemoriesBackup {
   constructor(
     private readonly repo: MemoriesRepo,
+    private readonly comments: Pick<CommentsService, "listForMemories">,
+    private readonly audio: Pick<AudioService, "findMany">,
     private readonly storage: AudioStorage,
+    private readonly log: Pick<FastifyBaseLogger, "warn"> = { warn() {} },
   ) {}
 
   /** Yields each batch of memories with their comments and audio metadata. */
@@ -56,22 +66,21 @@ export class MemoriesBackup {
       const memories = await this.repo.batchForBackup(userId, afterSeq, BATCH_SIZE);
       if (memories.length === 0) return;
       afterSeq = memories[memories.length - 1]?.seq ?? afterSeq;
-      const comments = await this.repo.commentsFor(memories.map((memory) => memory.id));
+      const comments = await this.comments.listForMemories(memories.map((memory) => memory.id));
       const audioIds = [...memories, ...comments]
         .map((row) => row.audio_id)
         .filter((id): id is string => id !== null);
-      const files = await this.repo.audioFiles(audioIds);
-      const audio = new Map(
-        files.map((file) => [
-          file.id,
-          {
-            storageKey: file.storage_key,
-            contentType: file.content_type,
-            bytes: Number(file.bytes),
-            zipPath: `audio/${file.id}.${extensionOf(file.storage_key)}`,
-          },
-        ]),
-      );
+      const files = await this.audio.findMany(audioIds);
+      const audio = new Map<string, AudioInfo>();
+      for (const file of files) {
+        audio.set(file.id, {
+          storageKey: file.storage_key,
+          contentType: file.content_type,
+          bytes: Number(file.bytes),
+          zipPath: `audio/${file.id}.${extensionOf(file.storage_key)}`,
+          missing: (await this.storage.size(file.storage_key)) === null,
+        });
+      }
       yield { memories, comments, audio };
       if (memories.length < BATCH_SIZE) return;
     }
@@ -83,6 +92,9 @@ export class MemoriesBackup {
     for await (const batch of this.batches(userId)) {
       const ref = (audioId: string | null): BackupAudioRef => {
         const info = audioId ? batch.audio.get(audioId) : undefined;
+        if (info?.missing || (audioId && !info)) {
+          return { audioFile: null, audioContentType: null, audioBytes: null, audioMissing: true };
+        }
         return {
           audioFile: info?.zipPath ?? null,
           audioContentType: info?.contentType ?? null,
@@ -106,7 +118,29 @@ export class MemoriesBackup {
     yield "\n]}\n";
   }
 
-  /** The zip stream for `userId`; errors (a vanished audio file) end the stream with an error. */
+  /**
+   * The file's bytes; if reading fails part-way (the file vanished after the check), the entry
+   * ends there and the log says which, instead of an unhandled stream error ending the process.
+   */
+  private readSafely(storageKey: string, userId: string): Readable {
+    const out = new PassThrough();
+    let source: Readable;
+    try {
+      source = this.storage.read(storageKey);
+    } catch (error) {
+      this.log.warn({ err: error, storageKey, userId }, "backup: audio file could not be read");
+      out.end();
+      return out;
+    }
+    source.on("error", (error) => {
+      this.log.warn({ err: error, storageKey, userId }, "backup: audio file could not be read");
+      out.end();
+    });
+    source.pipe(out);
+    return out;
+  }
+
+  /** The zip stream for `userId`; a missing audio file is marked in memories.json and skipped. */
   stream(userId: string): Readable {
     const zip = new ZipFile();
     const exportedAt = new Date().toISOString();
@@ -119,12 +153,15 @@ export class MemoriesBackup {
       try {
         for await (const batch of this.batches(userId)) {
           for (const info of batch.audio.values()) {
+            if (info.missing) {
+              this.log.warn(
+                { storageKey: info.storageKey, userId },
+                "backup: audio file missing from storage; marked in memories.json",
+              );
+              continue;
+            }
             zip.addReadStreamLazy(info.zipPath, { mtime, compress: false }, (cb) => {
-              try {
-                cb(null, this.storage.read(info.storageKey));
-              } catch (error) {
-                cb(error as Error, undefined as unknown as Readable);
-              }
+              cb(null, this.readSafely(info.storageKey, userId));
             });
           }
         }

@@ -279,46 +279,18 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     });
   });
 
-  it("deletes a memory with its comments and returns their audio keys", async () => {
+  it("deletes a memory once: a second delete of the same row reports false", async () => {
     const user = await newUser(t);
-    const audio = async () => {
-      const id = newId();
-      await t.handle.db
-        .insertInto("audio_files")
-        .values({
-          id,
-          storage_key: `${id}.mp3`,
-          content_type: "audio/mpeg",
-          bytes: 1,
-          owner_user_id: user.id,
-          owner_anon_hash: null,
-          created_at: nowIso(),
-        })
-        .execute();
-      return id;
-    };
-    const memoryAudio = await audio();
-    const commentAudio = await audio();
-    const memory = await repo.insert({ userId: user.id, audioId: memoryAudio, status: "saved" });
-    await t.handle.db
-      .insertInto("comments")
-      .values({
-        id: newId(),
-        memory_id: memory.id,
-        commenter_name: "Nan",
-        audio_id: commentAudio,
-        transcript: "lovely",
-        status: "saved",
-        error: null,
-        created_at: nowIso(),
-      })
-      .execute();
-    const result = await repo.deleteWithComments(memory.id);
-    expect(result.deleted).toBe(true);
-    expect(result.storageKeys.sort()).toEqual([`${memoryAudio}.mp3`, `${commentAudio}.mp3`].sort());
+    const memory = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
+    const first = await t.handle.db
+      .transaction()
+      .execute(
+        async (trx) => (await repo.findForDelete(memory.id, trx)) && repo.delete(memory.id, trx),
+      );
+    expect(first).toBe(true);
     expect(await repo.findById(memory.id)).toBeUndefined();
-    expect(await repo.commentsFor([memory.id])).toEqual([]);
-    expect(await repo.audioFiles([memoryAudio, commentAudio])).toEqual([]);
-    expect(await repo.deleteWithComments(memory.id)).toEqual({ deleted: false, storageKeys: [] });
+    expect(await t.handle.db.transaction().execute((trx) => repo.delete(memory.id, trx))).toBe(
+      false,
+    );
   });
 });

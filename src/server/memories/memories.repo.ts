@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import { PAGE_SIZE } from "../../shared/constants";
 import { normalizeScores } from "../../shared/rules";
 import {
@@ -9,11 +9,11 @@ import {
   type PipelineStage,
 } from "../../shared/schemas";
 import type { DatabaseKind } from "../db/connection";
-import type { CommentsTable, Database, MemoriesTable } from "../db/schema";
+import type { Database, MemoriesTable } from "../db/schema";
+import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
 
 export type MemoryRow = Selectable<MemoriesTable>;
-export type CommentRow = Selectable<CommentsTable>;
 
 /** What a new memory row needs; everything else has a sensible default. */
 export interface NewMemory {
@@ -140,10 +140,10 @@ export class MemoriesRepo {
     private readonly kind: DatabaseKind,
   ) {}
 
-  async insert(input: NewMemory): Promise<MemoryRow> {
+  async insert(input: NewMemory, ex: Executor = this.db): Promise<MemoryRow> {
     const values = toValues(input);
-    await this.db.insertInto("memories").values(values).execute();
-    const row = await this.findById(values.id);
+    await ex.insertInto("memories").values(values).execute();
+    const row = await this.findById(values.id, ex);
     if (!row) throw new Error("Inserted memory vanished");
     return row;
   }
@@ -160,8 +160,8 @@ export class MemoriesRepo {
     });
   }
 
-  async findById(id: string): Promise<MemoryRow | undefined> {
-    return this.db
+  async findById(id: string, ex: Executor = this.db): Promise<MemoryRow | undefined> {
+    return ex
       .selectFrom("memories")
       .selectAll()
       .where("id", "=", id)
@@ -235,9 +235,12 @@ export class MemoriesRepo {
     };
   }
 
-  /** Applies an owner's edit; returns the updated row. */
-  async update(id: string, edit: MemoryEdit): Promise<MemoryRow | undefined> {
-    await this.db
+  /**
+   * Applies an owner's edit unless the memory is processing (the pipeline owns its fields until it
+   * ends: ADR 0009). Returns the updated row, or 'processing', or undefined when it is gone.
+   */
+  async update(id: string, edit: MemoryEdit): Promise<MemoryRow | "processing" | undefined> {
+    const result = await this.db
       .updateTable("memories")
       .set({
         title: edit.title,
@@ -248,42 +251,26 @@ export class MemoriesRepo {
         updated_at: nowIso(),
       })
       .where("id", "=", id)
-      .execute();
-    return this.findById(id);
+      .where("status", "<>", "processing")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) return this.findById(id);
+    return (await this.findById(id)) ? "processing" : undefined;
   }
 
   /**
-   * Deletes a memory, its comments and the audio_files rows of both in one transaction and returns
-   * the storage keys of that audio, to be removed from storage only after the commit: a crash in
-   * between leaves orphan files at worst, never a memory pointing at missing audio.
+   * Locks the memory row for the rest of the transaction (PostgreSQL; SQLite has one writer) so a
+   * comment cannot be added while the memory is being deleted. Undefined when it is gone.
    */
-  async deleteWithComments(id: string): Promise<{ deleted: boolean; storageKeys: string[] }> {
-    return this.db.transaction().execute(async (trx) => {
-      const memory = await trx
-        .selectFrom("memories")
-        .select(["id", "audio_id"])
-        .where("id", "=", id)
-        .executeTakeFirst();
-      if (!memory) return { deleted: false, storageKeys: [] };
-      const comments = await trx
-        .selectFrom("comments")
-        .select("audio_id")
-        .where("memory_id", "=", id)
-        .execute();
-      const audioIds = [memory.audio_id, ...comments.map((comment) => comment.audio_id)].filter(
-        (audioId): audioId is string => audioId !== null,
-      );
-      await trx.deleteFrom("comments").where("memory_id", "=", id).execute();
-      await trx.deleteFrom("memories").where("id", "=", id).execute();
-      if (audioIds.length === 0) return { deleted: true, storageKeys: [] };
-      const files = await trx
-        .selectFrom("audio_files")
-        .select("storage_key")
-        .where("id", "in", audioIds)
-        .execute();
-      await trx.deleteFrom("audio_files").where("id", "in", audioIds).execute();
-      return { deleted: true, storageKeys: files.map((file) => file.storage_key) };
-    });
+  async findForDelete(id: string, trx: Executor): Promise<MemoryRow | undefined> {
+    const query = trx.selectFrom("memories").selectAll().where("id", "=", id);
+    const row = await (this.kind === "postgres" ? query.forUpdate() : query).executeTakeFirst();
+    return row ? stripSearchVector(row) : undefined;
+  }
+
+  /** Deletes the row; false when another request deleted it first (only one delete wins). */
+  async delete(id: string, trx: Executor): Promise<boolean> {
+    const result = await trx.deleteFrom("memories").where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /** One batch of a user's memories in a stable order, for streaming a backup (keyset paging). */
@@ -299,94 +286,14 @@ export class MemoriesRepo {
     return rows.map((row) => stripSearchVector(row) as MemoryRow);
   }
 
-  /** The comments of some memories, oldest first, for the backup. */
-  async commentsFor(memoryIds: readonly string[]): Promise<CommentRow[]> {
-    if (memoryIds.length === 0) return [];
-    return this.db
-      .selectFrom("comments")
-      .selectAll()
-      .where("memory_id", "in", memoryIds)
-      .orderBy("created_at", "asc")
-      .orderBy("id", "asc")
-      .execute();
-  }
-
-  /** Audio file metadata by id, for the backup. */
-  async audioFiles(
-    audioIds: readonly string[],
-  ): Promise<{ id: string; storage_key: string; content_type: string; bytes: number }[]> {
-    if (audioIds.length === 0) return [];
-    return this.db
-      .selectFrom("audio_files")
-      .select(["id", "storage_key", "content_type", "bytes"])
-      .where("id", "in", audioIds)
-      .execute();
-  }
-
   // ---- Processing (the AI pipeline, retries and claiming) ----------------------------------
 
-  /**
-   * Creates a memory in state 'processing' and, in the same transaction, whatever `alsoInTransaction`
-   * does with it (queue its job): either both are committed or neither. When the audio already
-   * belongs to a memory, nothing is created and that memory is returned (`created: false`).
-   */
-  async createProcessing(
-    input: {
-      userId: string | null;
-      anonOwnerHash: string | null;
-      claimExpiresAt: string | null;
-      audioId: string;
-      recordedAt: string;
-      duration: number;
-    },
-    alsoInTransaction: (trx: Transaction<Database>, memoryId: string) => Promise<void>,
-  ): Promise<{ row: MemoryRow; created: boolean }> {
-    const id = newId();
-    const existing = await this.db.transaction().execute(async (trx) => {
-      const used = await trx
-        .selectFrom("memories")
-        .select("id")
-        .where("audio_id", "=", input.audioId)
-        .executeTakeFirst();
-      if (used) return used.id;
-      const now = nowIso();
-      await trx
-        .insertInto("memories")
-        .values({
-          id,
-          user_id: input.userId,
-          anon_owner_hash: input.anonOwnerHash,
-          claim_expires_at: input.claimExpiresAt,
-          audio_id: input.audioId,
-          title: "",
-          transcript: "",
-          summary: "",
-          scores: "{}",
-          duration: input.duration,
-          recorded_at: input.recordedAt,
-          tags: "[]",
-          status: "processing",
-          stage: "transcribe",
-          error: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      await alsoInTransaction(trx, id);
-      return null;
-    });
-    const row = await this.findById(existing ?? id);
-    if (!row) throw new Error("The memory vanished while it was created");
-    return { row, created: existing === null };
-  }
+  // The pipeline's writes apply only while the memory is processing: a memory deleted, or one whose
+  // processing ended meanwhile, is never written by a late stage.
 
   /** Records the stage now running (the browser shows it as progress). */
-  async setStage(id: string, stage: PipelineStage): Promise<void> {
-    await this.db
-      .updateTable("memories")
-      .set({ stage, status: "processing", error: null, updated_at: nowIso() })
-      .where("id", "=", id)
-      .execute();
+  async setStage(id: string, stage: PipelineStage): Promise<boolean> {
+    return this.updateProcessing(id, { stage, error: null, updated_at: nowIso() });
   }
 
   /** Stores what a stage produced, so a retry resumes after it. */
@@ -400,107 +307,79 @@ export class MemoriesRepo {
       scores?: Record<string, number>;
       tags?: string[];
     },
-  ): Promise<void> {
-    await this.db
-      .updateTable("memories")
-      .set({
-        ...(output.transcript !== undefined ? { transcript: output.transcript } : {}),
-        ...(output.duration !== undefined ? { duration: output.duration } : {}),
-        ...(output.summary !== undefined ? { summary: output.summary } : {}),
-        ...(output.title !== undefined ? { title: output.title } : {}),
-        ...(output.scores !== undefined ? { scores: JSON.stringify(output.scores) } : {}),
-        ...(output.tags !== undefined ? { tags: JSON.stringify(output.tags) } : {}),
-        updated_at: nowIso(),
-      })
-      .where("id", "=", id)
-      .execute();
+  ): Promise<boolean> {
+    return this.updateProcessing(id, {
+      ...(output.transcript !== undefined ? { transcript: output.transcript } : {}),
+      ...(output.duration !== undefined ? { duration: output.duration } : {}),
+      ...(output.summary !== undefined ? { summary: output.summary } : {}),
+      ...(output.title !== undefined ? { title: output.title } : {}),
+      ...(output.scores !== undefined ? { scores: JSON.stringify(output.scores) } : {}),
+      ...(output.tags !== undefined ? { tags: JSON.stringify(output.tags) } : {}),
+      updated_at: nowIso(),
+    });
   }
 
   /** The pipeline finished: the memory is saved. */
-  async markSaved(id: string): Promise<void> {
-    await this.db
-      .updateTable("memories")
-      .set({ status: "saved", stage: null, error: null, updated_at: nowIso() })
-      .where("id", "=", id)
-      .execute();
+  async markSaved(id: string): Promise<boolean> {
+    return this.updateProcessing(id, {
+      status: "saved",
+      stage: null,
+      error: null,
+      updated_at: nowIso(),
+    });
   }
 
   /** The pipeline stopped at `stage` with a message the user sees; the audio stays. */
-  async markFailed(id: string, stage: PipelineStage, message: string): Promise<void> {
-    await this.db
-      .updateTable("memories")
-      .set({ status: "failed", stage, error: message, updated_at: nowIso() })
-      .where("id", "=", id)
-      .execute();
+  async markFailed(id: string, stage: PipelineStage, message: string): Promise<boolean> {
+    return this.updateProcessing(id, {
+      status: "failed",
+      stage,
+      error: message,
+      updated_at: nowIso(),
+    });
   }
 
-  /**
-   * Puts a failed memory back to processing at its failed stage and, in the same transaction, runs
-   * `alsoInTransaction` (queue the job). False when it was not failed (a second retry loses).
-   */
-  async resumeFailed(
-    id: string,
-    alsoInTransaction: (trx: Transaction<Database>) => Promise<void>,
-  ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable("memories")
-        .set({ status: "processing", error: null, updated_at: nowIso() })
-        .where("id", "=", id)
-        .where("status", "=", "failed")
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      await alsoInTransaction(trx);
-      return true;
-    });
+  private async updateProcessing(id: string, changes: Updateable<MemoriesTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable("memories")
+      .set(changes)
+      .where("id", "=", id)
+      .where("status", "=", "processing")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Puts a failed memory back to processing at its failed stage; false when it was not failed. */
+  async resumeFailed(id: string, trx: Executor): Promise<boolean> {
+    const result = await trx
+      .updateTable("memories")
+      .set({ status: "processing", error: null, updated_at: nowIso() })
+      .where("id", "=", id)
+      .where("status", "=", "failed")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /**
    * Gives an anonymous memory to `userId` when `visitorHash` recorded it and the claim window is
    * open. One conditional UPDATE: of two concurrent claims only one can match `user_id is null`.
-   * The audio file changes owner in the same transaction.
    */
   async claim(
     id: string,
     userId: string,
     visitorHash: string,
     now: Date,
-  ): Promise<MemoryRow | null> {
-    const claimed = await this.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable("memories")
-        .set({ user_id: userId, claim_expires_at: null, updated_at: nowIso() })
-        .where("id", "=", id)
-        .where("user_id", "is", null)
-        .where("anon_owner_hash", "=", visitorHash)
-        .where("claim_expires_at", ">", now.toISOString())
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      const row = await trx
-        .selectFrom("memories")
-        .select("audio_id")
-        .where("id", "=", id)
-        .executeTakeFirstOrThrow();
-      if (row.audio_id) {
-        await trx
-          .updateTable("audio_files")
-          .set({ owner_user_id: userId })
-          .where("id", "=", row.audio_id)
-          .execute();
-      }
-      return true;
-    });
-    return claimed ? ((await this.findById(id)) ?? null) : null;
-  }
-
-  /** True when a memory already uses this audio (one recording makes one memory). */
-  async isAudioUsed(audioId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom("memories")
-      .select("id")
-      .where("audio_id", "=", audioId)
+    trx: Executor,
+  ): Promise<boolean> {
+    const result = await trx
+      .updateTable("memories")
+      .set({ user_id: userId, claim_expires_at: null, updated_at: nowIso() })
+      .where("id", "=", id)
+      .where("user_id", "is", null)
+      .where("anon_owner_hash", "=", visitorHash)
+      .where("claim_expires_at", ">", now.toISOString())
       .executeTakeFirst();
-    return row !== undefined;
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** How many memories this anonymous browser started since `since` (the daily cap). */

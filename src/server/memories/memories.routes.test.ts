@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE, SEARCH_MAX_LENGTH } from "../../shared/constants";
 import type { Memory, MemoryPage } from "../../shared/schemas";
 import { VISITOR_COOKIE } from "../auth/session.service";
+import { CommentsRepo } from "../comments/comments.repo";
 import { hashToken, newId, newSecretToken, nowIso } from "../ids";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
@@ -394,7 +395,7 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
       expect(await t.storage.size(memoryAudio.key)).toBeNull();
       expect(await t.storage.size(commentAudio.key)).toBeNull();
       expect(await t.storage.size(keep.key)).toBe(7);
-      expect(await repo.commentsFor([memory.id])).toEqual([]);
+      expect(await new CommentsRepo(t.database.db).listForMemories([memory.id])).toEqual([]);
       expect(await repo.findById(kept.id)).toBeDefined();
       expect((await get(`/api/memories/${memory.id}`, owner.cookie)).statusCode).toBe(404);
     });

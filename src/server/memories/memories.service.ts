@@ -1,9 +1,11 @@
 import { PAGE_SIZE } from "../../shared/constants";
+import { MESSAGES } from "../../shared/messages";
 import { normalizeTags } from "../../shared/rules";
 import type { Memory, MemoryPage, MemoryUpdateBody } from "../../shared/schemas";
+import type { AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
-import { badRequest, forbidden, notFound, unauthorized } from "../http-errors";
-import type { AudioStorage } from "../storage/audio-storage";
+import type { Executor, Transactions } from "../db/transactions";
+import { badRequest, conflict, forbidden, notFound, unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
 import {
   type MemoriesRepo,
@@ -12,6 +14,13 @@ import {
   searchTokens,
   toMemoryDto,
 } from "./memories.repo";
+import { memoryVisibleTo } from "./memory-visibility";
+
+/** What other features keep per memory and delete with it (the comments feature implements it). */
+export interface MemoryDependents {
+  /** Deletes whatever belongs to the memory inside `trx`; returns the audio ids it used. */
+  deleteForMemory(memoryId: string, trx: Executor): Promise<string[]>;
+}
 
 /** Thrown to callers as 403: the memory is visible but belongs to someone else. */
 const NOT_OWNER = "Only the owner can change this memory";
@@ -25,17 +34,22 @@ export class MemoriesService {
   constructor(
     private readonly repo: MemoriesRepo,
     private readonly users: UsersService,
-    private readonly storage: AudioStorage,
+    private readonly audio: AudioService,
+    private readonly dependents: MemoryDependents,
+    private readonly transactions: Transactions,
   ) {}
 
   /** True when `identity` may see this memory row. */
-  async canView(row: MemoryRow, identity: Identity): Promise<boolean> {
-    if (row.user_id === null) {
-      return row.anon_owner_hash !== null && row.anon_owner_hash === identity.visitorHash;
-    }
-    if (row.user_id === identity.userId) return true;
-    if (row.status !== "saved") return false;
-    return this.isProfileVisible(row.user_id, identity.userId);
+  canView(row: MemoryRow, identity: Identity): Promise<boolean> {
+    return memoryVisibleTo(row, identity, (ownerId, viewerId) =>
+      this.users.isVisibleTo(ownerId, viewerId),
+    );
+  }
+
+  /** True when the memory exists and `identity` may see it (and so its comments and audio). */
+  async isVisible(id: string, identity: Identity): Promise<boolean> {
+    const row = await this.repo.findById(id);
+    return row !== undefined && (await this.canView(row, identity));
   }
 
   /** The memory row when `identity` may see it, else a 404 exactly like a missing one. */
@@ -96,18 +110,26 @@ export class MemoriesService {
       tags,
     });
     if (!updated) throw notFound();
+    if (updated === "processing") throw conflict(MESSAGES.editWhileProcessing);
     return toMemoryDto(updated);
   }
 
-  /** Deletes the memory, its comments and all their audio (rows first, then the files). */
+  /**
+   * Deletes the memory, its comments and all their audio in one transaction (rows only), then the
+   * files: a crash in between leaves orphan files at worst, never a memory without its audio. Of
+   * concurrent deletes one wins; the others answer 404.
+   */
   async delete(id: string, identity: Identity): Promise<void> {
     await this.getOwnedRow(id, identity);
-    const { deleted, storageKeys } = await this.repo.deleteWithComments(id);
-    if (!deleted) throw notFound();
-    for (const key of storageKeys) {
-      // The rows are gone; a file that fails to delete is an orphan, never a broken memory.
-      await this.storage.delete(key).catch(() => undefined);
-    }
+    const storageKeys = await this.transactions.run(async (trx) => {
+      const memory = await this.repo.findForDelete(id, trx);
+      if (!memory) throw notFound();
+      const commentAudio = await this.dependents.deleteForMemory(id, trx);
+      if (!(await this.repo.delete(id, trx))) throw notFound();
+      const audioIds = [memory.audio_id, ...commentAudio].filter((a): a is string => a !== null);
+      return this.audio.deleteRows(audioIds, trx);
+    });
+    await this.audio.removeFiles(storageKeys);
   }
 
   private async searchScope(
@@ -117,11 +139,6 @@ export class MemoriesService {
   ): Promise<MemoryPage> {
     if (query.trim() === "") return toPage(await this.repo.list(scope, page), page);
     return toPage(await this.repo.search(scope, searchTokens(query), page), page);
-  }
-
-  // Who may see a profile is the users feature's rule.
-  private async isProfileVisible(ownerId: string, viewerId: string | null): Promise<boolean> {
-    return this.users.isVisibleTo(ownerId, viewerId);
   }
 
   private async visibleProfileOwner(username: string, viewerId: string | null) {

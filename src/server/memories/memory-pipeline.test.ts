@@ -5,6 +5,8 @@ import { MESSAGES } from "../../shared/messages";
 import { titleFromSummary, validateGeneratedTags } from "../../shared/rules";
 import type { AiProviders } from "../ai/ai";
 import { createAi } from "../ai/ai-factory";
+import { AudioRepo } from "../audio/audio.repo";
+import { AudioService } from "../audio/audio.service";
 import { loadConfig } from "../config";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { JobsRepo } from "../jobs/jobs.repo";
@@ -64,6 +66,36 @@ function failing(
   };
 }
 
+/** A memory in state 'processing' with its job queued, as the processing service makes one. */
+async function queueMemory(
+  handle: DatabaseHandle,
+  audioId: string,
+  anonOwnerHash: string,
+  recordedAt: string,
+) {
+  const memories = new MemoriesRepo(handle.db, handle.kind);
+  const jobs = new JobsRepo(handle.db, handle.kind);
+  return handle.db.transaction().execute(async (trx) => {
+    const row = await memories.insert(
+      {
+        userId: null,
+        anonOwnerHash,
+        audioId,
+        recordedAt,
+        status: "processing",
+        stage: "transcribe",
+      },
+      trx,
+    );
+    await jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: row.id }, trx);
+    return row;
+  });
+}
+
+function audioOf(handle: DatabaseHandle, storage: LocalAudioStorage): AudioService {
+  return new AudioService(new AudioRepo(handle.db), storage);
+}
+
 beforeAll(async () => {
   stub = await startOpenAiStub();
   mp3 = await speechMp3("Today we went to the beach with grandpa.");
@@ -82,18 +114,12 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
 
   async function newMemory() {
     const audio = await storeAudioFixture(testDb.handle, storage, mp3);
-    const { row, created } = await memories.createProcessing(
-      {
-        userId: null,
-        anonOwnerHash: "visitor-hash",
-        claimExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-        audioId: audio.id,
-        recordedAt: "2026-05-31T18:00:00.000Z",
-        duration: 0,
-      },
-      (trx, id) => jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
+    const row = await queueMemory(
+      testDb.handle,
+      audio.id,
+      "visitor-hash",
+      "2026-05-31T18:00:00.000Z",
     );
-    if (!created) throw new Error("not created");
     return { id: row.id, audio };
   }
 
@@ -111,7 +137,14 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
     jobs = new JobsRepo(testDb.handle.db, kind);
     worker = new JobWorker(
       jobs,
-      { [PROCESS_MEMORY_JOB]: new MemoryPipeline(memories, storage, openAi(), () => NOW) },
+      {
+        [PROCESS_MEMORY_JOB]: new MemoryPipeline(
+          memories,
+          audioOf(testDb.handle, storage),
+          openAi(),
+          () => NOW,
+        ),
+      },
       { concurrency: 1 },
     );
   });
@@ -211,11 +244,14 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
 
     stub.handle(defaultStubHandler);
     stub.requests.length = 0;
-    const resumed = await memories.resumeFailed(id, (trx) =>
-      jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
-    );
-    expect(resumed).toBe(true);
-    expect(await memories.resumeFailed(id, async () => undefined)).toBe(false);
+    const resume = () =>
+      testDb.handle.db.transaction().execute(async (trx) => {
+        if (!(await memories.resumeFailed(id, trx))) return false;
+        await jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
+        return true;
+      });
+    expect(await resume()).toBe(true);
+    expect(await resume()).toBe(false);
     expect(await memory(id)).toMatchObject({ status: "processing", stage: "score", error: null });
     await worker.drain();
     expect(await memory(id)).toMatchObject({
@@ -229,7 +265,7 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
 
   it("leaves a deleted memory's job alone", async () => {
     const { id } = await newMemory();
-    await memories.deleteWithComments(id);
+    await testDb.handle.db.transaction().execute((trx) => memories.delete(id, trx));
     expect(await worker.drain()).toBe(1);
     expect(stub.requests).toHaveLength(0);
   });
@@ -256,21 +292,18 @@ describe("fully offline (the local provider)", () => {
       const memories = new MemoriesRepo(testDb.handle.db, "sqlite");
       const jobs = new JobsRepo(testDb.handle.db, "sqlite");
       const audio = await storeAudioFixture(testDb.handle, storage, mp3);
-      const { row } = await memories.createProcessing(
-        {
-          userId: null,
-          anonOwnerHash: "v",
-          claimExpiresAt: null,
-          audioId: audio.id,
-          recordedAt: NOW.toISOString(),
-          duration: 0,
-        },
-        (trx, id) => jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
-      );
+      const row = await queueMemory(testDb.handle, audio.id, "v", NOW.toISOString());
       const ai = createAi(loadConfig({ NODE_ENV: "test", AI_PROVIDER: "local" }));
       const worker = new JobWorker(
         jobs,
-        { [PROCESS_MEMORY_JOB]: new MemoryPipeline(memories, storage, ai, () => NOW) },
+        {
+          [PROCESS_MEMORY_JOB]: new MemoryPipeline(
+            memories,
+            audioOf(testDb.handle, storage),
+            ai,
+            () => NOW,
+          ),
+        },
         { concurrency: 1 },
       );
       await worker.drain();
@@ -311,17 +344,7 @@ describe("two workers on PostgreSQL", () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
       const audio = await storeAudioFixture(testDb.handle, storage, mp3);
-      const { row } = await repoA.createProcessing(
-        {
-          userId: null,
-          anonOwnerHash: "v",
-          claimExpiresAt: null,
-          audioId: audio.id,
-          recordedAt: NOW.toISOString(),
-          duration: 0,
-        },
-        (trx, id) => jobsA.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
-      );
+      const row = await queueMemory(testDb.handle, audio.id, "v", NOW.toISOString());
       ids.push(row.id);
     }
     // Count the transcription calls: one per memory means no memory ran twice.
@@ -339,7 +362,7 @@ describe("two workers on PostgreSQL", () => {
         {
           [PROCESS_MEMORY_JOB]: new MemoryPipeline(
             new MemoriesRepo(handle.db, "postgres"),
-            storage,
+            audioOf(handle, storage),
             openAi(),
           ),
         },

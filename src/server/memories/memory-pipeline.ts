@@ -9,8 +9,8 @@ import {
 } from "../../shared/rules";
 import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
 import { AiError, type AiProviders } from "../ai/ai";
+import type { AudioService } from "../audio/audio.service";
 import type { JobHandler } from "../jobs/worker";
-import type { AudioStorage } from "../storage/audio-storage";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
 
 export const PROCESS_MEMORY_JOB = "process-memory";
@@ -51,7 +51,7 @@ function failureMessage(stage: PipelineStage, error: unknown): string {
 export class MemoryPipeline implements JobHandler {
   constructor(
     private readonly memories: MemoriesRepo,
-    private readonly storage: AudioStorage,
+    private readonly audio: Pick<AudioService, "findById" | "open">,
     private readonly ai: AiProviders,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -62,7 +62,8 @@ export class MemoryPipeline implements JobHandler {
     if (start?.status !== "processing") return;
     const first = PIPELINE_STAGES.indexOf((start.stage as PipelineStage | null) ?? "transcribe");
     for (const stage of PIPELINE_STAGES.slice(Math.max(0, first))) {
-      await this.memories.setStage(memoryId, stage);
+      // Not processing any more (deleted, or the owner's state changed it): stop writing.
+      if (!(await this.memories.setStage(memoryId, stage))) return;
       const row = await this.memories.findById(memoryId);
       if (!row) return;
       try {
@@ -95,11 +96,11 @@ export class MemoryPipeline implements JobHandler {
     const { textModel } = this.ai;
     switch (stage) {
       case "transcribe": {
-        const [audio] = row.audio_id ? await this.memories.audioFiles([row.audio_id]) : [];
+        const audio = row.audio_id ? await this.audio.findById(row.audio_id) : null;
         if (!audio) throw new StageFailure(`${STAGE_PREFIX.transcribe}the recording is missing`);
         const result = transcriptionSchema.parse(
           await this.ai.transcriber.transcribe({
-            bytes: this.storage.read(audio.storage_key),
+            bytes: this.audio.open(audio),
             filename: audio.storage_key,
             contentType: audio.content_type,
           }),

@@ -16,7 +16,6 @@ import {
 import {
   ALREADY_CLAIMED,
   ANON_DAILY_LIMIT,
-  AUDIO_ALREADY_USED,
   CLAIM_EXPIRED,
   NOT_YOUR_UPLOAD,
   ONLY_FAILED_RETRY,
@@ -333,7 +332,7 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
       headers: { cookie: user.cookie },
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: AUDIO_ALREADY_USED });
+    expect(again.json()).toEqual({ message: MESSAGES.recordingAlreadyUsed });
   });
 });
 

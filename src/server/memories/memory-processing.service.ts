@@ -1,28 +1,27 @@
 import { MESSAGES } from "../../shared/messages";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
 import type { Memory, MemoryCreateBody, ProcessMemoryBody } from "../../shared/schemas";
+import type { AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
 import type { Config } from "../config";
+import type { Transactions } from "../db/transactions";
 import { badRequest, conflict, HttpError, notFound, unauthorized } from "../http-errors";
+import { newId } from "../ids";
 import type { JobsRepo } from "../jobs/jobs.repo";
-import type { MemoriesRepo } from "./memories.repo";
-import { toMemoryDto } from "./memories.repo";
+import { type MemoriesRepo, type MemoryRow, type NewMemory, toMemoryDto } from "./memories.repo";
 import type { MemoriesService } from "./memories.service";
 import { PROCESS_MEMORY_JOB } from "./memory-pipeline";
 
-/** The audio feature's lookup of an upload made by this identity (AudioService implements it). */
-export interface UploadLookup {
-  findUploadForOwner(
-    url: string,
-    identity: Identity,
-  ): Promise<{ id: string; bytes: number } | null>;
-}
+/** What this service needs of the audio feature (AudioService implements it). */
+export type Uploads = Pick<
+  AudioService,
+  "findUploadForOwner" | "attach" | "attachmentOf" | "setUploader"
+>;
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 export const NOT_YOUR_UPLOAD = "audioUrl: no recording of yours was uploaded at this address";
-export const AUDIO_ALREADY_USED = "audioUrl: this recording already has a memory";
 export const ONLY_FAILED_RETRY = "Only a memory whose processing failed can be retried";
 export const ALREADY_CLAIMED = "This memory has already been saved to an account";
 export const CLAIM_EXPIRED = "This memory can no longer be claimed; please record it again";
@@ -38,7 +37,8 @@ export class MemoryProcessingService {
     private readonly repo: MemoriesRepo,
     private readonly memories: MemoriesService,
     private readonly jobs: JobsRepo,
-    private readonly uploads: UploadLookup,
+    private readonly uploads: Uploads,
+    private readonly transactions: Transactions,
     private readonly config: Pick<Config, "CLAIM_WINDOW_HOURS" | "ANON_DAILY_RECORDINGS">,
     /** Wakes this process's worker so processing starts at once. */
     private readonly onQueued: () => void = () => {},
@@ -62,29 +62,51 @@ export class MemoryProcessingService {
       );
       if (today >= this.config.ANON_DAILY_RECORDINGS) throw new HttpError(429, ANON_DAILY_LIMIT);
     }
-    const { row, created } = await this.repo.createProcessing(
-      {
-        userId: identity.userId,
-        anonOwnerHash: anonymous ? identity.visitorHash : null,
-        claimExpiresAt: anonymous
-          ? new Date(now.getTime() + this.config.CLAIM_WINDOW_HOURS * HOUR_MS).toISOString()
-          : null,
-        audioId: upload.id,
-        recordedAt: new Date(body.recordedAt ?? now).toISOString(),
-        duration: 0,
-      },
-      (trx, memoryId) => this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: memoryId }, trx),
-    );
-    if (!created) {
-      // Sent again (the browser retried after losing the answer): the same owner gets the same memory.
-      const sameOwner = anonymous
-        ? row.user_id === null && row.anon_owner_hash === identity.visitorHash
-        : row.user_id === identity.userId;
-      if (!sameOwner) throw conflict(AUDIO_ALREADY_USED);
-      return { memory: toMemoryDto(row), created: false };
+    const created = await this.createOnUpload(upload.id, {
+      userId: identity.userId,
+      anonOwnerHash: anonymous ? identity.visitorHash : null,
+      claimExpiresAt: anonymous
+        ? new Date(now.getTime() + this.config.CLAIM_WINDOW_HOURS * HOUR_MS).toISOString()
+        : null,
+      audioId: upload.id,
+      recordedAt: new Date(body.recordedAt ?? now).toISOString(),
+      status: "processing",
+      stage: "transcribe",
+    });
+    if (created) {
+      this.onQueued();
+      return { memory: toMemoryDto(created), created: true };
     }
-    this.onQueued();
-    return { memory: toMemoryDto(row), created: true };
+    // Sent again (the browser retried after losing the answer, or raced itself): the same owner
+    // gets the same memory; anyone else, or a recording used by a comment, gets 409.
+    const attachment = await this.uploads.attachmentOf(upload.id);
+    const row = attachment?.kind === "memory" ? await this.repo.findById(attachment.id) : undefined;
+    const sameOwner =
+      row !== undefined &&
+      (anonymous
+        ? row.user_id === null && row.anon_owner_hash === identity.visitorHash
+        : row.user_id === identity.userId);
+    if (!row || !sameOwner) throw conflict(MESSAGES.recordingAlreadyUsed);
+    return { memory: toMemoryDto(row), created: false };
+  }
+
+  /**
+   * Attaches the upload to a new memory and creates it (queueing its pipeline when processing) in
+   * one transaction. Null when the upload already belongs to a memory or comment.
+   */
+  private async createOnUpload(
+    audioId: string,
+    input: Omit<NewMemory, "id">,
+  ): Promise<MemoryRow | null> {
+    const id = newId();
+    return this.transactions.run(async (trx) => {
+      if (!(await this.uploads.attach(audioId, { kind: "memory", id }, trx))) return null;
+      const row = await this.repo.insert({ ...input, id }, trx);
+      if (input.status === "processing") {
+        await this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
+      }
+      return row;
+    });
   }
 
   /** The owner (or the anonymous browser that recorded it) resumes a failed memory at its stage. */
@@ -96,9 +118,11 @@ export class MemoryProcessingService {
         : row.anon_owner_hash !== null && row.anon_owner_hash === identity.visitorHash;
     // Someone who can see a shared memory but does not own it learns nothing more than a 404.
     if (!mine) throw notFound();
-    const resumed = await this.repo.resumeFailed(id, (trx) =>
-      this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx),
-    );
+    const resumed = await this.transactions.run(async (trx) => {
+      if (!(await this.repo.resumeFailed(id, trx))) return false;
+      await this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
+      return true;
+    });
     if (!resumed) throw conflict(ONLY_FAILED_RETRY);
     this.onQueued();
     return this.memories.getVisible(id, identity);
@@ -111,9 +135,16 @@ export class MemoryProcessingService {
     if (!row || !identity.visitorHash || row.anon_owner_hash !== identity.visitorHash) {
       throw notFound();
     }
-    const claimed = await this.repo.claim(id, identity.userId, identity.visitorHash, this.now());
-    if (claimed) return toMemoryDto(claimed);
+    const userId = identity.userId;
+    const visitorHash = identity.visitorHash;
+    // The memory and its upload change hands together.
+    const claimed = await this.transactions.run(async (trx) => {
+      if (!(await this.repo.claim(id, userId, visitorHash, this.now(), trx))) return false;
+      if (row.audio_id) await this.uploads.setUploader(row.audio_id, userId, trx);
+      return true;
+    });
     const current = await this.repo.findById(id);
+    if (claimed && current) return toMemoryDto(current);
     if (!current) throw notFound();
     if (current.user_id !== null) throw conflict(ALREADY_CLAIMED);
     throw conflict(CLAIM_EXPIRED);
@@ -124,10 +155,9 @@ export class MemoryProcessingService {
     if (!identity.userId) throw unauthorized();
     const upload = await this.uploads.findUploadForOwner(body.audioUrl, identity);
     if (!upload) throw badRequest(NOT_YOUR_UPLOAD);
-    if (await this.repo.isAudioUsed(upload.id)) throw conflict(AUDIO_ALREADY_USED);
     const tags = normalizeTags(body.tags ?? []);
     if (!tags) throw badRequest(`tags: ${MESSAGES.maxTagsReachedDescription}`);
-    const row = await this.repo.insert({
+    const row = await this.createOnUpload(upload.id, {
       userId: identity.userId,
       audioId: upload.id,
       title: body.title.trim(),
@@ -139,6 +169,7 @@ export class MemoryProcessingService {
       tags,
       status: "saved",
     });
+    if (!row) throw conflict(MESSAGES.recordingAlreadyUsed);
     return toMemoryDto(row);
   }
 }

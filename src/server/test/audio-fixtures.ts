@@ -2,6 +2,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { run } from "../ai/audio-split";
+import { AudioRepo } from "../audio/audio.repo";
 import type { DatabaseHandle } from "../db/connection";
 import { newId, nowIso } from "../ids";
 import type { AudioStorage } from "../storage/audio-storage";
@@ -31,17 +32,16 @@ export async function storeAudioFixture(
   const id = newId();
   const storageKey = `${newId()}.mp3`;
   await storage.write(storageKey, Readable.from([bytes]));
-  await database.db
-    .insertInto("audio_files")
-    .values({
-      id,
-      storage_key: storageKey,
-      content_type: "audio/mpeg",
-      bytes: bytes.length,
-      owner_user_id: owner.userId ?? null,
-      owner_anon_hash: owner.anonHash ?? null,
-      created_at: nowIso(),
-    })
-    .execute();
+  await new AudioRepo(database.db).insert({
+    id,
+    storage_key: storageKey,
+    content_type: "audio/mpeg",
+    bytes: bytes.length,
+    owner_user_id: owner.userId ?? null,
+    owner_anon_hash: owner.anonHash ?? null,
+    attached_to: null,
+    upload_key: null,
+    created_at: nowIso(),
+  });
   return { id, storageKey };
 }

@@ -2,7 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { type App, type AppDeps, buildApp } from "../app";
+import pino from "pino";
+import { type App, buildApp } from "../app";
+import { createServices, type ServiceDeps, type Services } from "../compose";
 import { type Config, loadConfig } from "../config";
 import {
   type DatabaseHandle,
@@ -86,26 +88,52 @@ export interface TestApp {
   config: Config;
   database: DatabaseHandle;
   storage: LocalAudioStorage;
+  services: Services;
   dataDir: string;
   cleanup(): Promise<void>;
 }
 
+/** A silent logger for services built outside an app (tests, benchmarks). */
+export const silentLog = pino({ level: "silent" });
+
+/** Another app instance on existing parts (a second instance, a broken database, a client dir). */
+export async function buildAppOn(
+  deps: Omit<ServiceDeps, "log"> & { clientDir?: string },
+): Promise<App> {
+  const { clientDir, ...serviceDeps } = deps;
+  const services = createServices({ ...serviceDeps, log: silentLog });
+  return buildApp({ config: deps.config, services, ...(clientDir ? { clientDir } : {}) });
+}
+
 /** A built app on a fresh database and data folder; nothing listens. */
 export async function createTestApp(
-  options: { kind?: DatabaseKind; env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+  options: {
+    kind?: DatabaseKind;
+    env?: Record<string, string>;
+    deps?: Partial<Pick<ServiceDeps, "ai" | "mailer">> & { clientDir?: string };
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await makeTempDir("vmj-data-");
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", ...options.env });
   const testDb = await createTestDatabase(options.kind ?? "sqlite");
   const storage = new LocalAudioStorage(config.audioDir);
   await storage.checkWritable();
-  const app = await buildApp({ config, database: testDb.handle, storage, ...options.deps });
+  const { clientDir, ...serviceDeps } = options.deps ?? {};
+  const services = createServices({
+    config,
+    database: testDb.handle,
+    storage,
+    log: silentLog,
+    ...serviceDeps,
+  });
+  const app = await buildApp({ config, services, ...(clientDir ? { clientDir } : {}) });
   await app.ready();
   return {
     app,
     config,
     database: testDb.handle,
     storage,
+    services,
     dataDir,
     cleanup: async () => {
       await app.close();

@@ -1,0 +1,132 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { AiProviders } from "./ai/ai";
+import { createAi } from "./ai/ai-factory";
+import { AudioRepo } from "./audio/audio.repo";
+import { type AttachmentVisibility, AudioService } from "./audio/audio.service";
+import { AuthService } from "./auth/auth.service";
+import { SessionService } from "./auth/session.service";
+import { SessionsRepo } from "./auth/sessions.repo";
+import { transcribeCommentHandler } from "./comments/comments.jobs";
+import { CommentsRepo } from "./comments/comments.repo";
+import { CommentsService, TRANSCRIBE_COMMENT_JOB } from "./comments/comments.service";
+import type { Config } from "./config";
+import type { DatabaseHandle } from "./db/connection";
+import { Transactions } from "./db/transactions";
+import { JobsRepo } from "./jobs/jobs.repo";
+import { JobWorker } from "./jobs/worker";
+import { createMailer, type Mailer } from "./mail/mailer";
+import { MemoriesRepo } from "./memories/memories.repo";
+import { MemoriesService } from "./memories/memories.service";
+import { MemoriesBackup } from "./memories/memories-backup";
+import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
+import { MemoryProcessingService } from "./memories/memory-processing.service";
+import { RateLimitCounters } from "./rate-limit-store";
+import type { AudioStorage } from "./storage/audio-storage";
+import { UsersRepo } from "./users/users.repo";
+import { UsersService } from "./users/users.service";
+
+/** What the server is made of, before any HTTP: main.ts and the tests build it here. */
+export interface ServiceDeps {
+  config: Config;
+  database: DatabaseHandle;
+  storage: AudioStorage;
+  log: FastifyBaseLogger;
+  /** The AI providers; chosen from the configuration when absent. */
+  ai?: AiProviders;
+  /** Defaults to SMTP when SMTP_URL is set, else the DATA_DIR/outbox folder. */
+  mailer?: Mailer;
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/**
+ * The composition function: every repository and service, built once. Each repository is the
+ * only code touching its table; services reach other features through their services, and
+ * writes that span features go through `transactions`.
+ */
+export function createServices(deps: ServiceDeps) {
+  const { config, database, storage, log } = deps;
+  const db = database.db;
+  const transactions = new Transactions(db);
+  const jobs = new JobsRepo(db, database.kind);
+
+  const users = new UsersService(new UsersRepo(db));
+  const sessions = new SessionService(new SessionsRepo(db), config);
+  const auth = new AuthService({
+    db,
+    sessions,
+    mailer: deps.mailer ?? createMailer(config, log),
+    log,
+  });
+  const audio = new AudioService(new AudioRepo(db), storage);
+
+  const memoriesRepo = new MemoriesRepo(db, database.kind);
+  const memories: MemoriesService = new MemoriesService(
+    memoriesRepo,
+    users,
+    audio,
+    // A memory's comments are deleted with it (the comments feature owns them).
+    { deleteForMemory: (memoryId, trx) => comments.deleteForMemory(memoryId, trx) },
+    transactions,
+  );
+  const commentsRepo = new CommentsRepo(db);
+  const comments: CommentsService = new CommentsService(
+    commentsRepo,
+    memories,
+    audio,
+    jobs,
+    transactions,
+  );
+
+  /** Who may hear an attached upload: whoever may see the memory it belongs to. */
+  const mayHear: AttachmentVisibility = async (attachment, identity) => {
+    const memoryId =
+      attachment.kind === "memory" ? attachment.id : await comments.memoryIdOf(attachment.id);
+    return memoryId !== null && memories.isVisible(memoryId, identity);
+  };
+
+  const ai = deps.ai ?? createAi(config);
+  const worker = new JobWorker(
+    jobs,
+    {
+      [PROCESS_MEMORY_JOB]: new MemoryPipeline(memoriesRepo, audio, ai),
+      [TRANSCRIBE_COMMENT_JOB]: transcribeCommentHandler({
+        comments: commentsRepo,
+        audio,
+        transcriber: ai.transcriber,
+      }),
+    },
+    { concurrency: config.WORKER_CONCURRENCY, leaseMs: config.JOB_LEASE_MS, logger: log },
+  );
+  const processing = new MemoryProcessingService(
+    memoriesRepo,
+    memories,
+    jobs,
+    audio,
+    transactions,
+    config,
+    () => worker.notify(),
+  );
+  const backup = new MemoriesBackup(memoriesRepo, comments, audio, storage, log);
+
+  return {
+    config,
+    database,
+    users,
+    sessions,
+    auth,
+    audio,
+    mayHear,
+    memories,
+    comments,
+    processing,
+    backup,
+    worker,
+    rateLimitCounters: new RateLimitCounters(db),
+    /** Stops the worker (jobs in hand keep their lease) and waits for mail being sent. */
+    async close(): Promise<void> {
+      await worker.stop();
+      await auth.drain();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import fp from "fastify-plugin";
+import { MESSAGES } from "../../shared/messages";
+import type { User } from "../../shared/schemas";
+import { AppShell } from "../app-shell";
+import { SESSION_COOKIE, type SessionService } from "../auth/session.service";
+import type { UsersService } from "../users/users.service";
+
+/**
+ * The built web app: its hashed assets (with their .br/.gz copies), and for every other GET the
+ * single-page app's shell carrying the logged-in user. API paths that match no route answer 404
+ * JSON; without a built client (API-only tests) so does everything else.
+ */
+export const webApp = fp<{
+  clientDir: string | undefined;
+  sessions: SessionService;
+  users: UsersService;
+}>(
+  async (app, { clientDir, sessions, users }) => {
+    const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
+    const appShell = indexHtml && existsSync(indexHtml) ? new AppShell(indexHtml) : undefined;
+    if (clientDir && appShell) {
+      await app.register(fastifyStatic, {
+        root: clientDir,
+        wildcard: false,
+        index: false,
+        // The build writes .br/.gz copies of the text assets (scripts/precompress.ts).
+        preCompressed: true,
+        setHeaders(reply, filePath) {
+          // Vite puts content hashes in asset names, so they never change.
+          if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+            reply.header("cache-control", "public, max-age=31536000, immutable");
+          } else {
+            reply.header("cache-control", "no-cache");
+          }
+        },
+      });
+    }
+
+    app.setNotFoundHandler(async (request, reply) => {
+      const url = request.url.split("?")[0] ?? "";
+      if (url === "/api" || url.startsWith("/api/") || !appShell) {
+        return reply.code(404).send({ message: MESSAGES.notFound });
+      }
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return reply.code(404).send({ message: MESSAGES.notFound });
+      }
+      // Every other path is a screen of the single-page app; it shows its own 404 page.
+      let user: User | null | undefined;
+      try {
+        const userId = await sessions.resolve(request.cookies[SESSION_COOKIE]);
+        user = userId ? await users.getUser(userId) : null;
+      } catch (error) {
+        // The page still loads (and shows the API's error) when the database is unreachable.
+        request.log.warn({ err: error }, "app shell: session lookup failed");
+      }
+      // Per visitor (it holds their user), so shared caches must not keep it.
+      return reply
+        .header("cache-control", "private, no-cache")
+        .type("text/html; charset=utf-8")
+        .send(await appShell.render(user));
+    });
+  },
+  { name: "web-app" },
+);
