@@ -100,6 +100,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/**
+ * Where links in mail point. Never the request's Host header, which a client chooses: without
+ * APP_URL, this machine on PORT (see `startupWarnings`).
+ */
+export function publicAppUrl(config: Pick<Config, "APP_URL" | "PORT">): string {
+  return config.APP_URL ?? `http://localhost:${config.PORT}`;
+}
+
+/** Things an operator should fix, for main.ts to log once at start-up. */
+export function startupWarnings(config: Pick<Config, "APP_URL" | "PORT">): string[] {
+  const warnings: string[] = [];
+  if (!config.APP_URL) {
+    warnings.push(
+      `APP_URL is not set: password-reset links point to ${publicAppUrl(config)}. Set APP_URL to the address people open the journal at (for example https://journal.example.org).`,
+    );
+  }
+  return warnings;
+}
+
 /** Reads `.env` from the working directory into process.env when present (never overriding). */
 export function loadDotEnv(file = ".env"): void {
   if (existsSync(file)) process.loadEnvFile(file);

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp } from "./app";
-import { ConfigError, loadConfig, loadDotEnv } from "./config";
+import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
 import { LocalAudioStorage } from "./storage/local-storage";
 
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const app = await buildApp({ config, database, storage, clientDir, logger });
+  for (const warning of startupWarnings(config)) app.log.warn(warning);
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, "shutting down");

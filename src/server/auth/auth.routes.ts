@@ -9,7 +9,7 @@ import {
   resetPasswordBodySchema,
   userSchema,
 } from "../../shared/schemas";
-import type { Config } from "../config";
+import { type Config, publicAppUrl } from "../config";
 import { tooManyRequests, unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
 import type { AuthService } from "./auth.service";
@@ -22,11 +22,6 @@ export interface AuthRoutesOptions {
 }
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
-
-/** Where reset links point: APP_URL when set, otherwise the address this request came to. */
-function appUrl(request: FastifyRequest, config: Pick<Config, "APP_URL">): string {
-  return config.APP_URL ?? `${request.protocol}://${request.host}`;
-}
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
@@ -131,7 +126,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       },
     },
     async (request) => {
-      auth.requestPasswordReset(request.body.email, appUrl(request, config));
+      auth.requestPasswordReset(request.body.email, publicAppUrl(config));
       return { ok: true as const };
     },
   );
