@@ -32,6 +32,8 @@ const configSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Voice Memory Journal <no-reply@localhost>"),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  /** Log-ins per username, and reset requests per email, from all addresses together. */
+  RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_UPLOAD_PER_HOUR: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_PROCESS_PER_HOUR: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_COMMENTS_PER_HOUR: z.coerce.number().int().positive().default(20),

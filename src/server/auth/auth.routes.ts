@@ -1,4 +1,4 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   errorResponseSchema,
@@ -27,17 +27,37 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
   { auth, users, config },
 ) => {
-  // Per client IP, per route; the same budget again per account where one is named.
+  // Per client IP, per route.
   const perIp = { max: config.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" };
+  /**
+   * Limits on the account a request names (a username or an email). Per account and address, at
+   * the per-IP pace, so wrong guesses from one address do not refuse the owner elsewhere; and per
+   * account from every address together, a larger hourly ceiling, so an attacker cycling addresses
+   * is still bounded (reaching it refuses that account everywhere until its hour ends).
+   */
   const perAccount = (name: string, key: (body: Record<string, unknown>) => unknown) => {
-    const check = app.createRateLimit({
-      ...perIp,
-      keyGenerator: (request) =>
-        `account:${name}:${String(key((request.body ?? {}) as Record<string, unknown>) ?? "").toLowerCase()}`,
-    });
-    return async (request: FastifyRequest) => {
-      const limit = await check(request);
-      if (!limit.isAllowed && limit.isExceeded) throw tooManyRequests();
+    const account = (request: FastifyRequest) =>
+      String(key((request.body ?? {}) as Record<string, unknown>) ?? "").toLowerCase();
+    const checks = [
+      app.createRateLimit({
+        ...perIp,
+        keyGenerator: (request) => `account-ip:${name}:${request.ip}:${account(request)}`,
+      }),
+      app.createRateLimit({
+        max: config.RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR,
+        timeWindow: "1 hour",
+        keyGenerator: (request) => `account-hour:${name}:${account(request)}`,
+      }),
+    ];
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      // In order, so an address refused for this account adds nothing to its hourly count.
+      for (const check of checks) {
+        const limit = await check(request);
+        if (!limit.isAllowed && limit.isExceeded) {
+          reply.header("retry-after", limit.ttlInSeconds);
+          throw tooManyRequests();
+        }
+      }
     };
   };
   /** Route options limiting a request per client IP and per the account its body names. */
