@@ -36,6 +36,8 @@ const configSchema = z.object({
   RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_UPLOAD_PER_HOUR: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_PROCESS_PER_HOUR: z.coerce.number().int().positive().default(30),
+  /** However many visitor cookies or accounts one address uses. */
+  RATE_LIMIT_PROCESS_PER_DAY_PER_IP: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_COMMENTS_PER_HOUR: z.coerce.number().int().positive().default(20),
   ANON_DAILY_RECORDINGS: z.coerce.number().int().nonnegative().default(20),
   CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(24),
