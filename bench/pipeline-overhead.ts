@@ -44,6 +44,7 @@ const env = {
   OPENAI_BASE_URL: stub.baseURL,
   RATE_LIMIT_UPLOAD_PER_HOUR: "100000",
   RATE_LIMIT_PROCESS_PER_HOUR: "100000",
+  RATE_LIMIT_PROCESS_PER_DAY_PER_IP: "100000",
 };
 const t = await createTestApp({ env });
 const user = await createUserWithSession(t);

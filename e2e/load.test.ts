@@ -28,6 +28,7 @@ describe(`${CLIENTS} concurrent clients for ${SECONDS} s`, () => {
       RATE_LIMIT_AUTH_PER_MINUTE: "1000",
       RATE_LIMIT_UPLOAD_PER_HOUR: "100000",
       RATE_LIMIT_PROCESS_PER_HOUR: "100000",
+      RATE_LIMIT_PROCESS_PER_DAY_PER_IP: "100000",
       WORKER_CONCURRENCY: "2",
       LOG_LEVEL: "warn",
     });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config";
+import { loadConfig, publicAppUrl, startupWarnings } from "./config";
 
 describe("loadConfig", () => {
   it("uses the embedded defaults", () => {
@@ -26,5 +26,21 @@ describe("loadConfig", () => {
     ["APP_URL", "not a url"],
   ])("names the variable in the error for %s=%s", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});
+
+describe("the public address", () => {
+  it("is APP_URL when set, and no start-up warning is needed", () => {
+    const config = loadConfig({ APP_URL: "https://journal.example" });
+    expect(publicAppUrl(config)).toBe("https://journal.example");
+    expect(startupWarnings(config)).toEqual([]);
+  });
+  it("falls back to localhost on PORT, and start-up says once to set APP_URL", () => {
+    const config = loadConfig({ PORT: "5123" });
+    expect(publicAppUrl(config)).toBe("http://localhost:5123");
+    const warnings = startupWarnings(config);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/APP_URL/);
+    expect(warnings[0]).toContain("http://localhost:5123");
   });
 });

@@ -32,8 +32,12 @@ const configSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Voice Memory Journal <no-reply@localhost>"),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  /** Log-ins per username, and reset requests per email, from all addresses together. */
+  RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_UPLOAD_PER_HOUR: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_PROCESS_PER_HOUR: z.coerce.number().int().positive().default(30),
+  /** However many visitor cookies or accounts one address uses. */
+  RATE_LIMIT_PROCESS_PER_DAY_PER_IP: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_COMMENTS_PER_HOUR: z.coerce.number().int().positive().default(20),
   ANON_DAILY_RECORDINGS: z.coerce.number().int().nonnegative().default(20),
   CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(24),
@@ -98,6 +102,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database,
     aiProvider: raw.AI_PROVIDER ?? (raw.OPENAI_API_KEY ? "openai" : "local"),
   };
+}
+
+/**
+ * Where links in mail point. Never the request's Host header, which a client chooses: without
+ * APP_URL, this machine on PORT (see `startupWarnings`).
+ */
+export function publicAppUrl(config: Pick<Config, "APP_URL" | "PORT">): string {
+  return config.APP_URL ?? `http://localhost:${config.PORT}`;
+}
+
+/** Things an operator should fix, for main.ts to log once at start-up. */
+export function startupWarnings(config: Pick<Config, "APP_URL" | "PORT">): string[] {
+  const warnings: string[] = [];
+  if (!config.APP_URL) {
+    warnings.push(
+      `APP_URL is not set: password-reset links point to ${publicAppUrl(config)}. Set APP_URL to the address people open the journal at (for example https://journal.example.org).`,
+    );
+  }
+  return warnings;
 }
 
 /** Reads `.env` from the working directory into process.env when present (never overriding). */

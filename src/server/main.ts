@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { buildApp } from "./app";
 import { createServices } from "./compose";
-import { ConfigError, loadConfig, loadDotEnv } from "./config";
+import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
 import { LocalAudioStorage } from "./storage/local-storage";
 
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const services = createServices({ config, database, storage, log: logger });
   const app = await buildApp({ config, services, clientDir, logger });
+  for (const warning of startupWarnings(config)) app.log.warn(warning);
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, "shutting down");

@@ -11,7 +11,13 @@ describe.each(DATABASE_KINDS)("rate limits kept in the database (%s)", (kind) =>
   let other: TestApp["app"];
 
   beforeAll(async () => {
-    t = await createTestApp({ kind, env: { RATE_LIMIT_AUTH_PER_MINUTE: String(LIMIT) } });
+    t = await createTestApp({
+      kind,
+      env: {
+        RATE_LIMIT_AUTH_PER_MINUTE: String(LIMIT),
+        RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR: String(LIMIT),
+      },
+    });
     other = await buildAppOn({ config: t.config, database: t.database, storage: t.storage });
     await other.ready();
   });

@@ -479,3 +479,41 @@ describe.each(DATABASE_KINDS)("accounts API on %s", (kind) => {
     });
   });
 });
+
+describe("reset links without APP_URL", () => {
+  it.each(["false", "true"])(
+    "never take the request's Host or X-Forwarded-Host (TRUST_PROXY=%s)",
+    async (trustProxy) => {
+      const smtp = await startSmtpSink();
+      const t = await createTestApp({
+        env: { SMTP_URL: smtp.url, PORT: "5123", TRUST_PROXY: trustProxy },
+      });
+      try {
+        const email = `${uniqueName("forged")}@example.com`;
+        const reg = await t.app.inject({
+          method: "POST",
+          url: "/api/register",
+          payload: { username: uniqueName(), password: "secret1", email },
+        });
+        expect(reg.statusCode).toBe(201);
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/api/forgot-password",
+          payload: { email },
+          headers: {
+            host: "attacker.example",
+            "x-forwarded-host": "attacker.example",
+            "x-forwarded-proto": "https",
+          },
+        });
+        expect(res.statusCode).toBe(200);
+        const mail = await smtp.waitFor((m) => m.to.includes(email));
+        expect(mail.text).toContain("http://localhost:5123/reset-password?token=");
+        expect(mail.raw).not.toContain("attacker");
+      } finally {
+        await t.cleanup();
+        await smtp.close();
+      }
+    },
+  );
+});

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   errorResponseSchema,
@@ -9,7 +9,7 @@ import {
   resetPasswordBodySchema,
   userSchema,
 } from "../../shared/schemas";
-import type { Config } from "../config";
+import { type Config, publicAppUrl } from "../config";
 import { tooManyRequests, unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
 import type { AuthService } from "./auth.service";
@@ -23,26 +23,41 @@ export interface AuthRoutesOptions {
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
 
-/** Where reset links point: APP_URL when set, otherwise the address this request came to. */
-function appUrl(request: FastifyRequest, config: Pick<Config, "APP_URL">): string {
-  return config.APP_URL ?? `${request.protocol}://${request.host}`;
-}
-
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
   { auth, users, config },
 ) => {
-  // Per client IP, per route; the same budget again per account where one is named.
+  // Per client IP, per route.
   const perIp = { max: config.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" };
+  /**
+   * Limits on the account a request names (a username or an email). Per account and address, at
+   * the per-IP pace, so wrong guesses from one address do not refuse the owner elsewhere; and per
+   * account from every address together, a larger hourly ceiling, so an attacker cycling addresses
+   * is still bounded (reaching it refuses that account everywhere until its hour ends).
+   */
   const perAccount = (name: string, key: (body: Record<string, unknown>) => unknown) => {
-    const check = app.createRateLimit({
-      ...perIp,
-      keyGenerator: (request) =>
-        `account:${name}:${String(key((request.body ?? {}) as Record<string, unknown>) ?? "").toLowerCase()}`,
-    });
-    return async (request: FastifyRequest) => {
-      const limit = await check(request);
-      if (!limit.isAllowed && limit.isExceeded) throw tooManyRequests();
+    const account = (request: FastifyRequest) =>
+      String(key((request.body ?? {}) as Record<string, unknown>) ?? "").toLowerCase();
+    const checks = [
+      app.createRateLimit({
+        ...perIp,
+        keyGenerator: (request) => `account-ip:${name}:${request.ip}:${account(request)}`,
+      }),
+      app.createRateLimit({
+        max: config.RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR,
+        timeWindow: "1 hour",
+        keyGenerator: (request) => `account-hour:${name}:${account(request)}`,
+      }),
+    ];
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      // In order, so an address refused for this account adds nothing to its hourly count.
+      for (const check of checks) {
+        const limit = await check(request);
+        if (!limit.isAllowed && limit.isExceeded) {
+          reply.header("retry-after", limit.ttlInSeconds);
+          throw tooManyRequests();
+        }
+      }
     };
   };
   /** Route options limiting a request per client IP and per the account its body names. */
@@ -131,7 +146,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       },
     },
     async (request) => {
-      auth.requestPasswordReset(request.body.email, appUrl(request, config));
+      auth.requestPasswordReset(request.body.email, publicAppUrl(config));
       return { ok: true as const };
     },
   );

@@ -3,7 +3,7 @@ import { MESSAGES } from "../../shared/messages";
 import { createUserWithSession } from "../test/auth-helpers";
 import { createTestApp, type TestApp } from "../test/harness";
 
-describe("per-IP and per-account rate limits on the auth routes", () => {
+describe("per-IP rate limits on the auth routes", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ env: { RATE_LIMIT_AUTH_PER_MINUTE: "3" } });
@@ -31,20 +31,93 @@ describe("per-IP and per-account rate limits on the auth routes", () => {
     // Another client is not affected.
     expect((await post(url, makeBody("2"), "10.2.0.1")).statusCode).not.toBe(429);
   });
+});
 
-  it("limits login attempts on one account across many IPs", async () => {
-    const body = { username: "TargetedUser", password: "guess" };
-    for (let i = 0; i < 3; i++) {
-      expect((await post("/api/login", body, `10.3.0.${i + 1}`)).statusCode).toBe(401);
+describe("login and reset limits per account and address, without a lockout switch", () => {
+  const PER_MINUTE = 3;
+  const PER_ACCOUNT_PER_HOUR = 8;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: {
+        RATE_LIMIT_AUTH_PER_MINUTE: String(PER_MINUTE),
+        RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR: String(PER_ACCOUNT_PER_HOUR),
+      },
+    });
+  });
+  afterAll(async () => t.cleanup());
+
+  let subnet = 0;
+  /** A fresh block of addresses for each test, so per-IP counters never carry over. */
+  const addresses = () => {
+    subnet++;
+    return (n: number) => `10.${10 + subnet}.0.${n}`;
+  };
+  const post = (url: string, payload: object, ip: string) =>
+    t.app.inject({ method: "POST", url, payload, remoteAddress: ip });
+
+  it("lets the owner log in from another address while an attacker is limited on theirs", async () => {
+    const ip = addresses();
+    const me = await createUserWithSession(t, { username: "OwnerOfTheJournal" });
+    const attacker = ip(1);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const guess = { username: "ownerofthejournal", password: `guess-${i}` };
+      statuses.push((await post("/api/login", guess, attacker)).statusCode);
     }
-    const limited = await post("/api/login", { ...body, username: "targeteduser" }, "10.3.0.99");
+    expect(statuses.slice(0, PER_MINUTE)).toEqual([401, 401, 401]);
+    expect(new Set(statuses.slice(PER_MINUTE))).toEqual(new Set([429]));
+    // Even the right password is refused from the attacker's address...
+    const right = { username: me.user.username, password: me.password };
+    expect((await post("/api/login", right, attacker)).statusCode).toBe(429);
+    // ...but the owner, elsewhere, gets in.
+    const owner = await post("/api/login", right, ip(2));
+    expect(owner.statusCode).toBe(200);
+    expect(owner.json().username).toBe("OwnerOfTheJournal");
+  });
+
+  it("bounds attempts on one account from many addresses per hour, in any letter case", async () => {
+    const ip = addresses();
+    const me = await createUserWithSession(t, { username: "TargetedUser" });
+    for (let i = 0; i < PER_ACCOUNT_PER_HOUR; i++) {
+      const username = i % 2 ? "targeteduser" : "TARGETEDUSER";
+      const res = await post("/api/login", { username, password: `guess-${i}` }, ip(i + 1));
+      expect(res.statusCode, `attempt ${i + 1}`).toBe(401);
+    }
+    const limited = await post(
+      "/api/login",
+      { username: me.user.username, password: me.password },
+      ip(99),
+    );
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual({ message: MESSAGES.tooManyRequests });
-    // Other accounts from that IP are fine.
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(60);
+    // Other accounts, from that address, are not affected.
     expect(
-      (await post("/api/login", { username: "someone-else", password: "x" }, "10.3.0.99"))
-        .statusCode,
+      (await post("/api/login", { username: "someone-else", password: "x" }, ip(99))).statusCode,
     ).toBe(401);
+  });
+
+  it("limits reset requests per email and address, and per email per hour", async () => {
+    const ip = addresses();
+    const email = { email: "Family@Example.com" };
+    for (let i = 0; i < PER_MINUTE; i++) {
+      expect((await post("/api/forgot-password", email, ip(1))).statusCode).toBe(200);
+    }
+    expect((await post("/api/forgot-password", email, ip(1))).statusCode).toBe(429);
+    // Another address may still ask for this email...
+    let n = 2;
+    for (let sent = PER_MINUTE; sent < PER_ACCOUNT_PER_HOUR; sent++) {
+      const res = await post("/api/forgot-password", { email: "family@example.com" }, ip(n++));
+      expect(res.statusCode, `request ${sent + 1}`).toBe(200);
+    }
+    // ...until the email's hourly ceiling, counted across every address.
+    const limited = await post("/api/forgot-password", email, ip(n++));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ message: MESSAGES.tooManyRequests });
+    expect(
+      (await post("/api/forgot-password", { email: "other@example.com" }, ip(n))).statusCode,
+    ).toBe(200);
   });
 });
 

@@ -385,3 +385,54 @@ describe("cost control", () => {
     }
   });
 });
+
+describe("processing per address per day", () => {
+  it("bounds one address however many visitor cookies and accounts it uses", async () => {
+    const t = await createTestApp({
+      env: {
+        WORKER_CONCURRENCY: "0",
+        ANON_DAILY_RECORDINGS: "50",
+        RATE_LIMIT_PROCESS_PER_HOUR: "50",
+        RATE_LIMIT_PROCESS_PER_DAY_PER_IP: "2",
+      },
+      deps: { ai: openAi() },
+    });
+    try {
+      /** Uploads and processes from `ip`, as a brand-new visitor unless a cookie is given. */
+      const send = async (ip: string, cookie?: string) => {
+        const body = multipart(mp3);
+        const up = await t.app.inject({
+          method: "POST",
+          url: "/api/upload",
+          payload: body.payload,
+          remoteAddress: ip,
+          headers: { ...body.headers, ...(cookie ? { cookie } : {}) },
+        });
+        expect(up.statusCode).toBe(201);
+        const visitor = up.cookies.find((c) => c.name === VISITOR_COOKIE);
+        return t.app.inject({
+          method: "POST",
+          url: "/api/memories/process",
+          payload: { audioUrl: up.json<{ url: string }>().url },
+          remoteAddress: ip,
+          headers: { cookie: cookie ?? `${VISITOR_COOKIE}=${visitor?.value}` },
+        });
+      };
+      expect((await send("198.51.100.1")).statusCode).toBe(201);
+      expect((await send("198.51.100.1")).statusCode).toBe(201);
+      // A third visitor cookie from the same address...
+      const third = await send("198.51.100.1");
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toEqual({ message: MESSAGES.tooManyRequests });
+      expect(Number(third.headers["retry-after"])).toBeGreaterThan(60 * 60);
+      // ...or a fresh account from it gets no new allowance.
+      const user = await createUserWithSession(t);
+      expect((await send("198.51.100.1", user.cookie)).statusCode).toBe(429);
+      // Another address is not affected.
+      expect((await send("198.51.100.2", user.cookie)).statusCode).toBe(201);
+      await t.app.worker.drain();
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

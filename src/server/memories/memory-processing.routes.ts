@@ -1,4 +1,4 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   errorResponseSchema,
@@ -9,11 +9,15 @@ import {
 } from "../../shared/schemas";
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
+import { tooManyRequests } from "../http-errors";
 import type { MemoryProcessingService } from "./memory-processing.service";
 
 export interface MemoryProcessingRoutesOptions {
   processing: MemoryProcessingService;
-  config: Pick<Config, "RATE_LIMIT_PROCESS_PER_HOUR" | "COOKIE_SECURE">;
+  config: Pick<
+    Config,
+    "RATE_LIMIT_PROCESS_PER_HOUR" | "RATE_LIMIT_PROCESS_PER_DAY_PER_IP" | "COOKIE_SECURE"
+  >;
 }
 
 const errors = {
@@ -44,11 +48,26 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
     timeWindow: 60 * 60 * 1000,
     keyGenerator: processRateKey,
   };
+  // A new visitor cookie or a new account starts a fresh session budget above, so the address
+  // alone also has a daily one (shared by processing and retries, which both call the AI).
+  const perIpPerDay = app.createRateLimit({
+    max: config.RATE_LIMIT_PROCESS_PER_DAY_PER_IP,
+    timeWindow: 24 * 60 * 60 * 1000,
+    keyGenerator: (request) => `process-day:${request.ip}`,
+  });
+  const limitPerIpPerDay = async (request: FastifyRequest, reply: FastifyReply) => {
+    const limit = await perIpPerDay(request);
+    if (!limit.isAllowed && limit.isExceeded) {
+      reply.header("retry-after", limit.ttlInSeconds);
+      throw tooManyRequests();
+    }
+  };
 
   app.post(
     "/memories/process",
     {
       config: { rateLimit },
+      preHandler: limitPerIpPerDay,
       schema: {
         summary:
           "Make a memory of an uploaded recording: answers it (201) in state 'processing'; the server then transcribes, summarizes, scores and tags it (poll GET /api/memories/{id}). Sent again for the same recording by the same owner, answers that memory (200).",
@@ -67,6 +86,7 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
     "/memories/:id/retry",
     {
       config: { rateLimit },
+      preHandler: limitPerIpPerDay,
       schema: {
         summary: "Resume a failed memory's processing at the stage that failed (owner only)",
         params: idParamsSchema,
