@@ -97,3 +97,11 @@ export function isDeleteConfirmed(typed: string): boolean {
 export function scoreBarPercent(value: number): number {
   return Math.max(0, Math.min(100, value * 10));
 }
+
+/**
+ * Whether the owner may edit a memory now: not while its processing runs, because the pipeline
+ * owns its fields until it ends (ADR 0009). The server refuses such an edit with 409.
+ */
+export function isEditable(memory: { status: string }): boolean {
+  return memory.status !== "processing";
+}

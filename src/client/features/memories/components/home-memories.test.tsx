@@ -201,3 +201,22 @@ describe("Home memories", () => {
     expect(screen.getByText("Not logged in")).toBeInTheDocument();
   });
 });
+
+describe("editing waits for processing", () => {
+  it("offers no edit button on a memory that is still processing (ADR 0009)", async () => {
+    const items = [
+      makeMemory({
+        id: "busy",
+        title: "Still processing",
+        status: "processing",
+        stage: "summarize",
+      }),
+      makeMemory({ id: "done", title: "Ready" }),
+    ];
+    fakeApi([userHandler(), listHandler(items)]);
+    renderWithApp(<HomeMemories />);
+    const list = await screen.findByRole("list", { name: "Memories" });
+    expect(within(list).getByRole("button", { name: "Edit Ready" })).toBeInTheDocument();
+    expect(within(list).queryByRole("button", { name: /Edit Still processing/ })).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
 import { Pencil } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
 import { Link } from "wouter";
+import { isEditable } from "../../../../shared/rules";
 import type { Memory, MemoryPage } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
@@ -79,7 +80,7 @@ export function MemoryList({
               ) : null}
             </Link>
             {isOwner(memory) && memory.status === "failed" ? <RetryButton memory={memory} /> : null}
-            {isOwner(memory) ? (
+            {isOwner(memory) && isEditable(memory) ? (
               <Button
                 variant="ghost"
                 size="icon"

@@ -2,6 +2,7 @@ import { ArrowLeft, Trash2 } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
+import { isEditable } from "../../../../shared/rules";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { PageLoading } from "../../../components/ui/page-loading";
@@ -105,7 +106,8 @@ export function MemoryPage({ id }: { id: string }) {
         <p className="whitespace-pre-wrap">{data.summary}</p>
       </Card>
       <MemoryScores scores={data.scores} />
-      <MemoryTagsCard memory={data} isOwner={isOwner} />
+      {/* Tags are edited once processing has made them (ADR 0009). */}
+      <MemoryTagsCard memory={data} isOwner={isOwner && isEditable(data)} />
       <CommentsCard memoryId={data.id} isOwner={isOwner} />
       {confirming ? (
         <Suspense fallback={null}>
