@@ -3,10 +3,18 @@ import { fileURLToPath } from "node:url";
 import { buildApp } from "./app";
 import { ConfigError, loadConfig, loadDotEnv } from "./config";
 import { openDatabase } from "./db/connection";
+import { createHousekeeping } from "./housekeeping/housekeeping";
+import { installShutdown } from "./shutdown";
 import { LocalAudioStorage } from "./storage/local-storage";
 
-/** Composition root: config -> database -> storage -> app.listen -> processing worker. */
+/**
+ * Composition root: config -> storage -> database -> app -> shutdown handling -> app.listen ->
+ * processing worker and housekeeping.
+ */
 async function main(): Promise<void> {
+  // Whatever this process creates (SQLite's temporary files, files of child processes) is for the
+  // service's user only; the data folder's own files also get explicit modes where they are made.
+  process.umask(0o077);
   loadDotEnv();
   const config = loadConfig();
   const logger = { level: config.LOG_LEVEL };
@@ -28,18 +36,31 @@ async function main(): Promise<void> {
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const app = await buildApp({ config, database, storage, clientDir, logger });
 
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, "shutting down");
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once("SIGINT", () => void shutdown("SIGINT"));
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  const housekeeping = createHousekeeping({
+    database,
+    config,
+    logger: app.log,
+    extraTasks: [
+      // Start-up already swept these; this catches leftovers younger than the grace period then.
+      { name: "partial uploads", sweep: (now) => storage.sweepTemporaryFiles(now) },
+    ],
+  });
+
+  // A signal or an uncaught error closes in order; a second one, or a hang, ends the process.
+  installShutdown({
+    graceMs: config.SHUTDOWN_GRACE_MS,
+    logger: app.log,
+    close: async () => {
+      await housekeeping.stop();
+      await app.close();
+      await database.close();
+    },
+  });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   // Processing starts (or resumes work interrupted by a restart) once the app serves requests.
   app.worker.start();
+  housekeeping.start();
 }
 
 main().catch((error: unknown) => {
