@@ -44,3 +44,26 @@ describe("the public address", () => {
     expect(warnings[0]).toContain("http://localhost:5123");
   });
 });
+
+describe("housekeeping and shutdown settings", () => {
+  it("default to an hourly sweep with documented retention and an 8 s shutdown grace", () => {
+    expect(loadConfig({})).toMatchObject({
+      HOUSEKEEPING_INTERVAL_MINUTES: 60,
+      FINISHED_JOB_RETENTION_DAYS: 7,
+      FAILED_JOB_RETENTION_DAYS: 30,
+      UNATTACHED_UPLOAD_RETENTION_HOURS: 48,
+      SHUTDOWN_GRACE_MS: 8000,
+    });
+  });
+  it("accept 0 to turn the sweep off and refuse negative values", () => {
+    expect(loadConfig({ HOUSEKEEPING_INTERVAL_MINUTES: "0" }).HOUSEKEEPING_INTERVAL_MINUTES).toBe(
+      0,
+    );
+    expect(() => loadConfig({ HOUSEKEEPING_INTERVAL_MINUTES: "-1" })).toThrow(
+      "HOUSEKEEPING_INTERVAL_MINUTES",
+    );
+    expect(() => loadConfig({ FINISHED_JOB_RETENTION_DAYS: "0" })).toThrow(
+      "FINISHED_JOB_RETENTION_DAYS",
+    );
+  });
+});

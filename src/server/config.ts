@@ -57,6 +57,19 @@ const configSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
   /** A job whose worker stops renewing its claim (crash, kill) is taken again after this. */
   JOB_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
+  /** How often expired and finished rows are deleted (and once at start-up); 0 turns it off. */
+  HOUSEKEEPING_INTERVAL_MINUTES: z.coerce.number().nonnegative().default(60),
+  /** Jobs that finished are kept this long (for diagnosis), then deleted. */
+  FINISHED_JOB_RETENTION_DAYS: z.coerce.number().positive().default(7),
+  /** Jobs that failed for good keep their last error this long. */
+  FAILED_JOB_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  /**
+   * An upload never attached to a memory or comment is deleted, with its file, after this. Longer
+   * than CLAIM_WINDOW_HOURS and the recorder's retries (checked by the housekeeping factory).
+   */
+  UNATTACHED_UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(48),
+  /** On a signal or a crash, the process ends this long after shutdown began, finished or not. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(8000),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

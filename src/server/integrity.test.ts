@@ -232,6 +232,25 @@ describe.each(DATABASE_KINDS)("integrity under attack (%s)", (kind) => {
     expect(later.json()).toMatchObject({ title: "My own title", tags: ["mine"] });
   });
 
+  it("housekeeping deletes old unattached uploads with their files, never attached ones", async () => {
+    const user = await createUserWithSession(t);
+    const parked = await uploadAs(user.cookie);
+    const used = await uploadAs(user.cookie);
+    await inject("POST", "/api/memories/process", user.cookie, { audioUrl: used.url });
+    const idOf = (url: string) => url.split("/").pop() ?? "";
+    const parkedRow = await t.services.audio.findById(idOf(parked.url));
+    expect(parkedRow).not.toBeNull();
+    // Nothing is old enough yet.
+    await t.services.audio.sweepUnattached(new Date(Date.now() - 3_600_000));
+    expect((await inject("GET", parked.url, user.cookie)).statusCode).toBe(200);
+
+    const swept = await t.services.audio.sweepUnattached(new Date(Date.now() + 1000));
+    expect(swept).toBeGreaterThanOrEqual(1);
+    expect((await inject("GET", parked.url, user.cookie)).statusCode).toBe(404);
+    expect(await t.storage.size(parkedRow?.storage_key ?? "")).toBeNull();
+    expect((await inject("GET", used.url, user.cookie)).statusCode).toBe(200);
+  });
+
   it("13. of concurrent deletes of one memory exactly one answers 200 (20 races)", async () => {
     for (let round = 0; round < 20; round++) {
       const memory = await savedMemory(owner);

@@ -5,10 +5,18 @@ import { buildApp } from "./app";
 import { createServices } from "./compose";
 import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
+import { createHousekeeping } from "./housekeeping/housekeeping";
+import { installShutdown } from "./shutdown";
 import { LocalAudioStorage } from "./storage/local-storage";
 
-/** Composition root: config -> storage -> database -> services -> app.listen -> processing worker. */
+/**
+ * Composition root: config -> storage -> database -> app -> shutdown handling -> app.listen ->
+ * processing worker and housekeeping.
+ */
 async function main(): Promise<void> {
+  // Whatever this process creates (SQLite's temporary files, files of child processes) is for the
+  // service's user only; the data folder's own files also get explicit modes where they are made.
+  process.umask(0o077);
   loadDotEnv();
   const config = loadConfig();
   const logger = pino({ level: config.LOG_LEVEL });
@@ -32,18 +40,38 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, services, clientDir, logger });
   for (const warning of startupWarnings(config)) app.log.warn(warning);
 
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, "shutting down");
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once("SIGINT", () => void shutdown("SIGINT"));
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  const housekeeping = createHousekeeping({
+    database,
+    config,
+    logger: app.log,
+    extraTasks: [
+      // Start-up already swept these; this catches leftovers younger than the grace period then.
+      { name: "partial uploads", sweep: (now) => storage.sweepTemporaryFiles(now) },
+      {
+        name: "unattached uploads",
+        sweep: (now) =>
+          services.audio.sweepUnattached(
+            new Date(now.getTime() - config.UNATTACHED_UPLOAD_RETENTION_HOURS * 3_600_000),
+          ),
+      },
+    ],
+  });
+
+  // A signal or an uncaught error closes in order; a second one, or a hang, ends the process.
+  installShutdown({
+    graceMs: config.SHUTDOWN_GRACE_MS,
+    logger: app.log,
+    close: async () => {
+      await housekeeping.stop();
+      await app.close();
+      await database.close();
+    },
+  });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   // Processing starts (or resumes work interrupted by a restart) once the app serves requests.
   app.worker.start();
+  housekeeping.start();
 }
 
 main().catch((error: unknown) => {

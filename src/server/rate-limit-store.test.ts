@@ -94,6 +94,29 @@ describe.each(DATABASE_KINDS)("rate limits kept in the database (%s)", (kind) =>
       );
     });
 
+    it("are deleted by housekeeping once their window has ended, and only then", async () => {
+      const db = t.database.db;
+      // Written directly: counting would start its own best-effort sweep in the background.
+      await db
+        .insertInto("rate_limits")
+        .values([
+          { key: "sweep:ended", count: 3, expires_at: 1_000 },
+          { key: "sweep:ends-now", count: 1, expires_at: 2_000 },
+          { key: "sweep:running", count: 1, expires_at: 2_001 },
+        ])
+        .execute();
+      const sweeper = new RateLimitCounters(db);
+      expect(await sweeper.deleteExpired(new Date(2_000))).toBe(2);
+      const left = await db
+        .selectFrom("rate_limits")
+        .select("key")
+        .where("key", "like", "sweep:%")
+        .execute();
+      expect(left).toEqual([{ key: "sweep:running" }]);
+      // Running it again, or on a second instance at the same moment, is harmless.
+      expect(await sweeper.deleteExpired(new Date(2_000))).toBe(0);
+    });
+
     it("store a very long key (what a client sent) by its hash", async () => {
       const long = `account:login:${"x".repeat(5000)}`;
       expect((await counters.hit(long, 60_000)).current).toBe(1);

@@ -69,6 +69,18 @@ export class RateLimitCounters {
       : { current: 0, ttl: 0 };
   }
 
+  /**
+   * Housekeeping: deletes every counter whose window ended at or before `now`; returns how many.
+   * (Counting also sweeps now and then, best effort; this one runs on a schedule and reports.)
+   */
+  async deleteExpired(now: Date): Promise<number> {
+    const result = await this.db
+      .deleteFrom("rate_limits")
+      .where("expires_at", "<=", now.getTime())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   private sweepNowAndThen(now: number): void {
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;

@@ -70,6 +70,20 @@ export class AudioRepo {
       .execute();
   }
 
+  /**
+   * Deletes uploads never attached to anything and made before `cutoff`; returns their storage
+   * keys. One conditional DELETE: an attach racing it either wins (the row stays) or finds no row.
+   */
+  async deleteUnattachedBefore(cutoff: Date): Promise<string[]> {
+    const rows = await this.db
+      .deleteFrom("audio_files")
+      .where("attached_to", "is", null)
+      .where("created_at", "<", cutoff.toISOString())
+      .returning("storage_key")
+      .execute();
+    return rows.map((row) => row.storage_key);
+  }
+
   /** Deletes rows and returns their storage keys, for removing the files after the commit. */
   async deleteMany(ids: readonly string[], ex: Executor = this.db): Promise<string[]> {
     if (ids.length === 0) return [];

@@ -242,6 +242,16 @@ export class AudioService {
   }
 
   /**
+   * Housekeeping: deletes uploads that were never attached to a memory or comment and were made
+   * before `cutoff` (rows first, then files). Returns how many went.
+   */
+  async sweepUnattached(cutoff: Date): Promise<number> {
+    const keys = await this.repo.deleteUnattachedBefore(cutoff);
+    await this.removeFiles(keys);
+    return keys.length;
+  }
+
+  /**
    * Removes stored files whose rows are gone. A file that fails to delete is an orphan, never a
    * memory pointing at missing audio.
    */

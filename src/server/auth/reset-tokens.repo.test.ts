@@ -52,4 +52,18 @@ describe.each(DATABASE_KINDS)("reset tokens on %s", (kind) => {
     await repo.deleteExpired(new Date().toISOString());
     expect(await repo.countForUser(user.id)).toBe(0);
   });
+
+  it("housekeeping deletes expired tokens, counts them, and keeps live ones", async () => {
+    const repo = new ResetTokensRepo(t.handle.db);
+    const expired = await createUserWithSession({ database: t.handle, config });
+    const live = await createUserWithSession({ database: t.handle, config });
+    await repo.replaceForUser(row(expired.user.id, -1000));
+    await repo.replaceForUser(row(live.user.id, 60_000));
+    const now = new Date();
+    expect(await repo.sweepExpired(now)).toBe(1);
+    expect(await repo.countForUser(expired.user.id)).toBe(0);
+    expect(await repo.countForUser(live.user.id)).toBe(1);
+    // Concurrent sweeps (two instances) delete each row once and never fail.
+    expect(await Promise.all([repo.sweepExpired(now), repo.sweepExpired(now)])).toEqual([0, 0]);
+  });
 });

@@ -39,4 +39,16 @@ export class ResetTokensRepo {
   async deleteExpired(nowIso: string): Promise<void> {
     await this.db.deleteFrom("password_reset_tokens").where("expires_at", "<=", nowIso).execute();
   }
+
+  /**
+   * Housekeeping: deletes tokens expired at `now` (used ones are already gone: `take` deletes
+   * them); returns how many.
+   */
+  async sweepExpired(now: Date): Promise<number> {
+    const result = await this.db
+      .deleteFrom("password_reset_tokens")
+      .where("expires_at", "<=", now.toISOString())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

@@ -34,4 +34,21 @@ export class SessionsRepo {
   async deleteAllForUser(userId: string): Promise<void> {
     await this.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
   }
+
+  /**
+   * Housekeeping: deletes sessions past their absolute expiry at `now`, or last seen at or before
+   * `idleSince` (both would be refused anyway); returns how many.
+   */
+  async deleteExpired(now: Date, idleSince: Date): Promise<number> {
+    const result = await this.db
+      .deleteFrom("sessions")
+      .where((eb) =>
+        eb.or([
+          eb("expires_at", "<=", now.toISOString()),
+          eb("last_seen_at", "<=", idleSince.toISOString()),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
@@ -26,12 +26,31 @@ export interface OpenOptions {
   onConnectionError?: (error: Error) => void;
 }
 
+/**
+ * The SQLite file is for the service's user only. It is created 0600 before SQLite opens it
+ * (an empty file is an empty database) because SQLite gives the -wal and -shm files it creates the
+ * database file's mode; files an earlier version left 0644 are tightened.
+ */
+function makeSqliteFilesPrivate(file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, "a", 0o600));
+  for (const each of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(each, 0o600);
+    } catch (error) {
+      // Absent (no WAL yet), or owned by another user who then decides who may read it.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "EPERM") throw error;
+    }
+  }
+}
+
 export async function openDatabase(
   target: DatabaseTarget,
   options: OpenOptions = {},
 ): Promise<DatabaseHandle> {
   if (target.kind === "sqlite") {
-    mkdirSync(path.dirname(target.file), { recursive: true });
+    makeSqliteFilesPrivate(target.file);
     const sqlite = new SqliteDatabase(target.file);
     // Memories are irreplaceable: WAL with full sync, foreign keys, and waiting on locks.
     sqlite.pragma("journal_mode = WAL");

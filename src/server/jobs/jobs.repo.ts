@@ -147,6 +147,30 @@ export class JobsRepo {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /**
+   * Housekeeping: deletes jobs that finished (done) at or before `doneBefore` and jobs that failed
+   * for good at or before `failedBefore`; queued and running jobs are never touched. Returns how
+   * many. A target queued again later simply gets a new row.
+   */
+  async deleteFinished(cutoffs: { doneBefore: Date; failedBefore: Date }): Promise<number> {
+    const result = await this.db
+      .deleteFrom("jobs")
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb("status", "=", "done"),
+            eb("updated_at", "<=", cutoffs.doneBefore.toISOString()),
+          ]),
+          eb.and([
+            eb("status", "=", "failed"),
+            eb("updated_at", "<=", cutoffs.failedBefore.toISOString()),
+          ]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async find(kind: string, targetId: string): Promise<Job | null> {
     const row = await this.db
       .selectFrom("jobs")

@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
@@ -56,5 +56,18 @@ describe("mail", () => {
     expect(eml).toMatch(/^Subject: Reset$/m);
     expect(eml).toContain("the link: https://x/y");
     expect(JSON.stringify(logged)).toContain("https://x/y");
+  });
+
+  it("keeps the outbox (it holds live reset links) for the service's user only", async () => {
+    const dataDir = await makeTempDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    const dir = outboxDir(config);
+    // An outbox an earlier version created world-readable.
+    await mkdir(dir);
+    await chmod(dir, 0o755);
+    await createMailer(config, silent).send({ to: "a@example.com", subject: "S", text: "t" });
+    const [file] = await readdir(dir);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(dir, file ?? ""))).mode & 0o777).toBe(0o600);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer, { type Transporter } from "nodemailer";
@@ -35,7 +35,8 @@ export class SmtpMailer implements Mailer {
 
 /**
  * Without SMTP, each mail becomes an .eml file in `DATA_DIR/outbox` and a log line, so a
- * self-hoster without mail can still hand a reset link to a family member.
+ * self-hoster without mail can still hand a reset link to a family member. The folder is 0700 and
+ * the files 0600: they hold live reset links.
  */
 export class OutboxMailer implements Mailer {
   private readonly builder = nodemailer.createTransport({
@@ -52,7 +53,9 @@ export class OutboxMailer implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     const info = await this.builder.sendMail({ from: this.from, ...message });
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    // Tightens a folder an earlier version created 0755 (cheap, and mail is rare).
+    await chmod(this.dir, 0o700);
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
     const file = path.join(this.dir, `${stamp}-${newId()}.eml`);
     await writeFile(file, info.message as Buffer, { mode: 0o600 });

@@ -1,0 +1,52 @@
+import { chmod, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempDir } from "../test/harness";
+import { openDatabase } from "./connection";
+
+const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
+
+describe("SQLite file permissions", () => {
+  let root: string;
+
+  beforeEach(async () => {
+    root = await makeTempDir("vmj-conn-");
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("creates the folder 0700 and the database, -wal and -shm files 0600", async () => {
+    const file = path.join(root, "data", "journal.db");
+    const handle = await openDatabase({ kind: "sqlite", file });
+    try {
+      // Migrations wrote through the WAL, so all three files exist while the database is open.
+      await sql`select count(*) from users`.execute(handle.db);
+      expect(await modeOf(path.dirname(file))).toBe(0o700);
+      expect(await modeOf(file)).toBe(0o600);
+      expect(await modeOf(`${file}-wal`)).toBe(0o600);
+      expect(await modeOf(`${file}-shm`)).toBe(0o600);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("tightens files an earlier version left world-readable", async () => {
+    const file = path.join(root, "journal.db");
+    const first = await openDatabase({ kind: "sqlite", file });
+    await first.close();
+    await chmod(file, 0o644);
+    // A -shm file left behind by an earlier version is reused by SQLite as it is.
+    await writeFile(`${file}-shm`, "");
+    await chmod(`${file}-shm`, 0o644);
+    const handle = await openDatabase({ kind: "sqlite", file });
+    try {
+      expect(await modeOf(file)).toBe(0o600);
+      expect(await modeOf(`${file}-shm`)).toBe(0o600);
+      expect(await modeOf(`${file}-wal`)).toBe(0o600);
+    } finally {
+      await handle.close();
+    }
+  });
+});
