@@ -1,5 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { describeAi } from "./ai/ai-status";
 import { buildApp } from "./app";
 import { ConfigError, loadConfig, loadDotEnv } from "./config";
 import { openDatabase } from "./db/connection";
@@ -27,6 +28,9 @@ async function main(): Promise<void> {
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const app = await buildApp({ config, database, storage, clientDir, logger });
+  const { warnings, ...ai } = await describeAi(config);
+  app.log.info(ai, "AI provider");
+  for (const warning of warnings) app.log.warn(warning);
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, "shutting down");
