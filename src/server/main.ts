@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
+import { describeAi } from "./ai/ai-status";
 import { buildApp } from "./app";
 import { createServices } from "./compose";
 import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
@@ -38,7 +39,9 @@ async function main(): Promise<void> {
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const services = createServices({ config, database, storage, log: logger });
   const app = await buildApp({ config, services, clientDir, logger });
-  for (const warning of startupWarnings(config)) app.log.warn(warning);
+  const { warnings: aiWarnings, ...ai } = await describeAi(config);
+  app.log.info(ai, "AI provider");
+  for (const warning of [...startupWarnings(config), ...aiWarnings]) app.log.warn(warning);
 
   const housekeeping = createHousekeeping({
     database,

@@ -14,19 +14,28 @@ export interface TranscriptionResult {
   duration: number;
 }
 
+/**
+ * Per-call options. Aborting `signal` stops the call (the HTTP request, the child process) and
+ * rejects with `signal.reason` as it is, never as a stage failure: the caller gave up, not the
+ * provider (a job worker that lost its lease, for one).
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 /** Speech to text. Errors carry the spec's user-facing message ('Transcription failed: ...'). */
 export interface Transcriber {
-  transcribe(audio: AudioInput): Promise<TranscriptionResult>;
+  transcribe(audio: AudioInput, options?: CallOptions): Promise<TranscriptionResult>;
 }
 
 /** Summary, scores and tags from a transcript. Errors carry the spec's user-facing messages. */
 export interface TextModel {
   /** A warm summary addressed to a child, in the recorder's voice; its first sentence is the title. */
-  summarize(transcript: string): Promise<string>;
+  summarize(transcript: string, options?: CallOptions): Promise<string>;
   /** Six integer scores 1 to 10 (5 where missing or invalid). */
-  score(transcript: string): Promise<Scores>;
+  score(transcript: string, options?: CallOptions): Promise<Scores>;
   /** Exactly 3 tags of 1 to 3 lowercase words; `now` is the current time. */
-  tags(transcript: string, now: Date): Promise<string[]>;
+  tags(transcript: string, now: Date, options?: CallOptions): Promise<string[]>;
 }
 
 /** The providers the pipeline uses, chosen from configuration by `createAi`. */
@@ -41,11 +50,20 @@ export class AiError extends Error {
   override name = "AiError";
 }
 
-/** Runs `work`, turning any failure into an AiError whose message starts with the spec's prefix. */
-export async function withErrorPrefix<T>(prefix: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work`, turning any failure into an AiError whose message starts with the spec's prefix;
+ * once `signal` is aborted, the failure is the abort and `signal.reason` is thrown instead.
+ */
+export async function withErrorPrefix<T>(
+  prefix: string,
+  work: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   try {
+    signal?.throwIfAborted();
     return await work();
   } catch (error) {
+    signal?.throwIfAborted();
     const reason = error instanceof Error ? error.message : String(error);
     throw new AiError(reason.startsWith(prefix) ? reason : `${prefix}${reason}`);
   }

@@ -3,14 +3,20 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
-/** Runs a command, resolving with its stdout; rejects with its stderr when it fails. */
+/**
+ * Runs a command, resolving with its stdout; rejects with its stderr when it fails. Aborting
+ * `signal` kills the command (SIGTERM) and rejects with the abort.
+ */
 export function run(
   command: string,
   args: string[],
-  options: { notFound?: string } = {},
+  options: { notFound?: string; signal?: AbortSignal } = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      signal: options.signal,
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -49,6 +55,7 @@ export async function splitAudio(
   bytes: Buffer,
   filename: string,
   maxPartBytes: number,
+  signal?: AbortSignal,
 ): Promise<Buffer[]> {
   return withTempDir(async (dir) => {
     const input = path.join(dir, `input${path.extname(filename) || ".bin"}`);
@@ -77,7 +84,7 @@ export async function splitAudio(
         "1",
         path.join(dir, "part-%05d.mp3"),
       ],
-      { notFound: FFMPEG_MISSING },
+      { notFound: FFMPEG_MISSING, signal },
     );
     const parts = (await readdir(dir)).filter((name) => name.startsWith("part-")).sort();
     return Promise.all(parts.map((name) => readFile(path.join(dir, name))));
@@ -85,7 +92,11 @@ export async function splitAudio(
 }
 
 /** Converts audio to 16 kHz mono 16-bit WAV (what offline speech engines expect). */
-export async function toWav16kMono(input: string, output: string): Promise<void> {
+export async function toWav16kMono(
+  input: string,
+  output: string,
+  signal?: AbortSignal,
+): Promise<void> {
   await run(
     "ffmpeg",
     [
@@ -104,6 +115,6 @@ export async function toWav16kMono(input: string, output: string): Promise<void>
       "pcm_s16le",
       output,
     ],
-    { notFound: FFMPEG_MISSING },
+    { notFound: FFMPEG_MISSING, signal },
   );
 }

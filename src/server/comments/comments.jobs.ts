@@ -13,12 +13,14 @@ export function transcribeCommentHandler(deps: {
   transcriber: Transcriber;
 }): JobHandler {
   return {
-    async run(commentId) {
+    // Once `signal` is aborted (the worker lost its lease) the call stops and nothing is written.
+    async run(commentId, _job, signal) {
       const comment = await deps.comments.findById(commentId);
       // Deleted meanwhile, or already done by an earlier attempt: nothing to do.
       if (!comment || comment.status === "saved" || !comment.audio_id) return;
       const audio = await deps.audio.findById(comment.audio_id);
       if (!audio) {
+        signal.throwIfAborted();
         await deps.comments.markFailed(
           commentId,
           `${MESSAGES.transcriptionFailedPrefix}audio missing`,
@@ -26,11 +28,15 @@ export function transcribeCommentHandler(deps: {
         return;
       }
       const bytes = await buffer(deps.audio.open(audio));
-      const result = await deps.transcriber.transcribe({
-        bytes,
-        filename: `comment.${extensionForAudioType(audio.content_type)}`,
-        contentType: audio.content_type,
-      });
+      const result = await deps.transcriber.transcribe(
+        {
+          bytes,
+          filename: `comment.${extensionForAudioType(audio.content_type)}`,
+          contentType: audio.content_type,
+        },
+        { signal },
+      );
+      signal.throwIfAborted();
       const text = result.text.trim();
       if (!text) {
         await deps.comments.markFailed(commentId, MESSAGES.noSpeechDetected);

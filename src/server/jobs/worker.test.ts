@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
-import { createTestDatabase, type TestDatabase } from "../test/harness";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
 import { JobsRepo } from "./jobs.repo";
-import { JobWorker } from "./worker";
+import { JobAbortedError, type JobHandler, JobWorker } from "./worker";
 
 const KIND = "process-memory";
 
@@ -143,5 +143,121 @@ describe("JobWorker", () => {
     const row = await testDb.handle.db.selectFrom("jobs").selectAll().executeTakeFirstOrThrow();
     expect(row.status).toBe("failed");
     expect(row.last_error).toMatch(/Invalid payload/);
+  });
+});
+
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * A handler that works until its signal is aborted, then throws what the signal says. `signal` is
+ * its first run's (a job left to its lease may be run again once the lease lapses).
+ */
+function untilAborted() {
+  const state = { signal: null as AbortSignal | null, gaveUp: false };
+  const handler: JobHandler = {
+    run: (_id, _job, signal) =>
+      new Promise<void>((_resolve, reject) => {
+        state.signal ??= signal;
+        signal.addEventListener("abort", () => reject(signal.reason));
+      }),
+    giveUp: async () => {
+      state.gaveUp = true;
+    },
+  };
+  return { state, handler };
+}
+
+describe.each(DATABASE_KINDS)("JobWorker leases on %s", (kind) => {
+  let testDb: TestDatabase;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await testDb.cleanup();
+  });
+
+  it("aborts the job when a heartbeat finds another worker holds it, and records nothing", async () => {
+    await testDb.handle.db.deleteFrom("jobs").execute();
+    const repo = new JobsRepo(testDb.handle.db, kind);
+    await repo.enqueue({ kind: KIND, targetId: "taken" });
+    const { state, handler } = untilAborted();
+    // maxAttempts 1: were the abort treated as a failure, this would mark it failed for good.
+    const a = new JobWorker(
+      repo,
+      { [KIND]: handler },
+      { concurrency: 1, pollMs: 10, leaseMs: 300, maxAttempts: 1, workerId: "worker-a" },
+    );
+    a.start();
+    await until(() => state.signal !== null);
+    // Worker B takes the job as it may once A's lease has lapsed (B's clock is past A's lease).
+    const taken = await new JobsRepo(testDb.handle.db, kind).claim(
+      "worker-b",
+      60_000,
+      new Date(Date.now() + 1_000),
+    );
+    expect(taken?.id).toBeDefined();
+    await until(() => state.signal?.aborted === true, 2_000);
+    expect(state.signal?.reason).toBeInstanceOf(JobAbortedError);
+    expect(String(state.signal?.reason)).toMatch(/another worker holds the job/);
+    await a.stop();
+    expect(state.gaveUp).toBe(false);
+    expect(await repo.find(KIND, "taken")).toMatchObject({
+      status: "running",
+      locked_by: "worker-b",
+      attempts: 2,
+      last_error: null,
+    });
+  });
+
+  it("aborts the job when no renewal gets through before its lease ends", async () => {
+    await testDb.handle.db.deleteFrom("jobs").execute();
+    // Every renewal fails (a lost database connection): the lease lapses, whoever holds it next.
+    class Unreachable extends JobsRepo {
+      override async extendLease(): Promise<boolean> {
+        throw new Error("connection terminated");
+      }
+    }
+    const repo = new Unreachable(testDb.handle.db, kind);
+    await repo.enqueue({ kind: KIND, targetId: "cut-off" });
+    const { state, handler } = untilAborted();
+    const a = new JobWorker(
+      repo,
+      { [KIND]: handler },
+      { concurrency: 1, pollMs: 10, leaseMs: 300, workerId: "worker-a" },
+    );
+    const started = Date.now();
+    a.start();
+    await until(() => state.signal?.aborted === true, 2_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(String(state.signal?.reason)).toMatch(/lease expired/);
+    await a.stop();
+    expect(state.gaveUp).toBe(false);
+    // Left to its lease (once lapsed, any worker takes it again), with no failure recorded.
+    expect(await repo.find(KIND, "cut-off")).toMatchObject({
+      status: "running",
+      last_error: null,
+    });
+  });
+
+  it("aborts jobs still running when stop's grace period ends, leaving them to their lease", async () => {
+    await testDb.handle.db.deleteFrom("jobs").execute();
+    const repo = new JobsRepo(testDb.handle.db, kind);
+    await repo.enqueue({ kind: KIND, targetId: "long" });
+    const { state, handler } = untilAborted();
+    const a = new JobWorker(repo, { [KIND]: handler }, { concurrency: 1, pollMs: 10 });
+    a.start();
+    await until(() => state.signal !== null);
+    await a.stop(100);
+    expect(state.signal?.aborted).toBe(true);
+    expect(String(state.signal?.reason)).toMatch(/worker stopped/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await repo.find(KIND, "long")).toMatchObject({ status: "running", last_error: null });
   });
 });

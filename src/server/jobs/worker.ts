@@ -3,10 +3,22 @@ import { newId } from "../ids";
 import { validateJobTarget } from "./job-kinds";
 import type { Job, JobsRepo } from "./jobs.repo";
 
+/**
+ * Why a job's signal was aborted: its lease was lost (another worker may hold the job now) or the
+ * worker is stopping. A handler throws it (`signal.throwIfAborted()`) instead of writing results.
+ */
+export class JobAbortedError extends Error {
+  override name = "AbortError";
+}
+
 /** What a worker does for one kind of job. */
 export interface JobHandler {
-  /** Does the work for `targetId`; throwing means "try again later" (with backoff). */
-  run(targetId: string, job: Job): Promise<void>;
+  /**
+   * Does the work for `targetId`; throwing means "try again later" (with backoff). Once `signal`
+   * is aborted the job is no longer this worker's to finish: pass it to provider calls and check
+   * it before every write, so a worker that lost its lease stops and never writes results.
+   */
+  run(targetId: string, job: Job, signal: AbortSignal): Promise<void>;
   /** Called once when the job has failed `maxAttempts` times and will not run again. */
   giveUp?(targetId: string, error: Error): Promise<void>;
 }
@@ -37,6 +49,8 @@ export class JobWorker {
   private running = false;
   private loops: Promise<void>[] = [];
   private wakers = new Set<() => void>();
+  /** The signals of the jobs in hand, aborted when `stop` runs out of grace. */
+  private inFlight = new Set<AbortController>();
 
   constructor(
     private readonly repo: JobsRepo,
@@ -59,7 +73,7 @@ export class JobWorker {
 
   /**
    * Stops taking work and waits up to `graceMs` for the jobs in hand. A job still running after
-   * that (an AI call may take minutes) is left to its lease: once the process is gone, another
+   * that (an AI call may take minutes) has its signal aborted and is left to its lease: another
    * worker or the next start takes it again.
    */
   async stop(graceMs = 5_000): Promise<void> {
@@ -73,6 +87,9 @@ export class JobWorker {
       }),
     ]);
     clearTimeout(timer);
+    for (const controller of this.inFlight) {
+      controller.abort(new JobAbortedError("the worker stopped before the job finished"));
+    }
     this.loops = [];
   }
 
@@ -114,7 +131,8 @@ export class JobWorker {
 
   /** Claims and runs one job; false when nothing was due. */
   async runOne(): Promise<boolean> {
-    const job = await this.repo.claim(this.workerId, this.leaseMs);
+    const claimedAt = Date.now();
+    const job = await this.repo.claim(this.workerId, this.leaseMs, new Date(claimedAt));
     if (!job) return false;
     const handler = this.handlers[job.kind];
     let targetId: string;
@@ -134,18 +152,24 @@ export class JobWorker {
       await handler.giveUp?.(targetId, error).catch(() => undefined);
       return true;
     }
-    const heartbeat = setInterval(
-      () => {
-        this.repo.extendLease(job.id, this.workerId, this.leaseMs).catch((error: unknown) => {
-          this.logger.warn({ job: job.id, err: error }, "could not extend job lease");
-        });
-      },
-      Math.max(50, Math.floor(this.leaseMs / 3)),
-    );
+    const controller = new AbortController();
+    const { signal } = controller;
+    this.inFlight.add(controller);
+    const stopHeartbeat = this.keepLease(job, claimedAt + this.leaseMs, controller);
     try {
-      await handler.run(targetId, job);
-      await this.repo.complete(job.id, this.workerId);
+      await handler.run(targetId, job, signal);
+      if (!(await this.repo.complete(job.id, this.workerId))) {
+        this.logger.warn({ job: job.id, kind: job.kind }, "job finished after its lease was lost");
+      }
     } catch (err) {
+      if (signal.aborted) {
+        // Not a failure of the job: another worker holds it now (or will, once the lease lapses),
+        // so this one records nothing, neither a failure nor a retry.
+        const reason =
+          signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+        this.logger.warn({ job: job.id, kind: job.kind, reason }, "job abandoned");
+        return true;
+      }
       const error = err instanceof Error ? err : new Error(String(err));
       const finalAttempt = job.attempts >= this.maxAttempts;
       const retryAt = finalAttempt
@@ -155,8 +179,42 @@ export class JobWorker {
       await this.repo.fail(job.id, this.workerId, error.message, retryAt);
       if (finalAttempt) await handler.giveUp?.(targetId, error).catch(() => undefined);
     } finally {
-      clearInterval(heartbeat);
+      stopHeartbeat();
+      this.inFlight.delete(controller);
     }
     return true;
+  }
+
+  /**
+   * Renews the job's lease every third of it. Aborts `controller` when a renewal finds the job no
+   * longer this worker's (the guarded update changed no row: the lease lapsed and another worker
+   * took it), or when the lease's end passes with no renewal getting through (a hung connection,
+   * a stalled process): from then on another worker may take it at any moment. Returns the stop.
+   */
+  private keepLease(job: Job, leaseEnds: number, controller: AbortController): () => void {
+    let stopped = false;
+    const lose = (why: string) => {
+      if (!stopped) controller.abort(new JobAbortedError(why));
+    };
+    const heartbeat = setInterval(
+      () => {
+        if (Date.now() >= leaseEnds) return lose("the job's lease expired before it was renewed");
+        const sent = Date.now();
+        this.repo.extendLease(job.id, this.workerId, this.leaseMs).then(
+          (held) => {
+            if (held) leaseEnds = Math.max(leaseEnds, sent + this.leaseMs);
+            else lose("the job's lease was lost: another worker holds the job");
+          },
+          (error: unknown) => {
+            this.logger.warn({ job: job.id, err: error }, "could not extend job lease");
+          },
+        );
+      },
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
+    return () => {
+      stopped = true;
+      clearInterval(heartbeat);
+    };
   }
 }

@@ -386,3 +386,92 @@ describe("two workers on PostgreSQL", () => {
     expect(chat).toHaveLength(ids.length * 3);
   });
 });
+
+/** A's lease renewals stall while `stalled` (a hung connection, a paused process): it lapses. */
+class StallingJobsRepo extends JobsRepo {
+  stalled = false;
+  override async extendLease(id: string, workerId: string, leaseMs: number): Promise<boolean> {
+    while (this.stalled) await new Promise((r) => setTimeout(r, 10));
+    return super.extendLease(id, workerId, leaseMs);
+  }
+}
+
+describe.each(DATABASE_KINDS)("a worker that lost its lease on %s", (kind) => {
+  let testDb: TestDatabase;
+  let second: DatabaseHandle;
+  let storageDir: string;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind);
+    second = await openDatabase(testDb.target);
+    storageDir = await makeTempDir("vmj-audio-");
+  });
+  afterAll(async () => {
+    await second.close();
+    await testDb.cleanup();
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it("stops its provider call and never writes; the worker that took over does the work", async () => {
+    const storage = new LocalAudioStorage(storageDir);
+    const memoriesA = new MemoriesRepo(testDb.handle.db, kind);
+    const jobsA = new StallingJobsRepo(testDb.handle.db, kind);
+    const audio = await storeAudioFixture(testDb.handle, storage, mp3);
+    const row = await queueMemory(testDb.handle, audio.id, "v", NOW.toISOString());
+    // A's transcription hangs well past its lease; B's (the second) answers at once.
+    let transcriptions = 0;
+    stub.requests.length = 0;
+    stub.handle((request) => {
+      if (!request.path.endsWith("/audio/transcriptions")) return defaultStubHandler(request);
+      transcriptions++;
+      return transcriptions === 1
+        ? { delayMs: 2_500, body: { text: "Worker A heard this." } }
+        : { body: { text: "Worker B heard this at the beach." } };
+    });
+    const worker = (jobs: JobsRepo, handle: DatabaseHandle, leaseMs: number) =>
+      new JobWorker(
+        jobs,
+        {
+          [PROCESS_MEMORY_JOB]: new MemoryPipeline(
+            new MemoriesRepo(handle.db, kind),
+            audioOf(handle, storage),
+            openAi(),
+          ),
+        },
+        { concurrency: 1, pollMs: 20, leaseMs },
+      );
+    const a = worker(jobsA, testDb.handle, 400);
+    const b = worker(new JobsRepo(second.db, kind), second, 60_000);
+    a.start();
+    const deadline = Date.now() + 15_000;
+    while (stub.requests.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    jobsA.stalled = true;
+    b.start();
+    while ((await memoriesA.findById(row.id))?.status !== "saved" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    jobsA.stalled = false;
+    // Waits for A's job to end (without the abort, after A's answer arrives and it writes).
+    await a.stop(5_000);
+    await b.stop();
+
+    const [first] = stub.requests;
+    expect(first?.path).toMatch(/\/audio\/transcriptions$/);
+    expect(first?.aborted).toBe(true);
+    expect(transcriptions).toBe(2);
+    // Only B's summary, score and tag calls: A made none after its lease was lost.
+    expect(stub.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(3);
+    expect(toMemoryDto((await memoriesA.findById(row.id)) ?? row)).toMatchObject({
+      status: "saved",
+      error: null,
+      transcript: "Worker B heard this at the beach.",
+      tags: ["beach day", "grandpa", "sandcastle"],
+    });
+    expect(await jobsA.find(PROCESS_MEMORY_JOB, row.id)).toMatchObject({
+      status: "done",
+      last_error: null,
+    });
+  }, 20_000);
+});

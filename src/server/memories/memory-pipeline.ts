@@ -10,6 +10,7 @@ import {
 import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
 import { AiError, type AiProviders } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
+import type { Job } from "../jobs/jobs.repo";
 import type { JobHandler } from "../jobs/worker";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
 
@@ -56,19 +57,30 @@ export class MemoryPipeline implements JobHandler {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async run(memoryId: string): Promise<void> {
+  /**
+   * Once `signal` is aborted (the worker lost its lease), the provider call in flight stops and
+   * nothing more is written: every write below is preceded by `signal.throwIfAborted()`.
+   */
+  async run(
+    memoryId: string,
+    _job?: Job,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<void> {
     const start = await this.memories.findById(memoryId);
     // Deleted meanwhile, already saved, or failed (waiting for the owner's retry): nothing to do.
     if (start?.status !== "processing") return;
     const first = PIPELINE_STAGES.indexOf((start.stage as PipelineStage | null) ?? "transcribe");
     for (const stage of PIPELINE_STAGES.slice(Math.max(0, first))) {
+      signal.throwIfAborted();
       // Not processing any more (deleted, or the owner's state changed it): stop writing.
       if (!(await this.memories.setStage(memoryId, stage))) return;
       const row = await this.memories.findById(memoryId);
       if (!row) return;
       try {
-        await this.runStage(stage, row);
+        await this.runStage(stage, row, signal);
       } catch (error) {
+        // An aborted call is the worker giving up, not the stage failing: nothing is recorded.
+        signal.throwIfAborted();
         if (
           error instanceof AiError ||
           error instanceof StageFailure ||
@@ -92,21 +104,25 @@ export class MemoryPipeline implements JobHandler {
     await this.memories.markFailed(memoryId, stage, `${STAGE_PREFIX[stage]}${reason}`);
   }
 
-  private async runStage(stage: PipelineStage, row: MemoryRow): Promise<void> {
+  private async runStage(stage: PipelineStage, row: MemoryRow, signal: AbortSignal): Promise<void> {
     const { textModel } = this.ai;
     switch (stage) {
       case "transcribe": {
         const audio = row.audio_id ? await this.audio.findById(row.audio_id) : null;
         if (!audio) throw new StageFailure(`${STAGE_PREFIX.transcribe}the recording is missing`);
         const result = transcriptionSchema.parse(
-          await this.ai.transcriber.transcribe({
-            bytes: this.audio.open(audio),
-            filename: audio.storage_key,
-            contentType: audio.content_type,
-          }),
+          await this.ai.transcriber.transcribe(
+            {
+              bytes: this.audio.open(audio),
+              filename: audio.storage_key,
+              contentType: audio.content_type,
+            },
+            { signal },
+          ),
         );
         const transcript = result.text.trim();
         if (!transcript) throw new StageFailure(MESSAGES.noSpeechDetected);
+        signal.throwIfAborted();
         // Spec: the estimated duration is the audio size divided by 16000.
         await this.memories.saveStageOutput(row.id, {
           transcript,
@@ -115,27 +131,31 @@ export class MemoryPipeline implements JobHandler {
         return;
       }
       case "summarize": {
-        const summary = summarySchema.parse(await textModel.summarize(row.transcript));
+        const summary = summarySchema.parse(await textModel.summarize(row.transcript, { signal }));
+        signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { summary, title: titleFromSummary(summary) });
         return;
       }
       case "score": {
-        const scores = normalizeScores(await textModel.score(row.transcript));
+        const scores = normalizeScores(await textModel.score(row.transcript, { signal }));
+        signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { scores });
         return;
       }
       case "tag": {
-        const generated = await textModel.tags(row.transcript, this.now());
+        const generated = await textModel.tags(row.transcript, this.now(), { signal });
         let tags: string[];
         try {
           tags = validateGeneratedTags(generated);
         } catch {
           throw new StageFailure(`${MESSAGES.tagsFailedPrefix}${MESSAGES.invalidTagFormat}`);
         }
+        signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { tags });
         return;
       }
       case "save":
+        signal.throwIfAborted();
         await this.memories.markSaved(row.id);
         return;
     }

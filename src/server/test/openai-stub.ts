@@ -10,6 +10,8 @@ export interface StubRequest {
   headers: http.IncomingHttpHeaders;
   json?: Record<string, unknown>;
   form?: { fields: Record<string, string>; file?: { name: string; type: string; bytes: number } };
+  /** True once the client closed the connection before the answer was sent (an aborted call). */
+  aborted?: boolean;
 }
 
 export interface StubReply {
@@ -119,6 +121,9 @@ export async function startOpenAiStub(
       entry.form = { fields, file };
     }
     requests.push(entry);
+    res.on("close", () => {
+      if (!res.writableFinished) entry.aborted = true;
+    });
     let reply: StubReply;
     try {
       reply = await current(entry);

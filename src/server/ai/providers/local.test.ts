@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFile, rm } from "node:fs/promises";
+import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCORE_DIMENSIONS } from "../../../shared/constants";
@@ -129,5 +129,32 @@ describe("PocketsphinxTranscriber", () => {
     expect((error as Error).message).toMatch(/^Transcription failed: /);
     expect((error as Error).message).toContain("apt-get install pocketsphinx pocketsphinx-en-us");
     expect((error as Error).message).toContain("OPENAI_API_KEY");
+  });
+
+  it("kills the engine when its signal is aborted, rejecting with the signal's reason", async () => {
+    // An engine that hangs, and says its process id so the test can look for it afterwards.
+    const pidFile = path.join(dir, "engine.pid");
+    const engine = path.join(dir, "hanging-engine");
+    await writeFile(engine, `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 30\n`);
+    await chmod(engine, 0o755);
+    const controller = new AbortController();
+    const reason = new Error("lease lost");
+    const pending = new PocketsphinxTranscriber(engine)
+      .transcribe(
+        { bytes: mp3, filename: "speech.mp3", contentType: "audio/mpeg" },
+        { signal: controller.signal },
+      )
+      .catch((e: unknown) => e);
+    let pid = 0;
+    const deadline = Date.now() + 10_000;
+    while (!pid && Date.now() < deadline) {
+      pid = Number((await readFile(pidFile, "utf8").catch(() => "")).trim());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(pid).toBeGreaterThan(0);
+    controller.abort(reason);
+    expect(await pending).toBe(reason);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
   });
 });

@@ -13,6 +13,7 @@ import type { Scores } from "../../../shared/schemas";
 import {
   type AudioInput,
   audioBytes,
+  type CallOptions,
   type TextModel,
   type Transcriber,
   type TranscriptionResult,
@@ -229,7 +230,9 @@ const MONTHS = [
  * scores 1 to 10, exactly 3 valid tags.
  */
 export class LocalTextModel implements TextModel {
-  summarize(transcript: string): Promise<string> {
+  // Each call runs in-process in milliseconds: the signal is checked before it starts.
+  async summarize(transcript: string, { signal }: CallOptions = {}): Promise<string> {
+    signal?.throwIfAborted();
     return withErrorPrefix(MESSAGES.summarizeFailedPrefix, async () => {
       const text = transcript.trim();
       if (!text) throw new Error(MESSAGES.noSummaryGenerated);
@@ -254,7 +257,8 @@ export class LocalTextModel implements TextModel {
     });
   }
 
-  score(transcript: string): Promise<Scores> {
+  async score(transcript: string, { signal }: CallOptions = {}): Promise<Scores> {
+    signal?.throwIfAborted();
     return withErrorPrefix(MESSAGES.scoreFailedPrefix, async () => {
       const a = analyse(transcript);
       const length = Math.min(1, a.wordCount / 120);
@@ -283,7 +287,8 @@ export class LocalTextModel implements TextModel {
     });
   }
 
-  tags(transcript: string, now: Date): Promise<string[]> {
+  async tags(transcript: string, now: Date, { signal }: CallOptions = {}): Promise<string[]> {
+    signal?.throwIfAborted();
     return withErrorPrefix(MESSAGES.tagsFailedPrefix, async () => {
       const a = analyse(transcript);
       const tags: string[] = [];
@@ -313,17 +318,20 @@ export const POCKETSPHINX_MISSING =
 export class PocketsphinxTranscriber implements Transcriber {
   constructor(private readonly binary = "pocketsphinx_continuous") {}
 
-  transcribe(audio: AudioInput): Promise<TranscriptionResult> {
-    return withErrorPrefix(MESSAGES.transcriptionFailedPrefix, async () => {
+  /** Aborting `options.signal` kills ffmpeg or the engine, whichever is running. */
+  transcribe(audio: AudioInput, options: CallOptions = {}): Promise<TranscriptionResult> {
+    const { signal } = options;
+    const work = async () => {
       const bytes = await audioBytes(audio.bytes);
       const text = await withTempDir(async (dir) => {
         await mkdir(dir, { recursive: true });
         const input = path.join(dir, `input${path.extname(audio.filename) || ".bin"}`);
         const wav = path.join(dir, "speech.wav");
         await writeFile(input, bytes);
-        await toWav16kMono(input, wav);
+        await toWav16kMono(input, wav, signal);
         const out = await run(this.binary, ["-infile", wav, "-logfn", "/dev/null"], {
           notFound: POCKETSPHINX_MISSING,
+          signal,
         });
         return out
           .split("\n")
@@ -332,6 +340,7 @@ export class PocketsphinxTranscriber implements Transcriber {
           .join(" ");
       });
       return { text, duration: estimateDuration(bytes.length) };
-    });
+    };
+    return withErrorPrefix(MESSAGES.transcriptionFailedPrefix, work, signal);
   }
 }

@@ -137,6 +137,26 @@ describe("OpenAiTranscriber", () => {
       .catch((e: Error) => e);
     expect((error as Error).message).toMatch(/^Transcription failed: .*timed out/i);
   });
+
+  it("stops the request when its signal is aborted, with the signal's reason, not a failure", async () => {
+    stub.handle(() => ({ delayMs: 3_000, body: { text: "too late" } }));
+    const controller = new AbortController();
+    const reason = new Error("lease lost");
+    setTimeout(() => controller.abort(reason), 200);
+    const started = Date.now();
+    const error = await new OpenAiTranscriber(options())
+      .transcribe(
+        { bytes: mp3, filename: "m.mp3", contentType: "audio/mpeg" },
+        { signal: controller.signal },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // Not retried, and the server saw the connection close.
+    expect(stub.requests).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(stub.requests[0]?.aborted).toBe(true);
+  });
 });
 
 describe("OpenAiTextModel", () => {
@@ -259,5 +279,21 @@ describe("OpenAiTextModel", () => {
     await expect(
       new OpenAiTextModel(options({ timeoutMs: 200, maxRetries: 0 })).tags(transcript, new Date()),
     ).rejects.toThrow(/^Failed to generate tags: .*timed out/i);
+  });
+
+  it("stops a completion when its signal is aborted, and never starts one after", async () => {
+    stub.handle(() => ({ ...chatReply("late"), delayMs: 3_000 }));
+    const model = new OpenAiTextModel(options());
+    const controller = new AbortController();
+    const reason = new Error("lease lost");
+    setTimeout(() => controller.abort(reason), 200);
+    await expect(model.score(transcript, { signal: controller.signal })).rejects.toBe(reason);
+    await expect(model.tags(transcript, new Date(), { signal: controller.signal })).rejects.toBe(
+      reason,
+    );
+    await expect(model.summarize(transcript, { signal: controller.signal })).rejects.toBe(reason);
+    expect(stub.requests).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(stub.requests[0]?.aborted).toBe(true);
   });
 });

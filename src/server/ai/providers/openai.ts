@@ -6,6 +6,7 @@ import type { Scores } from "../../../shared/schemas";
 import {
   type AudioInput,
   audioBytes,
+  type CallOptions,
   type TextModel,
   type Transcriber,
   type TranscriptionResult,
@@ -52,31 +53,44 @@ export class OpenAiTranscriber implements Transcriber {
     this.maxUploadBytes = options.maxUploadBytes ?? TRANSCRIPTION_MAX_BYTES;
   }
 
-  transcribe(audio: AudioInput): Promise<TranscriptionResult> {
-    return withErrorPrefix(MESSAGES.transcriptionFailedPrefix, async () => {
-      const bytes = await audioBytes(audio.bytes);
-      const texts: string[] = [];
-      if (bytes.length <= this.maxUploadBytes) {
-        texts.push(await this.transcribePart(bytes, audio.filename, audio.contentType));
-      } else {
-        const parts = await splitAudio(bytes, audio.filename, this.maxUploadBytes);
-        for (const [index, part] of parts.entries()) {
-          texts.push(await this.transcribePart(part, `part-${index + 1}.mp3`, "audio/mpeg"));
+  transcribe(audio: AudioInput, options: CallOptions = {}): Promise<TranscriptionResult> {
+    const { signal } = options;
+    return withErrorPrefix(
+      MESSAGES.transcriptionFailedPrefix,
+      async () => {
+        const bytes = await audioBytes(audio.bytes);
+        const texts: string[] = [];
+        if (bytes.length <= this.maxUploadBytes) {
+          texts.push(await this.transcribePart(bytes, audio.filename, audio.contentType, signal));
+        } else {
+          const parts = await splitAudio(bytes, audio.filename, this.maxUploadBytes, signal);
+          for (const [index, part] of parts.entries()) {
+            texts.push(
+              await this.transcribePart(part, `part-${index + 1}.mp3`, "audio/mpeg", signal),
+            );
+          }
         }
-      }
-      const text = texts
-        .map((t) => t.trim())
-        .filter(Boolean)
-        .join(" ");
-      return { text, duration: estimateDuration(bytes.length) };
-    });
+        const text = texts
+          .map((t) => t.trim())
+          .filter(Boolean)
+          .join(" ");
+        return { text, duration: estimateDuration(bytes.length) };
+      },
+      signal,
+    );
   }
 
-  private async transcribePart(bytes: Buffer, filename: string, type: string): Promise<string> {
-    const response = await this.client.audio.transcriptions.create({
-      file: await toFile(bytes, filename, { type }),
-      model: this.options.transcriptionModel,
-    });
+  private async transcribePart(
+    bytes: Buffer,
+    filename: string,
+    type: string,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    // The SDK aborts the request (closing its connection) and stops retrying when `signal` fires.
+    const response = await this.client.audio.transcriptions.create(
+      { file: await toFile(bytes, filename, { type }), model: this.options.transcriptionModel },
+      { signal },
+    );
     return transcriptionResponse.parse(response).text;
   }
 }
@@ -91,45 +105,69 @@ export class OpenAiTextModel implements TextModel {
     this.client = client(options, options.baseURL);
   }
 
-  summarize(transcript: string): Promise<string> {
-    return withErrorPrefix(MESSAGES.summarizeFailedPrefix, async () => {
-      const content = await this.complete(PROMPTS.summarySystem, transcript, false);
-      const summary = content?.trim();
-      if (!summary) throw new Error(MESSAGES.noSummaryGenerated);
-      return summary;
-    });
+  summarize(transcript: string, options: CallOptions = {}): Promise<string> {
+    return withErrorPrefix(
+      MESSAGES.summarizeFailedPrefix,
+      async () => {
+        const content = await this.complete(PROMPTS.summarySystem, transcript, false, options);
+        const summary = content?.trim();
+        if (!summary) throw new Error(MESSAGES.noSummaryGenerated);
+        return summary;
+      },
+      options.signal,
+    );
   }
 
-  score(transcript: string): Promise<Scores> {
-    return withErrorPrefix(MESSAGES.scoreFailedPrefix, async () => {
-      const json = await this.completeJson(PROMPTS.scoreSystem, transcript);
-      return normalizeScores(json);
-    });
+  score(transcript: string, options: CallOptions = {}): Promise<Scores> {
+    return withErrorPrefix(
+      MESSAGES.scoreFailedPrefix,
+      async () => {
+        const json = await this.completeJson(PROMPTS.scoreSystem, transcript, options);
+        return normalizeScores(json);
+      },
+      options.signal,
+    );
   }
 
-  tags(transcript: string, now: Date): Promise<string[]> {
-    return withErrorPrefix(MESSAGES.tagsFailedPrefix, async () => {
-      const json = await this.completeJson(PROMPTS.tagsSystem(now), transcript);
-      const parsed = tagsResponse.safeParse(json);
-      // Some models answer a bare array despite the instruction; accept it, validate either way.
-      return validateGeneratedTags(parsed.success ? parsed.data.tags : json);
-    });
+  tags(transcript: string, now: Date, options: CallOptions = {}): Promise<string[]> {
+    return withErrorPrefix(
+      MESSAGES.tagsFailedPrefix,
+      async () => {
+        const json = await this.completeJson(PROMPTS.tagsSystem(now), transcript, options);
+        const parsed = tagsResponse.safeParse(json);
+        // Some models answer a bare array despite the instruction; accept it, validate either way.
+        return validateGeneratedTags(parsed.success ? parsed.data.tags : json);
+      },
+      options.signal,
+    );
   }
 
-  private async complete(system: string, transcript: string, json: boolean) {
-    const response = await this.client.chat.completions.create({
-      model: this.options.textModel,
-      messages: [
-        { role: "system", content: system },
-        { role: "user", content: PROMPTS.transcriptMessage(transcript) },
-      ],
-      ...(json ? { response_format: { type: "json_object" as const } } : {}),
-    });
+  private async complete(
+    system: string,
+    transcript: string,
+    json: boolean,
+    { signal }: CallOptions,
+  ) {
+    const response = await this.client.chat.completions.create(
+      {
+        model: this.options.textModel,
+        messages: [
+          { role: "system", content: system },
+          { role: "user", content: PROMPTS.transcriptMessage(transcript) },
+        ],
+        ...(json ? { response_format: { type: "json_object" as const } } : {}),
+      },
+      { signal },
+    );
     return response.choices?.[0]?.message?.content ?? null;
   }
 
-  private async completeJson(system: string, transcript: string): Promise<unknown> {
-    const content = await this.complete(system, transcript, true);
+  private async completeJson(
+    system: string,
+    transcript: string,
+    options: CallOptions,
+  ): Promise<unknown> {
+    const content = await this.complete(system, transcript, true, options);
     if (!content?.trim()) throw new Error(MESSAGES.noResponseContent);
     return JSON.parse(content) as unknown;
   }
