@@ -54,6 +54,7 @@ export function createServices(deps: ServiceDeps) {
   const sessions = new SessionService(new SessionsRepo(db), config);
   const auth = new AuthService({
     db,
+    transactions,
     sessions,
     mailer: deps.mailer ?? createMailer(config, log),
     log,

@@ -100,7 +100,7 @@ export function scoreBarPercent(value: number): number {
 
 /**
  * Whether the owner may edit a memory now: not while its processing runs, because the pipeline
- * owns its fields until it ends (ADR 0009). The server refuses such an edit with 409.
+ * owns its fields until it ends (ADR 0011). The server refuses such an edit with 409.
  */
 export function isEditable(memory: { status: string }): boolean {
   return memory.status !== "processing";

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { MESSAGES } from "../../shared/messages";
 import type { RegisterBody, User } from "../../shared/schemas";
 import type { Database } from "../db/schema";
+import type { Transactions } from "../db/transactions";
 import { badRequest, conflict, HttpError } from "../http-errors";
 import { hashToken, newSecretToken } from "../ids";
 import type { Mailer } from "../mail/mailer";
@@ -11,13 +12,13 @@ import { toUser } from "../users/users.service";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import { ResetTokensRepo } from "./reset-tokens.repo";
 import type { SessionService } from "./session.service";
-import { SessionsRepo } from "./sessions.repo";
 
 /** A reset link is valid for one hour. */
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 export interface AuthServiceDeps {
   db: Kysely<Database>;
+  transactions: Transactions;
   sessions: SessionService;
   mailer: Mailer;
   log: Pick<FastifyBaseLogger, "info" | "error">;
@@ -90,17 +91,21 @@ export class AuthService {
 
   private async sendResetMails(email: string, appUrl: string): Promise<void> {
     const now = new Date();
-    await this.resetTokens.deleteExpired(now.toISOString());
     // Emails are not unique: each account using this address gets its own link.
     for (const user of await this.users.findByEmail(email)) {
       if (!user.email) continue;
       const token = newSecretToken();
-      await this.resetTokens.replaceForUser({
-        token_hash: hashToken(token),
-        user_id: user.id,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
-      });
+      await this.deps.transactions.run((trx) =>
+        this.resetTokens.replaceForUser(
+          {
+            token_hash: hashToken(token),
+            user_id: user.id,
+            created_at: now.toISOString(),
+            expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
+          },
+          trx,
+        ),
+      );
       const link = `${appUrl.replace(/\/+$/, "")}/reset-password?token=${encodeURIComponent(token)}`;
       await this.deps.mailer.send({
         to: user.email,
@@ -126,11 +131,11 @@ export class AuthService {
   async resetPassword(token: string, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
     const tokenHash = hashToken(token);
-    const done = await this.deps.db.transaction().execute(async (trx) => {
-      const row = await new ResetTokensRepo(trx).take(tokenHash);
+    const done = await this.deps.transactions.run(async (trx) => {
+      const row = await this.resetTokens.take(tokenHash, trx);
       if (!row || Date.parse(row.expires_at) <= Date.now()) return false;
-      await new UsersRepo(trx).setPasswordHash(row.user_id, passwordHash);
-      await new SessionsRepo(trx).deleteAllForUser(row.user_id);
+      await this.users.setPasswordHash(row.user_id, passwordHash, trx);
+      await this.deps.sessions.endAllForUser(row.user_id, trx);
       return true;
     });
     if (!done) throw badRequest(MESSAGES.invalidResetToken);

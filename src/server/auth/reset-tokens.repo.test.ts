@@ -49,7 +49,7 @@ describe.each(DATABASE_KINDS)("reset tokens on %s", (kind) => {
     const repo = new ResetTokensRepo(t.handle.db);
     const { user } = await createUserWithSession({ database: t.handle, config });
     await repo.replaceForUser(row(user.id, -1000));
-    await repo.deleteExpired(new Date().toISOString());
+    await repo.sweepExpired(new Date());
     expect(await repo.countForUser(user.id)).toBe(0);
   });
 

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, PasswordResetTokensTable } from "../db/schema";
+import type { Executor } from "../db/transactions";
 
 export type ResetTokenRow = Selectable<PasswordResetTokensTable>;
 
@@ -8,19 +9,17 @@ export class ResetTokensRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Stores a new token for its user and deletes every older one (a new request invalidates them). */
-  async replaceForUser(row: ResetTokenRow): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom("password_reset_tokens").where("user_id", "=", row.user_id).execute();
-      await trx.insertInto("password_reset_tokens").values(row).execute();
-    });
+  async replaceForUser(row: ResetTokenRow, trx: Executor = this.db): Promise<void> {
+    await trx.deleteFrom("password_reset_tokens").where("user_id", "=", row.user_id).execute();
+    await trx.insertInto("password_reset_tokens").values(row).execute();
   }
 
   /**
    * Deletes the token and returns it in one statement, so two concurrent uses cannot both
    * succeed. Call it inside the transaction that also changes the password.
    */
-  async take(tokenHash: string): Promise<ResetTokenRow | undefined> {
-    return this.db
+  async take(tokenHash: string, trx: Executor = this.db): Promise<ResetTokenRow | undefined> {
+    return trx
       .deleteFrom("password_reset_tokens")
       .where("token_hash", "=", tokenHash)
       .returningAll()
@@ -34,10 +33,6 @@ export class ResetTokensRepo {
       .where("user_id", "=", userId)
       .executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  async deleteExpired(nowIso: string): Promise<void> {
-    await this.db.deleteFrom("password_reset_tokens").where("expires_at", "<=", nowIso).execute();
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config";
+import type { Executor } from "../db/transactions";
 import { hashToken, newSecretToken } from "../ids";
 import type { SessionsRepo } from "./sessions.repo";
 
@@ -55,8 +56,9 @@ export class SessionService {
     if (token && TOKEN_PATTERN.test(token)) await this.repo.delete(hashToken(token));
   }
 
-  async endAllForUser(userId: string): Promise<void> {
-    await this.repo.deleteAllForUser(userId);
+  /** Ends every session of a user (inside the caller's transaction when given one). */
+  async endAllForUser(userId: string, trx?: Executor): Promise<void> {
+    await this.repo.deleteAllForUser(userId, trx);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, SessionsTable } from "../db/schema";
+import type { Executor } from "../db/transactions";
 
 export type SessionRow = Selectable<SessionsTable>;
 
@@ -31,8 +32,8 @@ export class SessionsRepo {
     await this.db.deleteFrom("sessions").where("id_hash", "=", idHash).execute();
   }
 
-  async deleteAllForUser(userId: string): Promise<void> {
-    await this.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  async deleteAllForUser(userId: string, ex: Executor = this.db): Promise<void> {
+    await ex.deleteFrom("sessions").where("user_id", "=", userId).execute();
   }
 
   /**

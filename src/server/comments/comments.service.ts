@@ -5,11 +5,12 @@ import type { Identity } from "../auth/session.service";
 import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../http-errors";
 import { newId } from "../ids";
+import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
 import type { MemoriesService, MemoryDependents } from "../memories/memories.service";
 import { type CommentRow, type CommentsRepo, toCommentDto } from "./comments.repo";
 
-export const TRANSCRIBE_COMMENT_JOB = "transcribe-comment";
+export const TRANSCRIBE_COMMENT_JOB = "transcribe-comment" satisfies JobKind;
 const ONLY_OWNER_REMOVES = "Only the memory's owner can remove comments";
 const AUDIO_NOT_YOURS = "audioUrl: upload the recording first";
 

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
+import type { JobKind } from "./job-kinds";
 import { JobsRepo } from "./jobs.repo";
 
 const KIND = "process-memory";
@@ -21,7 +22,7 @@ describe.each(DATABASE_KINDS)("JobsRepo on %s", (kind) => {
   });
 
   it("refuses an unknown kind or an invalid payload when queued", async () => {
-    await expect(repo.enqueue({ kind: "mine-bitcoin", targetId: "m1" })).rejects.toThrow(
+    await expect(repo.enqueue({ kind: "mine-bitcoin" as JobKind, targetId: "m1" })).rejects.toThrow(
       /Unknown job kind/,
     );
     await expect(repo.enqueue({ kind: KIND, targetId: "" })).rejects.toThrow(/Invalid payload/);

@@ -2,7 +2,7 @@ import type { Kysely, Selectable, Transaction, Updateable } from "kysely";
 import type { DatabaseKind } from "../db/connection";
 import type { Database, JobsTable } from "../db/schema";
 import { newId } from "../ids";
-import { validateJobTarget } from "./job-kinds";
+import { type JobKind, validateJobTarget } from "./job-kinds";
 
 export type Job = Selectable<JobsTable>;
 export type JobStatus = "queued" | "running" | "done" | "failed";
@@ -25,7 +25,7 @@ export class JobsRepo {
    * to queue it together with the row it works on.
    */
   async enqueue(
-    job: { kind: string; targetId: string; runAfter?: Date },
+    job: { kind: JobKind; targetId: string; runAfter?: Date },
     executor: Executor = this.db,
   ): Promise<void> {
     const targetId = validateJobTarget(job.kind, job.targetId);

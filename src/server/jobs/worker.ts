@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import { newId } from "../ids";
-import { validateJobTarget } from "./job-kinds";
+import { isJobKind, type JobKind, validateJobTarget } from "./job-kinds";
 import type { Job, JobsRepo } from "./jobs.repo";
 
 /**
@@ -54,7 +54,7 @@ export class JobWorker {
 
   constructor(
     private readonly repo: JobsRepo,
-    private readonly handlers: Record<string, JobHandler>,
+    private readonly handlers: Partial<Record<JobKind, JobHandler>>,
     private readonly options: WorkerOptions,
   ) {
     this.workerId = options.workerId ?? `worker-${newId()}`;
@@ -134,7 +134,7 @@ export class JobWorker {
     const claimedAt = Date.now();
     const job = await this.repo.claim(this.workerId, this.leaseMs, new Date(claimedAt));
     if (!job) return false;
-    const handler = this.handlers[job.kind];
+    const handler = isJobKind(job.kind) ? this.handlers[job.kind] : undefined;
     let targetId: string;
     try {
       targetId = validateJobTarget(job.kind, job.target_id);

@@ -237,7 +237,7 @@ export class MemoriesRepo {
 
   /**
    * Applies an owner's edit unless the memory is processing (the pipeline owns its fields until it
-   * ends: ADR 0009). Returns the updated row, or 'processing', or undefined when it is gone.
+   * ends: ADR 0011). Returns the updated row, or 'processing', or undefined when it is gone.
    */
   async update(id: string, edit: MemoryEdit): Promise<MemoryRow | "processing" | undefined> {
     const result = await this.db

@@ -10,11 +10,12 @@ import {
 import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
 import { AiError, type AiProviders } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
+import type { JobKind } from "../jobs/job-kinds";
 import type { Job } from "../jobs/jobs.repo";
 import type { JobHandler } from "../jobs/worker";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
 
-export const PROCESS_MEMORY_JOB = "process-memory";
+export const PROCESS_MEMORY_JOB = "process-memory" satisfies JobKind;
 
 /** Each stage's prefix for failures that are not the provider's own (missing audio, bad output). */
 const STAGE_PREFIX: Record<PipelineStage, string> = {

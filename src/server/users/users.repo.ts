@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, UsersTable } from "../db/schema";
+import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
 
 export type UserRow = Selectable<UsersTable>;
@@ -69,8 +70,8 @@ export class UsersRepo {
     return this.findById(id);
   }
 
-  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
-    await this.db
+  async setPasswordHash(id: string, passwordHash: string, ex: Executor = this.db): Promise<void> {
+    await ex
       .updateTable("users")
       .set({ password_hash: passwordHash, updated_at: nowIso() })
       .where("id", "=", id)

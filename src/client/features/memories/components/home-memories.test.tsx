@@ -203,7 +203,7 @@ describe("Home memories", () => {
 });
 
 describe("editing waits for processing", () => {
-  it("offers no edit button on a memory that is still processing (ADR 0009)", async () => {
+  it("offers no edit button on a memory that is still processing (ADR 0011)", async () => {
     const items = [
       makeMemory({
         id: "busy",

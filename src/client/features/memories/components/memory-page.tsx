@@ -106,7 +106,7 @@ export function MemoryPage({ id }: { id: string }) {
         <p className="whitespace-pre-wrap">{data.summary}</p>
       </Card>
       <MemoryScores scores={data.scores} />
-      {/* Tags are edited once processing has made them (ADR 0009). */}
+      {/* Tags are edited once processing has made them (ADR 0011). */}
       <MemoryTagsCard memory={data} isOwner={isOwner && isEditable(data)} />
       <CommentsCard memoryId={data.id} isOwner={isOwner} />
       {confirming ? (
