@@ -32,7 +32,7 @@ const QUERY_PATTERNS = [
 ];
 
 /** The tables a piece of source queries. */
-export function tablesQueried(source: string): Set<string> {
+function tablesQueried(source: string): Set<string> {
   const found = new Set<string>();
   for (const pattern of QUERY_PATTERNS) {
     for (const match of source.matchAll(pattern)) {

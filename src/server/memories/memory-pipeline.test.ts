@@ -340,7 +340,6 @@ describe("two workers on PostgreSQL", () => {
   it("never process one memory twice", async () => {
     const storage = new LocalAudioStorage(storageDir);
     const repoA = new MemoriesRepo(testDb.handle.db, "postgres");
-    const jobsA = new JobsRepo(testDb.handle.db, "postgres");
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
       const audio = await storeAudioFixture(testDb.handle, storage, mp3);
