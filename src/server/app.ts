@@ -15,6 +15,7 @@ import type { Services } from "./compose";
 import type { Config } from "./config";
 import { healthRoutes } from "./health/health.routes";
 import { errorHandler } from "./http/error-handler";
+import { nulGuard } from "./http/nul-guard";
 import type { JobWorker } from "./jobs/worker";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
@@ -60,6 +61,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  await app.register(nulGuard);
 
   await app.register(fastifyCookie);
   // Limits are set per route; counters live in the database, shared by every instance.
