@@ -122,6 +122,44 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
     expect(noFile.statusCode).toBe(400);
   });
 
+  it.each([
+    ["no boundary", "multipart/form-data", async () => Buffer.from("whatever")],
+    ["an empty boundary", "multipart/form-data; boundary=", async () => Buffer.from("--\r\n")],
+    [
+      "a part cut off before its headers end",
+      "multipart/form-data; boundary=xyz",
+      async () =>
+        Buffer.from('--xyz\r\nContent-Disposition: form-data; name="audio"; filename="a.mp3"'),
+    ],
+    [
+      "a recording cut off (no closing boundary)",
+      "multipart/form-data; boundary=xyz",
+      async () =>
+        Buffer.concat([
+          Buffer.from(
+            '--xyz\r\nContent-Disposition: form-data; name="audio"; filename="a.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n',
+          ),
+          (await fixture("tone.mp3")).subarray(0, 2000),
+        ]),
+    ],
+  ])(
+    "refuses a malformed multipart body (%s) with 400 and stores nothing",
+    async (_name, type, body) => {
+      const filesBefore = await filesIn(t);
+      const rowsBefore = await audioRowCount(t);
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/api/upload",
+        payload: await body(),
+        headers: { "content-type": type },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/^audio: the multipart\/form-data body is malformed/);
+      expect(await filesIn(t)).toEqual(filesBefore);
+      expect(await audioRowCount(t)).toBe(rowsBefore);
+    },
+  );
+
   describe("Range requests", () => {
     let url: string;
     let cookie: string;
