@@ -59,7 +59,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
       schema: {
         summary: "Stores a recording (multipart field `audio`); the content must be audio",
         description:
-          "Accepts MP3, WebM, Ogg, WAV and MP4/M4A, recognised by their bytes. Answers the URL to fetch it from. With an `x-upload-key` header, sending the same recording again answers the first upload (200) instead of storing a copy.",
+          "Accepts MP3, WebM, Ogg, WAV and MP4/M4A of at least 1024 bytes, recognised by their bytes and refused (400) when their container cannot be read. Answers the URL to fetch it from. With an `x-upload-key` header, sending the same recording again answers the first upload (200) instead of storing a copy.",
         consumes: ["multipart/form-data"],
         response: {
           200: uploadResponseSchema,
