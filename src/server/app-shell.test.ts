@@ -57,6 +57,17 @@ describe("AppShell", () => {
     });
   });
 
+  it.each(["$'", "$`", "$&", "a$$b", "$1 and $<name>"])(
+    "embeds a display name holding %s exactly, and leaves the page whole",
+    async (displayName) => {
+      const user = { id: "u1", username: "jo", displayName, isPublic: true, email: null } as User;
+      const html = await shell.render(user);
+      expect(embedded(html)).toEqual(user);
+      const block = html.match(/<script type="application\/json"[^>]*>.*?<\/script>/)?.[0] ?? "";
+      expect(html).toBe(TEMPLATE.replace("</head>", () => `${block}</head>`));
+    },
+  );
+
   it("fails clearly, and recovers, when the built page is missing", async () => {
     const missing = new AppShell(path.join(dir, "later.html"));
     await expect(missing.render(null)).rejects.toThrow(/ENOENT/);

@@ -23,8 +23,9 @@ export class AppShell {
     // Only the fields GET /api/user would send; `<` escaped so no text can close the element.
     const json = JSON.stringify(user ? userSchema.parse(user) : null).replace(/</g, "\\u003c");
     const block = `<script type="application/json" id="${SESSION_USER_SCRIPT_ID}">${json}</script>`;
+    // A replacer function, not a replacement string: the user's text may hold `$&`, `$'` or `` $` ``.
     return template.includes("</head>")
-      ? template.replace("</head>", `${block}</head>`)
+      ? template.replace("</head>", () => `${block}</head>`)
       : `${block}${template}`;
   }
 }

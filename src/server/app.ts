@@ -1,12 +1,7 @@
 import fastifyCookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyServerOptions,
-} from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import {
-  hasZodFastifySchemaValidationErrors,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -19,7 +14,8 @@ import { commentsRoutes } from "./comments/comments.routes";
 import type { Services } from "./compose";
 import type { Config } from "./config";
 import { healthRoutes } from "./health/health.routes";
-import { HttpError } from "./http-errors";
+import { errorHandler } from "./http/error-handler";
+import { nulGuard } from "./http/nul-guard";
 import type { JobWorker } from "./jobs/worker";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
@@ -64,30 +60,8 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler<FastifyError>((error, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0];
-      const field = first?.instancePath?.replace(/^\//, "").replace(/\//g, ".") ?? "";
-      const where = error.validationContext ?? "body";
-      const message = first
-        ? `${where}${field ? `.${field}` : ""}: ${first.message}`
-        : "Invalid request";
-      return reply.code(400).send({ message });
-    }
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send({ message: error.message });
-    }
-    const status = error.statusCode ?? 500;
-    if (status === 429) {
-      return reply.code(429).send({ message: MESSAGES.tooManyRequests });
-    }
-    if (status >= 400 && status < 500) {
-      // Fastify's own client errors (malformed JSON, wrong content type, body too large) are safe.
-      return reply.code(status).send({ message: error.message });
-    }
-    request.log.error({ err: error }, "request failed");
-    return reply.code(500).send({ message: MESSAGES.internalError });
-  });
+  app.setErrorHandler(errorHandler);
+  await app.register(nulGuard);
 
   await app.register(fastifyCookie);
   // Limits are set per route; counters live in the database, shared by every instance.

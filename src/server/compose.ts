@@ -90,7 +90,7 @@ export function createServices(deps: ServiceDeps) {
   const worker = new JobWorker(
     jobs,
     {
-      [PROCESS_MEMORY_JOB]: new MemoryPipeline(memoriesRepo, audio, ai),
+      [PROCESS_MEMORY_JOB]: new MemoryPipeline(memoriesRepo, audio, ai, { log }),
       [TRANSCRIBE_COMMENT_JOB]: transcribeCommentHandler({
         comments: commentsRepo,
         audio,

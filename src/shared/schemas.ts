@@ -157,7 +157,8 @@ export const scoresSchema = z.object(
 );
 export type Scores = z.infer<typeof scoresSchema>;
 
-export const tagSchema = z.string().trim().min(1).max(TAG_MAX_LENGTH);
+/** A tag as sent: trimmed; a blank one is allowed here and dropped by `normalizeTags`. */
+export const tagSchema = z.string().trim().max(TAG_MAX_LENGTH);
 
 export const memorySchema = z.object({
   id: z.string(),

@@ -1,5 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIN_RECORDING_BYTES } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { VISITOR_COOKIE } from "../auth/session.service";
 import { newId, nowIso } from "../ids";
@@ -32,6 +33,8 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
     ["tone.mp3", "audio/mpeg", "audio/mpeg"],
     ["tone-noid3.mp3", "audio/mpeg", "audio/mpeg"],
     ["tone.webm", "audio/webm", "audio/webm"],
+    // What Chromium's MediaRecorder writes (Segment and Cluster of unknown size).
+    ["chrome-recorder.webm", "audio/webm", "audio/webm"],
     ["tone.ogg", "audio/ogg", "audio/ogg"],
     ["tone.m4a", "audio/mp4", "audio/mp4"],
     // The declared type and name are ignored: the bytes decide.
@@ -106,6 +109,44 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
     expect(await audioRowCount(t)).toBe(rowsBefore);
   });
 
+  it.each([
+    ["a 3-byte file holding only 'ID3'", async () => Buffer.from("ID3"), /too short/],
+    [
+      "a real WAV cut to 1023 bytes",
+      async () => (await fixture("tone.wav")).subarray(0, MIN_RECORDING_BYTES - 1),
+      /too short/,
+    ],
+    [
+      "an ID3 tag followed by no audio",
+      async () =>
+        Buffer.concat([
+          Buffer.from("ID3\u0004\u0000\u0000\u0000\u0000\u0000\u0010"),
+          Buffer.alloc(4000, 0x41),
+        ]),
+      /MP3.*cannot be read/,
+    ],
+    [
+      "a WebM header followed by no audio",
+      async () =>
+        Buffer.concat([(await fixture("tone.webm")).subarray(0, 0x24), Buffer.alloc(4000, 0x41)]),
+      /WebM.*cannot be read/,
+    ],
+  ])("refuses %s with a clear 400 and stores nothing", async (_name, content, message) => {
+    const filesBefore = await filesIn(t);
+    const rowsBefore = await audioRowCount(t);
+    const response = await upload(t, await content());
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/^audio: /);
+    expect(response.json().message).toMatch(message);
+    expect(await filesIn(t)).toEqual(filesBefore);
+    expect(await audioRowCount(t)).toBe(rowsBefore);
+  });
+
+  it("accepts a real recording of exactly the minimum size", async () => {
+    const wav = (await fixture("tone.wav")).subarray(0, MIN_RECORDING_BYTES);
+    expect((await upload(t, wav)).statusCode).toBe(201);
+  });
+
   it("refuses an empty file, a missing file, a wrong field and a non-multipart body", async () => {
     expect((await upload(t, Buffer.alloc(0))).statusCode).toBe(400);
     expect((await upload(t, await fixture("tone.wav"), { field: "file" })).statusCode).toBe(400);
@@ -121,6 +162,44 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
     });
     expect(noFile.statusCode).toBe(400);
   });
+
+  it.each([
+    ["no boundary", "multipart/form-data", async () => Buffer.from("whatever")],
+    ["an empty boundary", "multipart/form-data; boundary=", async () => Buffer.from("--\r\n")],
+    [
+      "a part cut off before its headers end",
+      "multipart/form-data; boundary=xyz",
+      async () =>
+        Buffer.from('--xyz\r\nContent-Disposition: form-data; name="audio"; filename="a.mp3"'),
+    ],
+    [
+      "a recording cut off (no closing boundary)",
+      "multipart/form-data; boundary=xyz",
+      async () =>
+        Buffer.concat([
+          Buffer.from(
+            '--xyz\r\nContent-Disposition: form-data; name="audio"; filename="a.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n',
+          ),
+          (await fixture("tone.mp3")).subarray(0, 2000),
+        ]),
+    ],
+  ])(
+    "refuses a malformed multipart body (%s) with 400 and stores nothing",
+    async (_name, type, body) => {
+      const filesBefore = await filesIn(t);
+      const rowsBefore = await audioRowCount(t);
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/api/upload",
+        payload: await body(),
+        headers: { "content-type": type },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/^audio: the multipart\/form-data body is malformed/);
+      expect(await filesIn(t)).toEqual(filesBefore);
+      expect(await audioRowCount(t)).toBe(rowsBefore);
+    },
+  );
 
   describe("Range requests", () => {
     let url: string;

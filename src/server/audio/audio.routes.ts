@@ -10,6 +10,21 @@ import { parseRange } from "./http-range";
 
 const HOUR_MS = 60 * 60 * 1000;
 
+const MALFORMED_MULTIPART_MESSAGE =
+  "audio: the multipart/form-data body is malformed or incomplete; send the recording again";
+
+/**
+ * The multipart parser (busboy) reports a malformed or cut-off body with plain errors, which would
+ * answer 500; they are the client's fault, so they answer 400. Its own limit errors keep their
+ * status (413 for a file too large).
+ */
+function asClientError(error: unknown): unknown {
+  if (error instanceof Error && (error as { statusCode?: number }).statusCode === undefined) {
+    return badRequest(MALFORMED_MULTIPART_MESSAGE);
+  }
+  return error;
+}
+
 /**
  * Uploads are limited per session and IP. A logged-in user counts per account and address;
  * anonymous uploads count per address only, because a visitor cookie costs nothing to mint and
@@ -44,7 +59,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
       schema: {
         summary: "Stores a recording (multipart field `audio`); the content must be audio",
         description:
-          "Accepts MP3, WebM, Ogg, WAV and MP4/M4A, recognised by their bytes. Answers the URL to fetch it from. With an `x-upload-key` header, sending the same recording again answers the first upload (200) instead of storing a copy.",
+          "Accepts MP3, WebM, Ogg, WAV and MP4/M4A of at least 1024 bytes, recognised by their bytes and refused (400) when their container cannot be read. Answers the URL to fetch it from. With an `x-upload-key` header, sending the same recording again answers the first upload (200) instead of storing a copy.",
         consumes: ["multipart/form-data"],
         response: {
           200: uploadResponseSchema,
@@ -59,7 +74,9 @@ export const audioRoutes: FastifyPluginAsyncZod<{
       if (!request.isMultipart()) {
         throw badRequest("audio: send the recording as multipart/form-data in the field 'audio'");
       }
-      const part = await request.file();
+      const part = await request.file().catch((error: unknown) => {
+        throw asClientError(error);
+      });
       if (!part) throw badRequest("audio: a file is required");
       if (part.fieldname !== "audio") {
         part.file.resume();
@@ -75,13 +92,18 @@ export const audioRoutes: FastifyPluginAsyncZod<{
       }
       const { userId } = request.identity;
       const owner = userId ? { userId } : { anonHash: ensureVisitor(request, reply, config) };
-      const stored = await audio.storeUpload({
-        source: part.file,
-        maxBytes: config.UPLOAD_MAX_BYTES,
-        owner,
-        wasTruncated: () => part.file.truncated,
-        ...(uploadKey ? { uploadKey } : {}),
-      });
+      const stored = await audio
+        .storeUpload({
+          source: part.file,
+          maxBytes: config.UPLOAD_MAX_BYTES,
+          owner,
+          wasTruncated: () => part.file.truncated,
+          ...(uploadKey ? { uploadKey } : {}),
+        })
+        .catch((error: unknown) => {
+          // Only the parser's own failure (the stream it broke off), never a storage or database one.
+          throw error === part.file.errored ? asClientError(error) : error;
+        });
       return reply.code(stored.repeated ? 200 : 201).send({ url: stored.url, id: stored.id });
     },
   );

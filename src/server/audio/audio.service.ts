@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
+import { MIN_RECORDING_BYTES } from "../../shared/constants";
 import type { Identity } from "../auth/session.service";
 import type { DatabaseHandle } from "../db/connection";
 import type { Executor } from "../db/transactions";
@@ -7,7 +8,7 @@ import { badRequest, tooLarge } from "../http-errors";
 import { newId, nowIso } from "../ids";
 import type { AudioStorage, ByteRange } from "../storage/audio-storage";
 import { type Attachment, AudioRepo, type AudioRow, parseAttachment } from "./audio.repo";
-import { SNIFF_BYTES, sniffAudio } from "./audio-sniff";
+import { inspectAudio, SNIFF_BYTES, type SniffedAudio, sniffAudio } from "./audio-sniff";
 
 export type { Attachment, AudioRow } from "./audio.repo";
 
@@ -19,6 +20,7 @@ const AUDIO_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 export const NOT_AUDIO_MESSAGE =
   "audio: the file is not a supported audio format (MP3, WebM, Ogg, WAV or M4A)";
+export const TOO_SHORT_MESSAGE = `audio: the recording is too short (under ${MIN_RECORDING_BYTES} bytes)`;
 
 /** The URL the browser uses to fetch an audio file (what memories and comments store as audioUrl). */
 export function audioUrl(id: string): string {
@@ -59,33 +61,53 @@ export interface UploadInput {
 }
 
 /**
- * Checks the upload while it streams: its first bytes must be audio (400 otherwise) and it must stay
- * within `maxBytes` (413). Any failure ends the stream with that error, so storage discards the
- * temporary file; stopping early also stops reading the source.
+ * Checks the upload while it streams: it must be at least MIN_RECORDING_BYTES long and be audio
+ * whose container structure can be read (400 otherwise), and it must stay within `maxBytes` (413).
+ * Only the head needed to decide is held in memory. Any failure ends the stream with that error, so
+ * storage discards the temporary file; stopping early also stops reading the source.
  */
-async function checkedAudio(
-  input: UploadInput,
-): Promise<{ kind: NonNullable<ReturnType<typeof sniffAudio>>; stream: Readable }> {
+async function checkedAudio(input: UploadInput): Promise<{ kind: SniffedAudio; stream: Readable }> {
   const iterator = input.source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const wasTruncated = input.wasTruncated ?? (() => false);
   const chunks: Buffer[] = [];
   let length = 0;
   let done = false;
-  while (length < SNIFF_BYTES) {
-    const next = await iterator.next();
-    if (next.done) {
-      done = true;
-      break;
+  /** Reads until the head holds `bytes` bytes or the upload ends. */
+  const readUntil = async (bytes: number) => {
+    while (!done && length < bytes) {
+      const next = await iterator.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      chunks.push(next.value);
+      length += next.value.length;
     }
-    chunks.push(next.value);
-    length += next.value.length;
+  };
+  const refuse = async (error: Error): Promise<never> => {
+    if (!done) await iterator.return?.();
+    throw error;
+  };
+
+  await readUntil(Math.max(SNIFF_BYTES, MIN_RECORDING_BYTES));
+  let head = Buffer.concat(chunks);
+  if (!sniffAudio(head)) return refuse(badRequest(NOT_AUDIO_MESSAGE));
+  if (done && length < MIN_RECORDING_BYTES && !wasTruncated()) {
+    return refuse(badRequest(TOO_SHORT_MESSAGE));
   }
-  const head = Buffer.concat(chunks);
-  const kind = sniffAudio(head);
-  if (!kind) {
-    await iterator.return?.();
-    throw badRequest(NOT_AUDIO_MESSAGE);
+  let inspection = inspectAudio(head, done);
+  while (inspection.status === "need") {
+    await readUntil(inspection.bytes);
+    head = Buffer.concat(chunks);
+    inspection = inspectAudio(head, done);
   }
-  const wasTruncated = input.wasTruncated ?? (() => false);
+  if (inspection.status === "invalid") {
+    // Cut at the size limit: that, not the structure, is what went wrong.
+    if (length > input.maxBytes || (done && wasTruncated())) return refuse(tooLarge());
+    const name = sniffAudio(head)?.name ?? "audio";
+    return refuse(badRequest(`audio: the ${name} file cannot be read: ${inspection.problem}`));
+  }
+  const kind = inspection.audio;
   async function* guarded(): AsyncGenerator<Buffer> {
     let finished = done;
     try {

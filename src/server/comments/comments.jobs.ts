@@ -1,12 +1,15 @@
 import { buffer } from "node:stream/consumers";
 import { extensionForAudioType } from "../../shared/audio-types";
 import { MESSAGES } from "../../shared/messages";
-import type { Transcriber } from "../ai/ai";
+import { type Transcriber, userFacingFailure } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
 import type { JobHandler } from "../jobs/worker";
 import type { CommentsRepo } from "./comments.repo";
 
-/** Transcribes one spoken comment; failures retry with backoff, then mark the comment failed. */
+/**
+ * Transcribes one spoken comment; failures retry with backoff (the worker logs each), then mark the
+ * comment failed with a product message.
+ */
 export function transcribeCommentHandler(deps: {
   comments: CommentsRepo;
   audio: AudioService;
@@ -23,7 +26,7 @@ export function transcribeCommentHandler(deps: {
         signal.throwIfAborted();
         await deps.comments.markFailed(
           commentId,
-          `${MESSAGES.transcriptionFailedPrefix}audio missing`,
+          `${MESSAGES.transcriptionFailedPrefix}${MESSAGES.recordingMissing}`,
         );
         return;
       }
@@ -44,8 +47,13 @@ export function transcribeCommentHandler(deps: {
       }
       await deps.comments.setTranscript(commentId, text);
     },
+    // The worker has logged every failed attempt with its raw error; anyone may read a comment,
+    // so it shows only a product message.
     async giveUp(commentId, error) {
-      await deps.comments.markFailed(commentId, error.message);
+      await deps.comments.markFailed(
+        commentId,
+        userFacingFailure(MESSAGES.transcriptionFailedPrefix, error),
+      );
     },
   };
 }

@@ -9,6 +9,9 @@ import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { defaultStubHandler, type OpenAiStub, startOpenAiStub } from "../test/openai-stub";
 import { fixture, upload, visitorCookie } from "../test/upload-helpers";
 
+/** A provider's error text with details a user must never see. */
+const LEAKY_DETAIL = "whisper down: cannot open /srv/whisper/models/large-v3.bin (CUDA error 2)";
+
 describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
   let t: TestApp;
   let stub: OpenAiStub;
@@ -170,7 +173,7 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
   it("keeps the audio when transcription fails and marks the comment failed", async () => {
     stub.handle((request) =>
       request.path.endsWith("/audio/transcriptions")
-        ? { status: 400, body: { error: { message: "bad audio" } } }
+        ? { status: 500, body: { error: { message: LEAKY_DETAIL } } }
         : defaultStubHandler(request),
     );
     const { url, cookie } = await uploadAs();
@@ -185,7 +188,12 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
       .execute();
     const done = await waitForComment(created.id, publicMemoryId);
     expect(done.status).toBe("failed");
-    expect(done.error).toMatch(/^Transcription failed: /);
+    // Anyone who can see the memory sees this: a product message, never the provider's text.
+    expect(done.error).toBe(`${MESSAGES.transcriptionFailedPrefix}${MESSAGES.internalError}`);
+    const seenByVisitor = ((await list(publicMemoryId)).json() as Comment[]).find(
+      (c) => c.id === created.id,
+    );
+    expect(JSON.stringify(seenByVisitor)).not.toMatch(/srv|CUDA|whisper/);
     const audio = await t.app.inject({ method: "GET", url, headers: { cookie: owner.cookie } });
     expect(audio.statusCode).toBe(200);
   });
@@ -235,5 +243,49 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
     ).json() as Comment;
     const done = await waitForComment(created.id, publicMemoryId);
     expect(done).toMatchObject({ status: "failed", error: MESSAGES.noSpeechDetected });
+  });
+});
+
+describe("a comment whose offline speech engine is missing", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { AI_PROVIDER: "local", POCKETSPHINX_BIN: "/srv/secret/bin/pocketsphinx_continuous" },
+    });
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+
+  it("shows a product message, not the server's path or set-up instructions", async () => {
+    const owner = await createUserWithSession(t, { isPublic: true });
+    const memoryId = (
+      await new MemoriesRepo(t.database.db, t.database.kind).insert({
+        userId: owner.user.id,
+        audioId: null,
+        status: "saved",
+      })
+    ).id;
+    const uploaded = await upload(t, await fixture("tone.mp3"));
+    const created = await t.app.inject({
+      method: "POST",
+      url: `/api/memories/${memoryId}/comments`,
+      payload: { commenterName: "Ann", audioUrl: uploaded.json().url },
+      headers: { cookie: visitorCookie(uploaded) },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = (created.json() as Comment).id;
+    // The worker retries with backoff first; make this its final attempt for the test.
+    await t.database.db
+      .updateTable("jobs")
+      .set({ attempts: 4 })
+      .where("target_id", "=", id)
+      .execute();
+    await t.app.worker.drain();
+    const listed = await t.app.inject({ method: "GET", url: `/api/memories/${memoryId}/comments` });
+    const comment = (listed.json() as Comment[]).find((c) => c.id === id);
+    expect(comment?.status).toBe("failed");
+    expect(comment?.error).toBe(`${MESSAGES.transcriptionFailedPrefix}${MESSAGES.internalError}`);
+    expect(listed.body).not.toMatch(/srv|apt-get|pocketsphinx/);
   });
 });

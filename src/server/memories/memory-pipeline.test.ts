@@ -32,6 +32,11 @@ import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memory-pipeline";
 
 const NOW = new Date("2026-06-01T09:30:00.000Z");
 
+/** A provider's error text with details a user must never see. */
+const LEAKY_DETAIL = "whisper down: cannot open /srv/whisper/models/large-v3.bin (CUDA error 2)";
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const logged: Record<string, unknown>[] = [];
+
 function hasPocketsphinx(): boolean {
   try {
     execFileSync("sh", ["-c", "command -v pocketsphinx_continuous"], { stdio: "ignore" });
@@ -142,7 +147,10 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
           memories,
           audioOf(testDb.handle, storage),
           openAi(),
-          () => NOW,
+          {
+            now: () => NOW,
+            log: { warn: (details, message) => logged.push({ ...details, message }) },
+          },
         ),
       },
       { concurrency: 1 },
@@ -155,6 +163,7 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
   beforeEach(() => {
     stub.handle(defaultStubHandler);
     stub.requests.length = 0;
+    logged.length = 0;
   });
 
   it("takes a recording to a saved memory through every stage", async () => {
@@ -191,15 +200,19 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
   it.each([
     [
       "transcribe",
-      failing("transcribe", { status: 500, body: { error: { message: "whisper down" } } }),
-      /^Transcription failed: .*whisper down/,
+      failing("transcribe", { status: 500, body: { error: { message: LEAKY_DETAIL } } }),
+      new RegExp(`^${MESSAGES.transcriptionFailedPrefix}${escapeRegExp(MESSAGES.internalError)}$`),
     ],
     [
       "summarize",
       failing("summarize", chatReply("")),
       new RegExp(`^${MESSAGES.summarizeFailedPrefix}${MESSAGES.noSummaryGenerated}$`),
     ],
-    ["score", failing("score", chatReply('{"overall": 7, "cute')), /^Failed to score memory: /],
+    [
+      "score",
+      failing("score", chatReply('{"overall": 7, "cute')),
+      new RegExp(`^${MESSAGES.scoreFailedPrefix}${escapeRegExp(MESSAGES.internalError)}$`),
+    ],
     [
       "tag",
       failing("tag", chatReply(JSON.stringify({ tags: ["Beach!", "grandpa"] }))),
@@ -224,6 +237,32 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
       expect((await jobs.find(PROCESS_MEMORY_JOB, id))?.status).toBe("done");
     },
   );
+
+  it("shows the owner a product message and logs the provider's raw error", async () => {
+    stub.handle(failing("transcribe", { status: 500, body: { error: { message: LEAKY_DETAIL } } }));
+    const { id } = await newMemory();
+    await worker.drain();
+    const failed = await memory(id);
+    expect(failed.error).toBe(`${MESSAGES.transcriptionFailedPrefix}${MESSAGES.internalError}`);
+    expect(failed.error).not.toContain("/srv");
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ memoryId: id, stage: "transcribe" });
+    expect((logged[0]?.err as Error | undefined)?.message).toContain(
+      "/srv/whisper/models/large-v3.bin",
+    );
+  });
+
+  it("shows a product message when the queue gives up, whatever the error said", async () => {
+    const { id } = await newMemory();
+    const pipeline = new MemoryPipeline(memories, audioOf(testDb.handle, storage), openAi(), {
+      now: () => NOW,
+    });
+    await pipeline.giveUp(id, new Error(`connect ECONNREFUSED 10.0.0.7:5432 (${LEAKY_DETAIL})`));
+    const failed = await memory(id);
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toBe(`${MESSAGES.transcriptionFailedPrefix}${MESSAGES.internalError}`);
+    await worker.drain();
+  });
 
   it("says no speech was detected for a blank transcript", async () => {
     stub.handle(failing("transcribe", { body: { text: "  \n " } }));
@@ -297,12 +336,9 @@ describe("fully offline (the local provider)", () => {
       const worker = new JobWorker(
         jobs,
         {
-          [PROCESS_MEMORY_JOB]: new MemoryPipeline(
-            memories,
-            audioOf(testDb.handle, storage),
-            ai,
-            () => NOW,
-          ),
+          [PROCESS_MEMORY_JOB]: new MemoryPipeline(memories, audioOf(testDb.handle, storage), ai, {
+            now: () => NOW,
+          }),
         },
         { concurrency: 1 },
       );

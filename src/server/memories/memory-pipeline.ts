@@ -8,7 +8,7 @@ import {
   validateGeneratedTags,
 } from "../../shared/rules";
 import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
-import { AiError, type AiProviders } from "../ai/ai";
+import { AiError, type AiProviders, userFacingFailure } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
 import type { JobKind } from "../jobs/job-kinds";
 import type { Job } from "../jobs/jobs.repo";
@@ -17,7 +17,7 @@ import type { MemoriesRepo, MemoryRow } from "./memories.repo";
 
 export const PROCESS_MEMORY_JOB = "process-memory" satisfies JobKind;
 
-/** Each stage's prefix for failures that are not the provider's own (missing audio, bad output). */
+/** Each stage's prefix for the message its failure shows. */
 const STAGE_PREFIX: Record<PipelineStage, string> = {
   transcribe: MESSAGES.transcriptionFailedPrefix,
   summarize: MESSAGES.summarizeFailedPrefix,
@@ -36,13 +36,20 @@ const summarySchema = z.string().trim().min(1, MESSAGES.noSummaryGenerated).max(
 /** A failure the user sees on the memory; the job itself is finished (no automatic retry). */
 class StageFailure extends Error {}
 
+/** The product message a stage's failure shows; the raw error goes to the log only. */
 function failureMessage(stage: PipelineStage, error: unknown): string {
-  if (error instanceof AiError || error instanceof StageFailure) return error.message;
-  if (error instanceof z.ZodError) {
-    return `${STAGE_PREFIX[stage]}${error.issues[0]?.message ?? "invalid output"}`;
-  }
-  const reason = error instanceof Error ? error.message : String(error);
-  return `${STAGE_PREFIX[stage]}${reason}`;
+  const reason = error instanceof z.ZodError ? new Error(error.issues[0]?.message) : error;
+  return userFacingFailure(STAGE_PREFIX[stage], reason);
+}
+
+/** Where a stage's raw failure is written (the app's logger). */
+export interface PipelineLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface PipelineOptions {
+  now?: () => Date;
+  log?: PipelineLog;
 }
 
 /**
@@ -51,12 +58,18 @@ function failureMessage(stage: PipelineStage, error: unknown): string {
  * restart after a crash) resumes at the stage that did not finish.
  */
 export class MemoryPipeline implements JobHandler {
+  private readonly now: () => Date;
+  private readonly log: PipelineLog;
+
   constructor(
     private readonly memories: MemoriesRepo,
     private readonly audio: Pick<AudioService, "findById" | "open">,
     private readonly ai: AiProviders,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: PipelineOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.log = options.log ?? { warn() {} };
+  }
 
   /**
    * Once `signal` is aborted (the worker lost its lease), the provider call in flight stops and
@@ -87,6 +100,7 @@ export class MemoryPipeline implements JobHandler {
           error instanceof StageFailure ||
           error instanceof z.ZodError
         ) {
+          this.log.warn({ memoryId, stage, err: error }, "memory processing failed");
           await this.memories.markFailed(memoryId, stage, failureMessage(stage, error));
           return;
         }
@@ -96,13 +110,15 @@ export class MemoryPipeline implements JobHandler {
     }
   }
 
-  /** The queue gave up (repeated crashes or infrastructure errors): the memory shows it failed. */
+  /**
+   * The queue gave up (repeated crashes or infrastructure errors; it logged each): the memory shows
+   * it failed, with a product message.
+   */
   async giveUp(memoryId: string, error: Error): Promise<void> {
     const row = await this.memories.findById(memoryId);
     if (row?.status !== "processing") return;
     const stage = (row.stage as PipelineStage | null) ?? "transcribe";
-    const reason = error.message || MESSAGES.internalError;
-    await this.memories.markFailed(memoryId, stage, `${STAGE_PREFIX[stage]}${reason}`);
+    await this.memories.markFailed(memoryId, stage, failureMessage(stage, error));
   }
 
   private async runStage(stage: PipelineStage, row: MemoryRow, signal: AbortSignal): Promise<void> {
@@ -110,7 +126,9 @@ export class MemoryPipeline implements JobHandler {
     switch (stage) {
       case "transcribe": {
         const audio = row.audio_id ? await this.audio.findById(row.audio_id) : null;
-        if (!audio) throw new StageFailure(`${STAGE_PREFIX.transcribe}the recording is missing`);
+        if (!audio) {
+          throw new StageFailure(`${STAGE_PREFIX.transcribe}${MESSAGES.recordingMissing}`);
+        }
         const result = transcriptionSchema.parse(
           await this.ai.transcriber.transcribe(
             {
