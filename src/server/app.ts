@@ -19,6 +19,7 @@ import { nulGuard } from "./http/nul-guard";
 import type { JobWorker } from "./jobs/worker";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
+import { restoreRoutes } from "./memories/restore.routes";
 import { apiDocs } from "./plugins/api-docs";
 import { crossSiteGuard } from "./plugins/cross-site-guard";
 import { identityPlugin } from "./plugins/identity";
@@ -90,6 +91,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         users: services.users,
       });
       await api.register(memoryProcessingRoutes, { processing: services.processing, config });
+      await api.register(restoreRoutes, { restore: services.restore, config });
       await api.register(audioRoutes, { config, audio: services.audio, mayHear: services.mayHear });
       await api.register(commentsRoutes, {
         comments: services.comments,

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import type { AiProviders } from "./ai/ai";
 import { createAi } from "./ai/ai-factory";
@@ -18,6 +19,7 @@ import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo } from "./memories/memories.repo";
 import { MemoriesService } from "./memories/memories.service";
 import { MemoriesBackup } from "./memories/memories-backup";
+import { MemoriesRestore } from "./memories/memories-restore";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
 import { RateLimitCounters } from "./rate-limit-store";
@@ -109,6 +111,18 @@ export function createServices(deps: ServiceDeps) {
     () => worker.notify(),
   );
   const backup = new MemoriesBackup(memoriesRepo, comments, audio, storage, log);
+  const restore = new MemoriesRestore(
+    memoriesRepo,
+    comments,
+    audio,
+    transactions,
+    {
+      tempDir: path.join(config.dataDir, "tmp"),
+      maxBytes: config.RESTORE_MAX_BYTES,
+      maxAudioBytes: config.UPLOAD_MAX_BYTES,
+    },
+    log,
+  );
 
   return {
     config,
@@ -122,6 +136,7 @@ export function createServices(deps: ServiceDeps) {
     comments,
     processing,
     backup,
+    restore,
     worker,
     rateLimitCounters: new RateLimitCounters(db),
     /** Stops the worker (jobs in hand keep their lease) and waits for mail being sent. */

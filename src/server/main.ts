@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     extraTasks: [
       // Start-up already swept these; this catches leftovers younger than the grace period then.
       { name: "partial uploads", sweep: (now) => storage.sweepTemporaryFiles(now) },
+      { name: "interrupted restores", sweep: (now) => services.restore.sweepLeftovers(now) },
       {
         name: "unattached uploads",
         sweep: (now) =>

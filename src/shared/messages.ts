@@ -159,6 +159,7 @@ export const MESSAGES = {
   crossSiteRefused: "Cross-site request refused",
   tooLarge: "The file is too large",
   recordingAlreadyUsed: "audioUrl: this recording already has a memory or comment",
+  restoredUnfinished: "Processing had not finished when this was backed up. Please try again.",
   editWhileProcessing: "This memory is still being processed. You can edit it once it is ready.",
 } as const;
 

@@ -276,3 +276,11 @@ export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 /** Public, non-secret settings the web app shows (the footer's contact). */
 export const appInfoSchema = z.object({ featureRequestContact: z.string() });
 export type AppInfo = z.infer<typeof appInfoSchema>;
+
+/** POST /api/restore: what a backup brought back. */
+export const restoreResultSchema = z.object({
+  imported: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.array(z.object({ id: z.string(), title: z.string(), reason: z.string() })),
+});
+export type RestoreResult = z.infer<typeof restoreResultSchema>;

@@ -7,7 +7,13 @@ import type { Executor } from "../db/transactions";
 import { badRequest, tooLarge } from "../http-errors";
 import { newId, nowIso } from "../ids";
 import type { AudioStorage, ByteRange } from "../storage/audio-storage";
-import { type Attachment, AudioRepo, type AudioRow, parseAttachment } from "./audio.repo";
+import {
+  type Attachment,
+  AudioRepo,
+  type AudioRow,
+  attachmentKey,
+  parseAttachment,
+} from "./audio.repo";
 import { inspectAudio, SNIFF_BYTES, type SniffedAudio, sniffAudio } from "./audio-sniff";
 
 export type { Attachment, AudioRow } from "./audio.repo";
@@ -191,6 +197,54 @@ export class AudioService {
       throw error;
     }
     return { id, url: audioUrl(id), row, repeated: false };
+  }
+
+  /**
+   * Checks a stream the way an upload is checked (audio by its bytes, structure, minimum size,
+   * `maxBytes`) and reads it to the end without storing it: the dry run of a restore. Throws a 400
+   * or 413 HttpError like an upload; returns the kind and the byte count.
+   */
+  async verify(source: Readable, maxBytes: number): Promise<{ kind: SniffedAudio; bytes: number }> {
+    const { kind, stream } = await checkedAudio({ source, maxBytes, owner: { anonHash: "" } });
+    let bytes = 0;
+    for await (const chunk of stream) bytes += (chunk as Buffer).length;
+    return { kind, bytes };
+  }
+
+  /**
+   * Stores a checked stream for a row that will be inserted later, attached from the start (a
+   * restored memory or comment): the file only. Insert the row with `insertAttached` inside the
+   * transaction that creates its owner; on failure remove the file with `removeFiles`.
+   */
+  async storeForImport(input: {
+    source: Readable;
+    maxBytes: number;
+    userId: string;
+    attachment: Attachment;
+  }): Promise<AudioRow> {
+    const { kind, stream } = await checkedAudio({
+      source: input.source,
+      maxBytes: input.maxBytes,
+      owner: { userId: input.userId },
+    });
+    const storageKey = `${newId()}.${kind.extension}`;
+    const { bytes } = await this.storage.write(storageKey, stream);
+    return {
+      id: newId(),
+      storage_key: storageKey,
+      content_type: kind.contentType,
+      bytes,
+      owner_user_id: input.userId,
+      owner_anon_hash: null,
+      attached_to: attachmentKey(input.attachment),
+      upload_key: null,
+      created_at: nowIso(),
+    };
+  }
+
+  /** Inserts rows made by `storeForImport` inside the transaction that creates their owners. */
+  async insertAttached(rows: readonly AudioRow[], trx: Executor): Promise<void> {
+    for (const row of rows) await this.repo.insert(row, trx);
   }
 
   /** The audio row behind `url` when this identity uploaded it (to make a memory or comment of it). */

@@ -38,6 +38,11 @@ export class CommentsRepo {
     return this.db.selectFrom("comments").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
+  /** Inserts a complete row (a restored comment, transcript and all). */
+  async insertRow(row: CommentRow, ex: Executor = this.db): Promise<void> {
+    await ex.insertInto("comments").values(row).execute();
+  }
+
   /** The memory a comment belongs to, or null when the comment does not exist. */
   async memoryIdOf(id: string): Promise<string | null> {
     const row = await this.db

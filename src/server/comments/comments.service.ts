@@ -81,6 +81,11 @@ export class CommentsService implements MemoryDependents {
     return this.repo.listForMemories(memoryIds);
   }
 
+  /** Part of restoring a memory: a comment as it was backed up, in the memory's transaction. */
+  importComment(row: CommentRow, trx: Executor): Promise<void> {
+    return this.repo.insertRow(row, trx);
+  }
+
   /** Part of deleting a memory: its comments go in the same transaction. */
   deleteForMemory(memoryId: string, trx: Executor): Promise<string[]> {
     return this.repo.deleteForMemory(memoryId, trx);

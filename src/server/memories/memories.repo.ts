@@ -32,6 +32,8 @@ export interface NewMemory {
   status: MemoryStatus;
   stage?: PipelineStage | null;
   error?: string | null;
+  /** Defaults to now; a restored memory keeps its original. */
+  createdAt?: string;
 }
 
 /** The fields an owner may change through PUT /api/memories/{id}. */
@@ -128,7 +130,7 @@ function toValues(input: NewMemory) {
     status: input.status,
     stage: input.stage ?? null,
     error: input.error ?? null,
-    created_at: now,
+    created_at: input.createdAt ?? now,
     updated_at: now,
   };
 }

@@ -1,0 +1,357 @@
+import { mkdir, readdir, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZipFile } from "yazl";
+import type { Memory } from "../../shared/schemas";
+import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { createTestApp, type TestApp } from "../test/harness";
+import { fixture, multipart, upload } from "../test/upload-helpers";
+import { unzip } from "../test/zip";
+
+/** A zip built entry by entry (yazl, as the backup is); `mode` sets Unix file attributes. */
+async function makeZip(
+  entries: { name: string; data: Buffer; compress?: boolean; mode?: number }[],
+): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const entry of entries) {
+    zip.addBuffer(entry.data, entry.name, {
+      compress: entry.compress ?? false,
+      ...(entry.mode ? { mode: entry.mode } : {}),
+    });
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Replaces every occurrence of a same-length byte string (entry names in headers). */
+function patch(buffer: Buffer, from: string, to: string): Buffer {
+  expect(from.length).toBe(to.length);
+  const out = Buffer.from(buffer);
+  let at = out.indexOf(from);
+  expect(at).toBeGreaterThanOrEqual(0);
+  while (at >= 0) {
+    out.write(to, at);
+    at = out.indexOf(from, at + 1);
+  }
+  return out;
+}
+
+async function restore(t: TestApp, cookie: string, zip: Buffer) {
+  const body = multipart(zip, { field: "backup", filename: "backup.zip", type: "application/zip" });
+  return t.app.inject({
+    method: "POST",
+    url: "/api/restore",
+    payload: body.payload,
+    headers: { ...body.headers, cookie },
+  });
+}
+
+async function backup(t: TestApp, cookie: string): Promise<Map<string, Buffer>> {
+  const response = await t.app.inject({
+    method: "GET",
+    url: "/api/backup-memories",
+    headers: { cookie },
+  });
+  expect(response.statusCode).toBe(200);
+  return unzip(response.rawPayload);
+}
+
+type BackupJson = {
+  version: number;
+  memories: (Memory & {
+    audioFile: string | null;
+    audioBytes: number | null;
+    comments: { commenterName: string; transcript: string; audioFile: string | null }[];
+  })[];
+};
+
+/** A journal of three memories (one with two spoken comments), made through the API. */
+async function seedJournal(t: TestApp, owner: TestUser, audio: Buffer[]): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const uploaded = await upload(t, audio[i % audio.length] as Buffer, { cookie: owner.cookie });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/memories",
+      headers: { cookie: owner.cookie },
+      payload: {
+        title: `Memory ${i}: Γιαγιά и бабушка`,
+        transcript: `We went to the beach, day ${i}.`,
+        summary: `My dear, on day ${i} we built sandcastles.`,
+        recordedAt: `2025-0${i + 1}-1${i}T10:00:00.000Z`,
+        audioUrl: uploaded.json().url,
+        tags: ["beach", `day ${i}`],
+        scores: { overall: 7 + i },
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    if (i !== 1) continue;
+    for (const name of ["Grandma", "Uncle Joe"]) {
+      const voice = await upload(t, audio[0] as Buffer, { cookie: owner.cookie });
+      const comment = await t.app.inject({
+        method: "POST",
+        url: `/api/memories/${created.json().id}/comments`,
+        headers: { cookie: owner.cookie },
+        payload: { commenterName: name, audioUrl: voice.json().url },
+      });
+      expect(comment.statusCode).toBe(201);
+    }
+  }
+}
+
+/** memories.json without what differs between two accounts and servers. */
+function comparable(json: BackupJson) {
+  return json.memories
+    .map(({ id, user_id, audioUrl, audioFile, comments, ...memory }) => ({
+      ...memory,
+      comments: comments.map(
+        ({
+          id: _id,
+          memoryId: _m,
+          audioUrl: _u,
+          audioFile: _f,
+          ...comment
+        }: Record<string, unknown>) => comment,
+      ),
+    }))
+    .sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
+}
+
+/** Audio bytes in manifest order (memory, then its comments), by recorded date. */
+function audioInOrder(files: Map<string, Buffer>, json: BackupJson): Buffer[] {
+  return [...json.memories]
+    .sort((a, b) => a.recordedAt.localeCompare(b.recordedAt))
+    .flatMap((memory) => [memory.audioFile, ...memory.comments.map((c) => c.audioFile)])
+    .map((name) => files.get(name ?? "") ?? Buffer.alloc(0));
+}
+
+let audio: Buffer[];
+beforeAll(async () => {
+  audio = await Promise.all([fixture("tone.mp3"), fixture("tone.wav"), fixture("tone.ogg")]);
+});
+
+describe.each([
+  ["sqlite", "postgres"],
+  ["postgres", "sqlite"],
+] as const)("restore a backup from %s into %s", (from, to) => {
+  let source: TestApp;
+  let target: TestApp;
+  beforeAll(async () => {
+    [source, target] = await Promise.all([
+      createTestApp({ kind: from }),
+      createTestApp({ kind: to }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([source.cleanup(), target.cleanup()]);
+  });
+
+  it("round-trips every memory, comment and audio file, once", async () => {
+    const owner = await createUserWithSession(source);
+    await seedJournal(source, owner, audio);
+    await source.app.worker.drain();
+    const first = await backup(source, owner.cookie);
+    const zip = await makeZip([...first].map(([name, data]) => ({ name, data })));
+
+    const newcomer = await createUserWithSession(target);
+    const restored = await restore(target, newcomer.cookie, zip);
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json()).toEqual({ imported: 3, skipped: 0, failed: [] });
+    const again = await restore(target, newcomer.cookie, zip);
+    expect(again.json()).toEqual({ imported: 0, skipped: 3, failed: [] });
+
+    const second = await backup(target, newcomer.cookie);
+    const before = JSON.parse(first.get("memories.json")?.toString() ?? "") as BackupJson;
+    const after = JSON.parse(second.get("memories.json")?.toString() ?? "") as BackupJson;
+    expect(after.memories).toHaveLength(3);
+    expect(comparable(after)).toEqual(comparable(before));
+    const bytesBefore = audioInOrder(first, before);
+    const bytesAfter = audioInOrder(second, after);
+    expect(bytesAfter).toHaveLength(5);
+    bytesAfter.forEach((bytes, i) => expect(bytes.equals(bytesBefore[i] as Buffer)).toBe(true));
+
+    // The restored audio plays for its owner, and restoring into the original account skips all.
+    const memory = after.memories[0] as BackupJson["memories"][number];
+    const played = await target.app.inject({
+      method: "GET",
+      url: memory.audioUrl,
+      headers: { cookie: newcomer.cookie },
+    });
+    expect(played.statusCode).toBe(200);
+    const home = await restore(source, owner.cookie, zip);
+    expect(home.json()).toEqual({ imported: 0, skipped: 3, failed: [] });
+  });
+});
+
+describe("hostile or damaged backups are refused and change nothing", () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let good: Map<string, Buffer>;
+  let manifest: BackupJson;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RESTORE_MAX_BYTES: String(2 * 1024 * 1024) } });
+    owner = await createUserWithSession(t);
+    await seedJournal(t, owner, audio);
+    good = await backup(t, owner.cookie);
+    manifest = JSON.parse(good.get("memories.json")?.toString() ?? "");
+    // Restores go into a second account, which must stay empty.
+  });
+  afterAll(async () => t.cleanup());
+
+  async function expectRefused(zip: Buffer, message: RegExp, status = 400) {
+    const victim = await createUserWithSession(t);
+    const filesBefore = (await readdir(t.config.audioDir)).sort();
+    const response = await restore(t, victim.cookie, zip);
+    expect(response.statusCode, response.body).toBe(status);
+    expect(response.json().message).toMatch(message);
+    const list = await t.app.inject({
+      method: "GET",
+      url: "/api/memories",
+      headers: { cookie: victim.cookie },
+    });
+    expect(list.json().total).toBe(0);
+    expect((await readdir(t.config.audioDir)).sort()).toEqual(filesBefore);
+  }
+
+  const entries = (changes: Record<string, Buffer | null> = {}) =>
+    [...good, ...Object.entries(changes)]
+      .filter(([name]) => !(name in changes) || changes[name] !== null)
+      .reduce((map, [name, data]) => map.set(name, data as Buffer), new Map<string, Buffer>());
+  const zipOf = (map: Map<string, Buffer>) =>
+    makeZip([...map].map(([name, data]) => ({ name, data })));
+  const withManifest = (json: unknown) =>
+    zipOf(entries({ "memories.json": Buffer.from(JSON.stringify(json)) }));
+  const firstAudio = () => manifest.memories.find((m) => m.audioFile)?.audioFile as string;
+
+  it("refuses an entry that climbs out with ..", async () => {
+    const zip = await zipOf(entries({ "zz/evil.txt": Buffer.from("x") }));
+    await expectRefused(patch(zip, "zz/evil", "../evil"), /outside the backup/);
+  });
+
+  it("refuses an absolute path", async () => {
+    const zip = await zipOf(entries({ "xetc/passwd": Buffer.from("x") }));
+    await expectRefused(patch(zip, "xetc/passwd", "/etc/passwd"), /outside the backup/);
+  });
+
+  it("refuses a symbolic link", async () => {
+    const map = entries();
+    const zip = await makeZip([
+      ...[...map].map(([name, data]) => ({ name, data })),
+      { name: "audio/link.mp3", data: Buffer.from("/etc/passwd"), mode: 0o120777 },
+    ]);
+    await expectRefused(zip, /symbolic link/);
+  });
+
+  it("refuses an entry that inflates far beyond its size (a zip bomb)", async () => {
+    const map = entries();
+    const zip = await makeZip([
+      ...[...map].map(([name, data]) => ({ name, data })),
+      { name: "audio/bomb.mp3", data: Buffer.alloc(1_500_000), compress: true },
+    ]);
+    await expectRefused(zip, /expands far beyond/);
+  });
+
+  it("refuses contents larger than RESTORE_MAX_BYTES, and an upload larger than it (413)", async () => {
+    const big = await makeZip([
+      ...[...entries()].map(([name, data]) => ({ name, data })),
+      { name: "audio/huge.bin", data: Buffer.alloc(3 * 1024 * 1024, 7) },
+    ]);
+    await expectRefused(big, /too large|larger/i, 413);
+  });
+
+  it("refuses a zip without memories.json, with invalid JSON, a wrong shape or an unknown version", async () => {
+    await expectRefused(
+      await zipOf(entries({ "memories.json": null })),
+      /memories\.json is missing/,
+    );
+    await expectRefused(
+      await zipOf(entries({ "memories.json": Buffer.from("{ not json") })),
+      /not valid JSON/,
+    );
+    await expectRefused(await withManifest({ ...manifest, memories: "all of them" }), /not valid/);
+    await expectRefused(
+      await withManifest({ ...manifest, version: 99 }),
+      /unknown backup version 99/,
+    );
+    await expectRefused(
+      await makeZip([{ name: "readme.txt", data: Buffer.from("hi") }]),
+      /missing/,
+    );
+    await expectRefused(Buffer.from("PK\u0003\u0004 definitely not a zip"), /not a readable zip/);
+  });
+
+  it("refuses audio that is not audio, or whose size differs from the manifest", async () => {
+    const name = firstAudio();
+    const size = good.get(name)?.length ?? 0;
+    await expectRefused(
+      await zipOf(entries({ [name]: Buffer.alloc(size, 0x41) })),
+      /not a usable recording/,
+    );
+    await expectRefused(
+      await zipOf(entries({ [name]: Buffer.concat([good.get(name) as Buffer, Buffer.alloc(10)]) })),
+      /bytes, not/,
+    );
+  });
+
+  it("refuses files the manifest does not list, and listed files that are missing", async () => {
+    await expectRefused(
+      await zipOf(entries({ "audio/extra.mp3": audio[0] as Buffer })),
+      /does not list/,
+    );
+    await expectRefused(await zipOf(entries({ [firstAudio()]: null })), /is missing/);
+  });
+
+  it("needs a logged-in user and the field 'backup'", async () => {
+    const zip = await zipOf(entries());
+    const body = multipart(zip, { field: "backup", filename: "b.zip", type: "application/zip" });
+    const anonymous = await t.app.inject({
+      method: "POST",
+      url: "/api/restore",
+      payload: body.payload,
+      headers: body.headers,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const wrong = multipart(zip, { field: "file" });
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/restore",
+      payload: wrong.payload,
+      headers: { ...wrong.headers, cookie: owner.cookie },
+    });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it("imports what is sound and lists a memory that cannot be imported with its reason", async () => {
+    const broken = structuredClone(manifest);
+    const bad = broken.memories[0] as BackupJson["memories"][number];
+    bad.tags = ["a", "b", "c", "d", "e", "f"];
+    const victim = await createUserWithSession(t);
+    const response = await restore(t, victim.cookie, await withManifest(broken));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ imported: 2, skipped: 0 });
+    expect(response.json().failed).toEqual([
+      { id: bad.id, title: bad.title, reason: expect.stringMatching(/tags/) },
+    ]);
+  });
+});
+
+describe("restore leftovers", () => {
+  it("sweeps spooled zips a crash left behind, after a day, and nothing else", async () => {
+    const t = await createTestApp();
+    try {
+      const dir = path.join(t.config.dataDir, "tmp");
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, ".restore-old.zip"), "x");
+      await writeFile(path.join(dir, ".restore-new.zip"), "x");
+      await writeFile(path.join(dir, "keep.txt"), "x");
+      const old = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+      await utimes(path.join(dir, ".restore-old.zip"), old, old);
+      expect(await t.services.restore.sweepLeftovers(new Date())).toBe(1);
+      expect((await readdir(dir)).sort()).toEqual([".restore-new.zip", "keep.txt"]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
