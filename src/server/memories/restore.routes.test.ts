@@ -169,7 +169,9 @@ describe.each([
     const bytesBefore = audioInOrder(first, before);
     const bytesAfter = audioInOrder(second, after);
     expect(bytesAfter).toHaveLength(5);
-    bytesAfter.forEach((bytes, i) => expect(bytes.equals(bytesBefore[i] as Buffer)).toBe(true));
+    for (const [i, bytes] of bytesAfter.entries()) {
+      expect(bytes.equals(bytesBefore[i] as Buffer)).toBe(true);
+    }
 
     // The restored audio plays for its owner, and restoring into the original account skips all.
     const memory = after.memories[0] as BackupJson["memories"][number];
