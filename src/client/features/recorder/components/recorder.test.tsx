@@ -261,6 +261,40 @@ describe("Recorder", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.microphoneDenied);
     expect(await screen.findByText(MESSAGES.microphoneError)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.microphoneErrorDescription)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.recordingFailed)).not.toBeInTheDocument();
+  });
+
+  it("toasts 'Recording failed' beside the inline box when the microphone is refused", async () => {
+    getUserMedia.mockRejectedValue(new DOMException("Permission denied", "NotAllowedError"));
+    const user = userEvent.setup();
+    render(
+      <>
+        <Recorder kind="memory" />
+        <Toaster />
+      </>,
+    );
+    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.microphoneDenied);
+    expect(await screen.findByText(MESSAGES.recordingFailed)).toBeInTheDocument();
+    expect(screen.getAllByText(MESSAGES.microphoneDenied)).toHaveLength(2);
+    expect(screen.getByRole("button", { name: MESSAGES.startRecording })).toBeEnabled();
+  });
+
+  it("toasts 'Recording failed' when the browser's recorder fails mid-recording", async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <Recorder kind="memory" />
+        <Toaster />
+      </>,
+    );
+    await record(user);
+    act(() => recorders[0]?.onerror?.());
+    expect(await screen.findByText(MESSAGES.recordingFailed)).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent(MESSAGES.recorderError);
+    await screen.findByRole("button", { name: MESSAGES.startRecording });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it("does not start when beforeStart says no", async () => {

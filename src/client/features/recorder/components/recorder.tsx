@@ -77,12 +77,16 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
       setError(message);
       sequencer.reset();
       setState("idle");
+      // Spec 8: the watch recorder names the microphone; every other recorder failure toasts
+      // 'Recording failed' beside the inline box.
       if (variant === "watch" && failure instanceof RecorderError && failure.microphone) {
         toast({
           title: MESSAGES.microphoneError,
           description: MESSAGES.microphoneErrorDescription,
           variant: "destructive",
         });
+      } else {
+        toast({ title: MESSAGES.recordingFailed, description: message, variant: "destructive" });
       }
     },
     [variant, sequencer],
