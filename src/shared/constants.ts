@@ -12,6 +12,8 @@ export const VISUALISER_WIDTH = 800;
 export const VISUALISER_HEIGHT = 300;
 export const VISUALISER_FFT_SIZE = 256;
 export const CONFETTI_MS = 2000;
+/** Each progress notice stays on screen at least this long, in order, however fast its step was. */
+export const PROGRESS_NOTICE_MIN_MS = 600;
 export const MIN_PASSWORD_LENGTH = 6;
 /** Long passphrases are welcome; the cap only stops hashing megabytes. */
 export const MAX_PASSWORD_LENGTH = 1024;

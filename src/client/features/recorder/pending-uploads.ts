@@ -13,11 +13,14 @@ export interface UploadedRecording {
   meta: unknown;
 }
 
+/**
+ * Shows a progress notice. The recorder's resolves once the notice has been on screen for its
+ * minimum time (docs/adr/0013), so a finisher can await its last notice before it celebrates.
+ */
+export type ReportNotice = (notice: string) => void | Promise<void>;
+
 /** What runs after the upload for one kind of recording ('memory', 'comment'); its result goes to onSaved. */
-export type Finisher = (
-  upload: UploadedRecording,
-  report: (notice: string) => void,
-) => Promise<unknown>;
+export type Finisher = (upload: UploadedRecording, report: ReportNotice) => Promise<unknown>;
 
 /** A finisher throws this (or any error with `permanent: true`) when retrying cannot help. */
 export class PermanentError extends Error {
@@ -274,7 +277,7 @@ const SKIPPED = Symbol("skipped");
  */
 export async function processPending(
   id: string,
-  report: (notice: string) => void = () => {},
+  report: ReportNotice = () => {},
 ): Promise<unknown> {
   if (inFlight.has(id)) throw new Error("This recording is already being uploaded");
   inFlight.add(id);
@@ -286,7 +289,7 @@ export async function processPending(
       let stage: "upload" | "finish" = "upload";
       try {
         if (!item.uploaded) {
-          report(MESSAGES.uploading);
+          void report(MESSAGES.uploading);
           const stored = await uploadAudio(item.blob, item.filename, item.id);
           item.uploaded = { url: stored.url, id: stored.id };
           await pendingStore().put(item);

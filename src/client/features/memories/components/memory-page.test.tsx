@@ -51,6 +51,8 @@ describe("Memory page", () => {
   it("shows Loading..., then the memory, scrolled to the top, with the comments card", async () => {
     const { scrollTo } = setup();
     expect(screen.getByRole("status", { name: MESSAGES.loading })).toBeInTheDocument();
+    // Spec 2: the words themselves, not only a spinner that names itself to screen readers.
+    expect(screen.getByText(MESSAGES.loading)).toBeVisible();
     expect(
       await screen.findByRole("heading", { name: "Our day at the beach" }),
     ).toBeInTheDocument();

@@ -30,7 +30,7 @@ async function recordAndFinish(notices: string[]) {
     filename: "recording.mp3",
     recordedAt: "2026-05-01T10:00:00.000Z",
   });
-  return processPending(id, (notice) => notices.push(notice));
+  return processPending(id, (notice) => void notices.push(notice));
 }
 
 describe("the memory finisher", () => {
@@ -46,9 +46,12 @@ describe("the memory finisher", () => {
     const notices: string[] = [];
     const result = (await recordAndFinish(notices)) as Memory;
     expect(result.status).toBe("saved");
+    // Summarizing and scoring ran between two polls: their notices are not skipped.
     expect(notices).toEqual([
       MESSAGES.uploading,
       MESSAGES.transcribing,
+      MESSAGES.summarizing,
+      MESSAGES.scoring,
       MESSAGES.tagging,
       MESSAGES.saving,
     ]);

@@ -12,6 +12,12 @@ export const STAGE_NOTICES: Record<PipelineStage, string> = {
   save: MESSAGES.saving,
 };
 
+/**
+ * The pipeline's stages in the order the server runs them (PIPELINE_STAGES in shared/schemas,
+ * which a test checks; that module brings zod, which the first page does without).
+ */
+export const STAGE_ORDER = Object.keys(STAGE_NOTICES) as PipelineStage[];
+
 /** POST /api/memories/process: the memory, in state 'processing' (or as it is, when sent again). */
 export async function startProcessing(body: ProcessMemoryBody): Promise<Memory> {
   const res = await apiRequest("POST", "/api/memories/process", body);

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
-import type { Memory } from "../../../../shared/schemas";
+import { type Memory, PIPELINE_STAGES } from "../../../../shared/schemas";
 import { fakeApi, json, makeMemory } from "../test/fake-api";
+import { STAGE_ORDER } from "./processing-api";
 import { ProcessingFailedError, runMemoryProcessing } from "./run-processing";
 
 const upload = { url: "/api/audio/a1", recordedAt: "2026-05-01T10:00:00.000Z" };
@@ -40,7 +41,9 @@ describe("runMemoryProcessing", () => {
       { status: "saved", stage: null },
     ]);
     const notices: string[] = [];
-    const memory = await runMemoryProcessing(upload, (n) => notices.push(n), { sleep: noSleep });
+    const memory = await runMemoryProcessing(upload, (n) => void notices.push(n), {
+      sleep: noSleep,
+    });
     expect(memory.status).toBe("saved");
     expect(notices).toEqual([
       MESSAGES.transcribing,
@@ -54,6 +57,52 @@ describe("runMemoryProcessing", () => {
       url: "/api/memories/process",
       body: { audioUrl: upload.url, recordedAt: upload.recordedAt },
     });
+  });
+
+  it("reports the stages that began and ended between two polls too, in order (a fast provider)", async () => {
+    // The server went from transcribing to saved between two polls.
+    serverWith([{ status: "saved", stage: null }]);
+    const notices: string[] = [];
+    await runMemoryProcessing(upload, (n) => void notices.push(n), { sleep: noSleep });
+    expect(notices).toEqual([
+      MESSAGES.transcribing,
+      MESSAGES.summarizing,
+      MESSAGES.scoring,
+      MESSAGES.tagging,
+      MESSAGES.saving,
+    ]);
+  });
+
+  it("reports the stages run before a failure, then throws", async () => {
+    serverWith([{ status: "failed", stage: "score", error: "Failed to score memory: busy" }]);
+    const notices: string[] = [];
+    await expect(
+      runMemoryProcessing(upload, (n) => void notices.push(n), { sleep: noSleep }),
+    ).rejects.toBeInstanceOf(ProcessingFailedError);
+    expect(notices).toEqual([MESSAGES.transcribing, MESSAGES.summarizing, MESSAGES.scoring]);
+  });
+
+  it("returns only once its last notice has been shown", async () => {
+    serverWith([{ status: "saved", stage: null }]);
+    const shown: { notice: string; release: () => void }[] = [];
+    const report = (notice: string) =>
+      new Promise<void>((release) => {
+        shown.push({ notice, release });
+      });
+    let done = false;
+    const running = runMemoryProcessing(upload, report, { sleep: noSleep }).then(() => {
+      done = true;
+    });
+    await vi.waitFor(() => expect(shown.at(-1)?.notice).toBe(MESSAGES.saving));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(done).toBe(false);
+    shown.at(-1)?.release();
+    await running;
+    expect(done).toBe(true);
+  });
+
+  it("knows the stages in the server's order", () => {
+    expect(STAGE_ORDER).toEqual([...PIPELINE_STAGES]);
   });
 
   it("throws a permanent error carrying the server's message when processing fails", async () => {

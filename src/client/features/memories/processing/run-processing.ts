@@ -1,5 +1,12 @@
-import type { Memory } from "../../../../shared/schemas";
-import { fetchMemory, retryProcessing, STAGE_NOTICES, startProcessing } from "./processing-api";
+import type { Memory, PipelineStage } from "../../../../shared/schemas";
+import type { ReportNotice } from "../../recorder/pending-uploads";
+import {
+  fetchMemory,
+  retryProcessing,
+  STAGE_NOTICES,
+  STAGE_ORDER,
+  startProcessing,
+} from "./processing-api";
 
 /** The server's processing failed (the memory and its audio are kept on the server). */
 export class ProcessingFailedError extends Error {
@@ -18,32 +25,47 @@ export interface RunOptions {
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Asks the server to make a memory of an upload, then polls it (about once a second), reporting
- * the notice of each stage, until it is saved (resolves) or failed (throws ProcessingFailedError).
- * Sent again for the same upload, it picks up the same memory, and resumes a failed one.
+ * Asks the server to make a memory of an upload, then polls it (about once a second) until it is
+ * saved (resolves) or failed (throws ProcessingFailedError). Sent again for the same upload, it
+ * picks up the same memory, and resumes a failed one.
+ *
+ * Reports the notice of every stage in order: the pipeline runs its stages one after another, so
+ * stages that began and ended between two polls are reported too (docs/adr/0013). The first notice
+ * is the stage the server is at (a resumed memory starts at its failed stage). Before it returns or
+ * throws, it waits until the last notice has been shown (when `report` says so with a promise).
  */
 export async function runMemoryProcessing(
   upload: { url: string; recordedAt: string },
-  report: (notice: string) => void,
+  report: ReportNotice,
   options: RunOptions = {},
 ): Promise<Memory> {
   const sleep = options.sleep ?? defaultSleep;
   const pollMs = options.pollMs ?? 1000;
   let memory = await startProcessing({ audioUrl: upload.url, recordedAt: upload.recordedAt });
   if (memory.status === "failed") memory = await retryProcessing(memory.id);
-  let shown = "";
+  /** Index in STAGE_ORDER of the last stage whose notice was reported. */
+  let reported = -1;
+  let lastNotice: Promise<void> = Promise.resolve();
+  const reportThrough = (stage: PipelineStage) => {
+    const target = STAGE_ORDER.indexOf(stage);
+    for (let i = reported === -1 ? target : reported + 1; i <= target; i++) {
+      const passed = STAGE_ORDER[i];
+      if (passed) lastNotice = Promise.resolve(report(STAGE_NOTICES[passed]));
+    }
+    reported = Math.max(reported, target);
+  };
   for (;;) {
     if (memory.status === "saved") {
-      // The save step is too quick to be seen by polling; its notice still shows.
-      if (shown !== STAGE_NOTICES.save) report(STAGE_NOTICES.save);
+      reportThrough("save");
+      await lastNotice;
       return memory;
     }
-    if (memory.status === "failed") throw new ProcessingFailedError(memory);
-    const notice = STAGE_NOTICES[memory.stage ?? "transcribe"];
-    if (notice !== shown) {
-      report(notice);
-      shown = notice;
+    if (memory.status === "failed") {
+      if (memory.stage) reportThrough(memory.stage);
+      await lastNotice;
+      throw new ProcessingFailedError(memory);
     }
+    reportThrough(memory.stage ?? "transcribe");
     await sleep(pollMs);
     memory = await fetchMemory(memory.id);
   }

@@ -1,6 +1,7 @@
 import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { PROGRESS_NOTICE_MIN_MS } from "../../../../shared/constants";
 import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
 import { Toaster } from "../../../components/ui/toaster";
 import { dismissToast } from "../../../components/ui/use-toast";
@@ -138,7 +139,10 @@ describe("Recorder", () => {
 
     await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
     expect(await screen.findByRole("button", { name: MESSAGES.processing })).toBeDisabled();
-    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Transcribing..."));
+    // Converting and uploading are quick here; their notices still have their time first.
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Transcribing..."), {
+      timeout: 4 * PROGRESS_NOTICE_MIN_MS,
+    });
     expect(track.stop).toHaveBeenCalled();
     expect(screen.queryByRole("button", { name: MESSAGES.cancelRecording })).toBeNull();
 
@@ -160,6 +164,44 @@ describe("Recorder", () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith({ memoryId: "m1" }));
     expect(screen.getByRole("button", { name: MESSAGES.startRecording })).toBeEnabled();
     expect(screen.queryByRole("alert")).toBeNull();
+    unregister();
+  });
+
+  it("shows every step's notice in order, each for the minimum time, however fast the steps are", async () => {
+    // A finisher whose server did everything between two polls reports its steps at once.
+    const unregister = registerFinisher("test-fast", async (_upload, report) => {
+      for (const notice of ["Transcribing...", "Summarizing...", "Saving..."]) void report(notice);
+      return "done";
+    });
+    const onSaved = vi.fn();
+    const user = userEvent.setup();
+    render(<Recorder kind="test-fast" onSaved={onSaved} />);
+    await record(user);
+    const status = screen.getByRole("status");
+    const seen: { text: string; at: number }[] = [];
+    const observer = new MutationObserver(() => {
+      const text = status.textContent ?? "";
+      if (text !== seen.at(-1)?.text) seen.push({ text, at: performance.now() });
+    });
+    observer.observe(status, { childList: true, characterData: true, subtree: true });
+    await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith("done"), {
+      timeout: 8 * PROGRESS_NOTICE_MIN_MS,
+    });
+    observer.disconnect();
+    expect(seen.map((s) => s.text)).toEqual([
+      MESSAGES.convertingToMp3,
+      MESSAGES.uploading,
+      "Transcribing...",
+      "Summarizing...",
+      "Saving...",
+      "",
+    ]);
+    // Each was on screen for the minimum time (timers may fire a little early in jsdom).
+    for (let i = 1; i < seen.length; i++) {
+      const shownFor = (seen[i]?.at ?? 0) - (seen[i - 1]?.at ?? 0);
+      expect(shownFor, seen[i - 1]?.text).toBeGreaterThanOrEqual(PROGRESS_NOTICE_MIN_MS - 20);
+    }
     unregister();
   });
 
@@ -219,6 +261,40 @@ describe("Recorder", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.microphoneDenied);
     expect(await screen.findByText(MESSAGES.microphoneError)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.microphoneErrorDescription)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.recordingFailed)).not.toBeInTheDocument();
+  });
+
+  it("toasts 'Recording failed' beside the inline box when the microphone is refused", async () => {
+    getUserMedia.mockRejectedValue(new DOMException("Permission denied", "NotAllowedError"));
+    const user = userEvent.setup();
+    render(
+      <>
+        <Recorder kind="memory" />
+        <Toaster />
+      </>,
+    );
+    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.microphoneDenied);
+    expect(await screen.findByText(MESSAGES.recordingFailed)).toBeInTheDocument();
+    expect(screen.getAllByText(MESSAGES.microphoneDenied)).toHaveLength(2);
+    expect(screen.getByRole("button", { name: MESSAGES.startRecording })).toBeEnabled();
+  });
+
+  it("toasts 'Recording failed' when the browser's recorder fails mid-recording", async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <Recorder kind="memory" />
+        <Toaster />
+      </>,
+    );
+    await record(user);
+    act(() => recorders[0]?.onerror?.());
+    expect(await screen.findByText(MESSAGES.recordingFailed)).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent(MESSAGES.recorderError);
+    await screen.findByRole("button", { name: MESSAGES.startRecording });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it("does not start when beforeStart says no", async () => {

@@ -7,6 +7,7 @@ import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError } from "../../../lib/api-client";
 import { cn } from "../../../lib/cn";
+import { NoticeSequencer } from "../notice-sequencer";
 import { keepRecording, processPending } from "../pending-uploads";
 import {
   AUDIO_CONSTRAINTS,
@@ -61,6 +62,10 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
   const [state, setState] = useState<RecorderState>("idle");
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
+  // Every step's notice reaches the screen, in order, for a minimum time (docs/adr/0013).
+  const notices = useRef<NoticeSequencer | null>(null);
+  notices.current ??= new NoticeSequencer(setNotice);
+  const sequencer = notices.current;
   const [stream, setStream] = useState<MediaStream | null>(null);
   const session = useRef<Session | null>(null);
   const props = useRef({ kind, meta, onSaved });
@@ -70,17 +75,21 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
     (failure: unknown) => {
       const message = failure instanceof RecorderError ? failure.message : MESSAGES.recorderError;
       setError(message);
-      setNotice("");
+      sequencer.reset();
       setState("idle");
+      // Spec 8: the watch recorder names the microphone; every other recorder failure toasts
+      // 'Recording failed' beside the inline box.
       if (variant === "watch" && failure instanceof RecorderError && failure.microphone) {
         toast({
           title: MESSAGES.microphoneError,
           description: MESSAGES.microphoneErrorDescription,
           variant: "destructive",
         });
+      } else {
+        toast({ title: MESSAGES.recordingFailed, description: message, variant: "destructive" });
       }
     },
-    [variant],
+    [variant, sequencer],
   );
 
   const finish = useCallback(
@@ -91,7 +100,7 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
       setStream(null);
       if (current.cancelled) {
         setState("idle");
-        setNotice("");
+        sequencer.reset();
         return;
       }
       const type = current.recorder.mimeType || current.mimeType;
@@ -105,7 +114,7 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
 
       let upload = original;
       let filename = `recording.${extensionForAudioType(type)}`;
-      setNotice(MESSAGES.convertingToMp3);
+      void sequencer.push(MESSAGES.convertingToMp3);
       try {
         const { convertToMp3 } = await loadConverter();
         upload = await convertToMp3(original, sampleRate);
@@ -129,23 +138,24 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
         return;
       }
       try {
-        const result = await processPending(id, setNotice);
-        setNotice("");
+        const result = await processPending(id, sequencer.push);
+        await sequencer.settled();
+        sequencer.reset();
         setState("idle");
         props.current.onSaved?.(result);
       } catch (failure) {
         setError(processingErrorMessage(failure));
-        setNotice(MESSAGES.recordingKeptOnDevice);
+        sequencer.reset(MESSAGES.recordingKeptOnDevice);
         setState("idle");
       }
     },
-    [fail],
+    [fail, sequencer],
   );
 
   const start = useCallback(async () => {
     if (state !== "idle") return;
     setError(null);
-    setNotice("");
+    sequencer.reset();
     if (beforeStart && !beforeStart()) return;
     let mimeType: string;
     try {
@@ -206,7 +216,7 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
     }
     setStream(media);
     setState("recording");
-  }, [state, beforeStart, fail, finish]);
+  }, [state, beforeStart, fail, finish, sequencer]);
 
   const stop = useCallback(() => {
     const current = session.current;
@@ -229,8 +239,9 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
     () => () => {
       const current = session.current;
       if (current && current.recorder.state !== "inactive") current.recorder.stop();
+      sequencer.stop();
     },
-    [],
+    [sequencer],
   );
 
   const label =

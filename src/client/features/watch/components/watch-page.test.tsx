@@ -48,6 +48,7 @@ describe("WatchPage", () => {
     renderWithApp(<WatchPage />, { path: "/watch" });
     await submitLogin("joanna", "wrong1");
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.invalidCredentials);
+    expect(screen.queryByText(MESSAGES.welcomeBack)).not.toBeInTheDocument();
   });
 
   it("shows 'Login failed. Please try again.' when there is no server message", async () => {
@@ -73,6 +74,8 @@ describe("WatchPage", () => {
     renderWithApp(<WatchPage />, { path: "/watch" });
     await submitLogin("joanna", "secret1");
     expect(await screen.findByTestId("watch-recorder-slot")).toBeInTheDocument();
+    // Spec 8: logging in greets with 'Welcome back!', here as in the main login.
+    expect(await screen.findByText(MESSAGES.welcomeBack)).toBeInTheDocument();
     expect(screen.queryByLabelText("Username")).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.logout }));
     expect(await screen.findByText(MESSAGES.goodbye)).toBeInTheDocument();

@@ -5,6 +5,7 @@ import { loginFormSchema } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { TextField } from "../../../components/ui/text-field";
+import { toast } from "../../../components/ui/use-toast";
 import { ApiError } from "../../../lib/api-client";
 import { validateForm } from "../../../lib/form-errors";
 import { useUser } from "../../auth/api/get-user";
@@ -71,12 +72,16 @@ function WatchLogin() {
       return;
     }
     setErrors({});
-    login.mutate(result.data, {
-      onError: (error) => {
+    // Not mutate's own callbacks: the logged-in watch shows the recorder in place of this form, and
+    // callbacks of a form that is gone never run.
+    login.mutateAsync(result.data).then(
+      // Spec 8: logging in greets, here as in the main login.
+      () => toast({ title: MESSAGES.welcomeBack }),
+      (error: unknown) => {
         const serverMessage = error instanceof ApiError ? error.serverMessage : undefined;
         setFailure(serverMessage ?? MESSAGES.watchLoginFailed);
       },
-    });
+    );
   };
 
   return (
