@@ -1,6 +1,10 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
+
+// findBy*/waitFor wait this long: lazy-loaded dialogs take over a second to load when CI shares its
+// two cores with a full test run (seen on this machine); a real failure still fails, only later.
+configure({ asyncUtilTimeout: 5000 });
 
 // A test that prints an unexpected console.error is a failing test.
 let errors: unknown[][] = [];
