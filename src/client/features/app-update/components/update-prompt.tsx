@@ -2,7 +2,7 @@
 
 import { useRegisterSW } from "virtual:pwa-register/react";
 import { RefreshCw } from "lucide-react";
-import { StrictMode, useEffect } from "react";
+import { StrictMode } from "react";
 import type { createRoot } from "react-dom/client";
 import { UPDATE_MESSAGES } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
@@ -33,16 +33,6 @@ export function UpdatePrompt() {
       });
     },
   });
-
-  useEffect(() => {
-    if (!needRefresh) return;
-    // Escape puts it off, like closing any other prompt.
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setNeedRefresh(false);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [needRefresh, setNeedRefresh]);
 
   if (!needRefresh) return null;
   return (
