@@ -2,7 +2,9 @@ import path from "node:path";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import { precompressDir } from "./scripts/precompress.ts";
+import { APP_DESCRIPTION, APP_SHORT_NAME, APP_TITLE } from "./src/shared/messages.ts";
 
 /** After the build, writes .br and .gz copies of the text assets for the server to send. */
 function precompress(): Plugin {
@@ -13,16 +15,78 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    async closeBundle() {
-      await precompressDir(outDir);
+    // After every other plugin's closeBundle, so the service worker vite-plugin-pwa writes there
+    // is compressed too (and Workbox never sees the .br/.gz copies).
+    closeBundle: {
+      order: "post",
+      sequential: true,
+      async handler() {
+        await precompressDir(outDir);
+      },
     },
   };
+}
+
+/**
+ * The installable app (ADR 0016): a web app manifest and a Workbox service worker that precaches the
+ * app shell (index.html without a user, every script, style, icon and the MP3 encoder's wasm) so the
+ * app opens and records with no connection. Pages are asked from the network first, since the server
+ * embeds the session user in them; only when the network fails is the cached shell shown, and it
+ * asks GET /api/user itself. /api is never cached. The page registers the worker itself, after first
+ * paint (src/client/features/app-update), and asks before switching to a new version.
+ */
+function installableApp(): Plugin[] {
+  return VitePWA({
+    registerType: "prompt",
+    injectRegister: false,
+    strategies: "generateSW",
+    manifest: {
+      id: "/",
+      name: APP_TITLE,
+      short_name: APP_SHORT_NAME,
+      description: APP_DESCRIPTION,
+      lang: "en",
+      start_url: "/",
+      scope: "/",
+      display: "standalone",
+      orientation: "portrait",
+      background_color: "#f5f3ff",
+      theme_color: "#7c3aed",
+      icons: [
+        { src: "/pwa-192x192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+        { src: "/pwa-512x512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+        {
+          src: "/maskable-icon-512x512.png",
+          sizes: "512x512",
+          type: "image/png",
+          purpose: "maskable",
+        },
+      ],
+    },
+    // The glob below already takes every icon; listing them again would precache them twice.
+    includeManifestIcons: false,
+    workbox: {
+      globPatterns: ["**/*.{js,css,html,svg,png,wasm}"],
+      // No cache-first fallback for pages: the route below asks the network first.
+      navigateFallback: null,
+      runtimeCaching: [
+        {
+          // Serialised into the service worker, so it must not use anything from this file.
+          urlPattern: ({ request, url }) =>
+            request.mode === "navigate" && !url.pathname.startsWith("/api/"),
+          handler: "NetworkOnly",
+          options: { precacheFallback: { fallbackURL: "index.html" } },
+        },
+      ],
+      cleanupOutdatedCaches: true,
+    },
+  });
 }
 
 export default defineConfig({
   root: "src/client",
   publicDir: "public",
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), installableApp(), precompress()],
   build: {
     outDir: "../../dist/client",
     emptyOutDir: true,

@@ -3,7 +3,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -50,15 +56,19 @@ export interface RunningServer {
   cleanup(): Promise<void>;
 }
 
-/** Starts the built app (`dist/server/main.js`) as the README does, on its own port and data folder. */
+/**
+ * Starts the built app (`dist/server/main.js`, or another build's `entry`) as the README does, on
+ * its own port and data folder.
+ */
 export async function startServer(
   env: Record<string, string> = {},
   existing?: { dataDir: string; port: number },
+  entry = "dist/server/main.js",
 ): Promise<RunningServer> {
   const dataDir = existing?.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "vmj-e2e-")));
   const port = existing?.port ?? (await freePort());
   const logs: string[] = [];
-  const child = spawn(process.execPath, ["dist/server/main.js"], {
+  const child = spawn(process.execPath, [entry], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -120,8 +130,9 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 /** A page that records console errors and failed requests so a test can assert there were none. */
 export async function newPage(
   browser: Browser,
+  options?: BrowserContextOptions,
 ): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
-  const context = await browser.newContext();
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on("console", (msg) => {

@@ -44,6 +44,9 @@ describe.each(DATABASE_KINDS)("health on %s", (kind) => {
   });
 });
 
+/** A service worker as the build writes it (large enough to get compressed copies). */
+const SERVICE_WORKER = `self.addEventListener("fetch", () => {});\n${"// precache list\n".repeat(100)}`;
+
 /** An asset large enough to be worth compressing. */
 const BIG_ASSET = "export const greeting = 'hello';\n".repeat(200);
 
@@ -59,6 +62,11 @@ describe("the HTTP shell", () => {
     await writeFile(path.join(clientDir, "index.html"), "<!doctype html><div id=root></div>");
     await writeFile(path.join(clientDir, "assets", "index-abc123.js"), "console.log(1)");
     await writeFile(path.join(clientDir, "assets", "big-def456.js"), BIG_ASSET);
+    await writeFile(path.join(clientDir, "sw.js"), SERVICE_WORKER);
+    await writeFile(
+      path.join(clientDir, "manifest.webmanifest"),
+      '{"name":"Voice Memory Journal"}',
+    );
     await precompressDir(clientDir);
     app = await buildAppOn({
       config: t.config,
@@ -168,9 +176,40 @@ describe("the HTTP shell", () => {
     expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   });
 
+  it("serves the service worker and the manifest to be revalidated on every check", async () => {
+    // A cached worker would hide a new deployment from the update check (ADR 0016).
+    const sw = await app.inject({
+      method: "GET",
+      url: "/sw.js",
+      headers: { "accept-encoding": "br" },
+    });
+    expect(sw.statusCode).toBe(200);
+    expect(sw.headers["cache-control"]).toBe("no-cache");
+    expect(sw.headers["content-type"]).toMatch(/javascript/);
+    expect(sw.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(sw.rawPayload).toString()).toBe(SERVICE_WORKER);
+    const manifest = await app.inject({ method: "GET", url: "/manifest.webmanifest" });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers["cache-control"]).toBe("no-cache");
+    expect(manifest.headers["content-type"]).toMatch(/^application\/manifest\+json/);
+  });
+
+  it("serves the shell the service worker caches without anyone's user in it", async () => {
+    const { cookie } = await createUserWithSession(t, { username: "shell_cached" });
+    const res = await app.inject({ method: "GET", url: "/index.html", headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain("<div id=root>");
+    // Shared by everyone using this browser: the page asks GET /api/user itself.
+    expect(res.body).not.toContain("shell_cached");
+    expect(res.body).not.toContain(SESSION_USER_SCRIPT_ID);
+  });
+
   it("sends security headers with a content security policy", async () => {
     const res = await app.inject({ method: "GET", url: "/" });
     expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
+    // The installable app's service worker and manifest (ADR 0016).
+    expect(res.headers["content-security-policy"]).toMatch(/worker-src 'self'/);
+    expect(res.headers["content-security-policy"]).toContain("manifest-src 'self'");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
   });
 

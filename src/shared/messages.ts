@@ -201,6 +201,18 @@ export function failedSaveMemoryDescription(message: string): string {
 
 export const APP_TITLE = "Voice Memory Journal";
 
+/** The installed app (web app manifest): the name under its icon, and what it is for. */
+export const APP_SHORT_NAME = "Memories";
+export const APP_DESCRIPTION = "Record spoken memories for your children and keep them safe.";
+
+/** The prompt shown when a new version of the app has been deployed (its service worker waits). */
+export const UPDATE_MESSAGES = {
+  newVersion: "A new version is available",
+  reload: "Reload",
+  later: "Not now",
+  region: "App update",
+} as const;
+
 /** The footer's coming-soon list. */
 export const COMING_SOON = [
   "Family sharing with invited relatives",

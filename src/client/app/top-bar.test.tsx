@@ -1,3 +1,4 @@
+import { onlineManager } from "@tanstack/react-query";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -52,6 +53,25 @@ describe("TopBar", () => {
     expect(screen.getByRole("status", { name: "Loading session" })).toBeInTheDocument();
     release();
     expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
+  });
+
+  it("offers no Log in while offline, when who is logged in cannot be known yet", async () => {
+    // The installed app opened offline from its cached shell, which holds no user (ADR 0016).
+    const onLine = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    const { calls } = fakeApi({ "GET /api/user": { body: jo } });
+    try {
+      renderWithApp(<TopBar />);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(screen.queryByRole("button", { name: MESSAGES.logIn })).toBeNull();
+      expect(screen.queryByRole("status", { name: "Loading session" })).toBeNull();
+      expect(calls).toEqual([]);
+      // Back online, the user is asked for and shown.
+      onLine.mockReturnValue(true);
+      window.dispatchEvent(new Event("online"));
+      expect(await screen.findByRole("button", { name: MESSAGES.userMenu })).toBeInTheDocument();
+    } finally {
+      onlineManager.setOnline(true);
+    }
   });
 
   it("shows the user the server embedded in the page at once, without asking the API", async () => {

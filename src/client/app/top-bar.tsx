@@ -32,7 +32,10 @@ const ForgotPasswordDialog = lazy(() =>
 );
 
 export function TopBar() {
-  const { data: user, isLoading } = useUser();
+  const { data: user, isLoading, fetchStatus } = useUser();
+  // Offline (the installed app opened from its cache) nobody is known yet: offering Log in to
+  // someone who is logged in would mislead. The user is asked for when the connection returns.
+  const unknownOffline = user === undefined && fetchStatus === "paused";
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
@@ -47,7 +50,7 @@ export function TopBar() {
             <Spinner label="Loading session" />
           ) : user ? (
             <UserMenu user={user} />
-          ) : (
+          ) : unknownOffline ? null : (
             <LoggedOutControls />
           )}
         </div>

@@ -10,7 +10,9 @@ export const securityHeaders: FastifyPluginAsync = fp(
         directives: {
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+          // 'self': the MP3 encoder's worker and the installable app's service worker (/sw.js).
           workerSrc: ["'self'", "blob:"],
+          manifestSrc: ["'self'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", "data:", "blob:"],
           mediaSrc: ["'self'", "blob:"],
