@@ -22,6 +22,7 @@ import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
 import { RateLimitCounters } from "./rate-limit-store";
 import type { AudioStorage } from "./storage/audio-storage";
+import { AccountService } from "./users/account.service";
 import { UsersRepo } from "./users/users.repo";
 import { UsersService } from "./users/users.service";
 
@@ -50,7 +51,7 @@ export function createServices(deps: ServiceDeps) {
   const transactions = new Transactions(db);
   const jobs = new JobsRepo(db, database.kind);
 
-  const users = new UsersService(new UsersRepo(db));
+  const users = new UsersService(new UsersRepo(db, database.kind));
   const sessions = new SessionService(new SessionsRepo(db), config);
   const auth = new AuthService({
     db,
@@ -67,7 +68,10 @@ export function createServices(deps: ServiceDeps) {
     users,
     audio,
     // A memory's comments are deleted with it (the comments feature owns them).
-    { deleteForMemory: (memoryId, trx) => comments.deleteForMemory(memoryId, trx) },
+    {
+      deleteForMemory: (memoryId, trx) => comments.deleteForMemory(memoryId, trx),
+      deleteForMemories: (memoryIds, trx) => comments.deleteForMemories(memoryIds, trx),
+    },
     transactions,
   );
   const commentsRepo = new CommentsRepo(db);
@@ -109,6 +113,7 @@ export function createServices(deps: ServiceDeps) {
     () => worker.notify(),
   );
   const backup = new MemoriesBackup(memoriesRepo, comments, audio, storage, log);
+  const account = new AccountService({ users, auth, memories, audio, transactions });
 
   return {
     config,
@@ -122,6 +127,7 @@ export function createServices(deps: ServiceDeps) {
     comments,
     processing,
     backup,
+    account,
     worker,
     rateLimitCounters: new RateLimitCounters(db),
     /** Stops the worker (jobs in hand keep their lease) and waits for mail being sent. */
