@@ -368,6 +368,44 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       expect((await memoriesRepo.list({ userId: me.user.id, savedOnly: false }, 1)).total).toBe(0);
     });
 
+    it("leaves no memory, audio row or file behind when memories are being made meanwhile", async () => {
+      const me = await createUserWithSession(t);
+      const uploads: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await upload(t, await fixture("tone.mp3"), { cookie: me.cookie });
+        uploads.push(res.json<{ url: string }>().url);
+      }
+      const keys = await storageKeysOf(uploads.map(audioId));
+      const create = (audioUrl: string) =>
+        send(
+          "POST",
+          "/api/memories",
+          {
+            title: "Racing",
+            audioUrl,
+            transcript: "",
+            summary: "",
+            recordedAt: new Date().toISOString(),
+          },
+          me.cookie,
+        );
+      const [deleted, ...created] = await Promise.all([
+        remove({ confirm: "delete" }, me.cookie),
+        ...uploads.map(create),
+      ]);
+      expect(deleted?.statusCode).toBe(200);
+      // Each creation either finished before the deletion (and went with it) or was refused:
+      // its session or upload was gone (401, 400, 409), or, blocked by the deletion's lock, it
+      // failed on the missing user (500) or was PostgreSQL's deadlock victim (500).
+      for (const res of created) expect([201, 400, 401, 409, 500]).toContain(res.statusCode);
+      expect(await audioRepo().findMany(uploads.map(audioId))).toEqual([]);
+      for (const key of keys) expect(await t.storage.size(key)).toBeNull();
+      const memoriesRepo = new MemoriesRepo(t.database.db, t.database.kind);
+      for (const res of created.filter((r) => r.statusCode === 201)) {
+        expect(await memoriesRepo.findById(res.json<Memory>().id)).toBeUndefined();
+      }
+    });
+
     it("frees the username: a new account may take it and starts empty", async () => {
       const f = await family("ReusedName");
       expect((await remove({ confirm: "delete" }, f.me.cookie)).statusCode).toBe(200);

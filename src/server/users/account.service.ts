@@ -54,7 +54,9 @@ export class AccountService {
       throw badRequest(`confirm: ${MESSAGES.invalidConfirmationDescription}`);
     }
     const { users, auth, memories, audio, transactions } = this.deps;
-    const storageKeys = await transactions.run(async (trx) => {
+    // Retried when PostgreSQL picks it as a deadlock victim (a memory being made from an upload
+    // at the same moment locks the upload, then the user; this locks the user, then the uploads).
+    const storageKeys = await transactions.runRetrying(async (trx) => {
       // First, so nothing new (a memory, an upload, a session) can be added for this user meanwhile.
       if (!(await users.lockForDeletion(userId, trx))) throw unauthorized();
       const audioIds = await memories.deleteAllOfUser(userId, trx);
