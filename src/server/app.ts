@@ -26,6 +26,7 @@ import { identityPlugin } from "./plugins/identity";
 import { securityHeaders } from "./plugins/security-headers";
 import { webApp } from "./plugins/web-app";
 import { databaseRateLimitStore } from "./rate-limit-store";
+import { accountRoutes } from "./users/account.routes";
 import { usersRoutes } from "./users/users.routes";
 
 /** What the HTTP app serves: the services (built by `createServices`) and where the web app is. */
@@ -85,6 +86,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
       await api.register(appInfoRoutes, { config });
       await api.register(authRoutes, { auth: services.auth, users: services.users, config });
       await api.register(usersRoutes, { users: services.users });
+      await api.register(accountRoutes, { account: services.account, config });
       await api.register(memoriesRoutes, {
         memories: services.memories,
         backup: services.backup,

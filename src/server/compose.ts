@@ -24,6 +24,7 @@ import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
 import { RateLimitCounters } from "./rate-limit-store";
 import type { AudioStorage } from "./storage/audio-storage";
+import { AccountService } from "./users/account.service";
 import { UsersRepo } from "./users/users.repo";
 import { UsersService } from "./users/users.service";
 
@@ -52,7 +53,7 @@ export function createServices(deps: ServiceDeps) {
   const transactions = new Transactions(db);
   const jobs = new JobsRepo(db, database.kind);
 
-  const users = new UsersService(new UsersRepo(db));
+  const users = new UsersService(new UsersRepo(db, database.kind));
   const sessions = new SessionService(new SessionsRepo(db), config);
   const auth = new AuthService({
     db,
@@ -69,7 +70,10 @@ export function createServices(deps: ServiceDeps) {
     users,
     audio,
     // A memory's comments are deleted with it (the comments feature owns them).
-    { deleteForMemory: (memoryId, trx) => comments.deleteForMemory(memoryId, trx) },
+    {
+      deleteForMemory: (memoryId, trx) => comments.deleteForMemory(memoryId, trx),
+      deleteForMemories: (memoryIds, trx) => comments.deleteForMemories(memoryIds, trx),
+    },
     transactions,
   );
   const commentsRepo = new CommentsRepo(db);
@@ -123,6 +127,7 @@ export function createServices(deps: ServiceDeps) {
     },
     log,
   );
+  const account = new AccountService({ users, auth, memories, audio, transactions });
 
   return {
     config,
@@ -137,6 +142,7 @@ export function createServices(deps: ServiceDeps) {
     processing,
     backup,
     restore,
+    account,
     worker,
     rateLimitCounters: new RateLimitCounters(db),
     /** Stops the worker (jobs in hand keep their lease) and waits for mail being sent. */

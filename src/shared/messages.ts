@@ -148,6 +148,27 @@ export const MESSAGES = {
   profileNowPublic: "Profile is now public",
   profileNowPrivate: "Profile is now private",
 
+  // The account page (PRODUCT.md: display name, email, password, deletion)
+  account: "Account",
+  accountTitle: "Your account",
+  accountLoggedOut: "Log in to manage your account.",
+  displayName: "Display name",
+  displayNameSaved: "Display name saved",
+  emailSaved: "Email saved",
+  failedUpdateAccount: "Failed to update account",
+  currentPassword: "Current password",
+  changePassword: "Change password",
+  passwordChanged: "Password changed",
+  passwordChangedDescription: "You are still signed in here; every other device was signed out.",
+  failedChangePassword: "Failed to change password",
+  currentPasswordIncorrect: "Current password is incorrect",
+  deleteAccount: "Delete account",
+  deleteAccountTitle: "Delete your account?",
+  downloadBackupFirst: "Download a backup first",
+  accountDeleted: "Account deleted",
+  accountDeletedDescription: "Your memories, comments and recordings are gone.",
+  failedDeleteAccount: "Failed to delete account",
+
   // Server errors
   notLoggedIn: "Not logged in",
   notFound: "Not found",

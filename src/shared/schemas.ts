@@ -69,17 +69,23 @@ export type User = z.infer<typeof userSchema>;
 export const publicProfileSchema = userSchema.omit({ email: true });
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
+/** An optional display name (spec section 3): blank or null means none (the username shows). */
+export const displayNameSchema = z
+  .string()
+  .trim()
+  .max(
+    DISPLAY_NAME_MAX_LENGTH,
+    `Display name must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`,
+  )
+  .nullish()
+  .transform((value) => (value ? value : null));
+
 export const registerBodySchema = z.object({
   username: usernameSchema,
   password: passwordSchema,
   email: optionalEmailSchema,
   isPublic: z.boolean().default(true),
-  displayName: z
-    .string()
-    .trim()
-    .max(DISPLAY_NAME_MAX_LENGTH)
-    .nullish()
-    .transform((value) => (value ? value : null)),
+  displayName: displayNameSchema,
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;
 
@@ -100,6 +106,30 @@ export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 export const visibilityBodySchema = z.object({ isPublic: z.boolean() });
 export type VisibilityBody = z.infer<typeof visibilityBodySchema>;
+
+// ---- The account page ------------------------------------------------------
+
+/**
+ * PATCH /api/user: a field that is absent stays as it is; null or blank clears it (the display
+ * name falls back to the username; without an email no reset link can be sent).
+ */
+export const updateAccountBodySchema = z
+  .object({ displayName: displayNameSchema.optional(), email: optionalEmailSchema.optional() })
+  .refine((body) => body.displayName !== undefined || body.email !== undefined, {
+    message: "Send displayName or email to change",
+  });
+export type UpdateAccountBody = z.input<typeof updateAccountBodySchema>;
+
+/** POST /api/user/password: the current password proves it is the owner. */
+export const changePasswordBodySchema = z.object({
+  currentPassword: z.string().min(1, "Current password is required").max(MAX_PASSWORD_LENGTH),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+
+/** DELETE /api/user: the typed confirmation word ('delete', any case), checked on the server too. */
+export const deleteAccountBodySchema = z.object({ confirm: z.string().max(100) });
+export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
 
 // ---- Account forms (client-side validation, same rules as the API) -----------
 
@@ -139,6 +169,27 @@ export const resetPasswordFormSchema = z
     message: MESSAGES.passwordsDoNotMatch,
   });
 export type ResetPasswordForm = z.input<typeof resetPasswordFormSchema>;
+
+/** The account page's display-name form: blank clears it. */
+export const displayNameFormSchema = z.object({ displayName: displayNameSchema });
+export type DisplayNameForm = z.input<typeof displayNameFormSchema>;
+
+/** The account page's email form: blank removes the email. */
+export const emailFormSchema = z.object({ email: optionalEmailSchema });
+export type EmailForm = z.input<typeof emailFormSchema>;
+
+/** The account page's password form: the current one, and the new one twice. */
+export const changePasswordFormSchema = z
+  .object({
+    currentPassword: requiredPassword("Current password"),
+    newPassword: requiredPassword(MESSAGES.newPassword).pipe(passwordSchema),
+    confirmPassword: requiredPassword(MESSAGES.confirmPassword),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    path: ["confirmPassword"],
+    message: MESSAGES.passwordsDoNotMatch,
+  });
+export type ChangePasswordForm = z.input<typeof changePasswordFormSchema>;
 
 // ---- Memories -------------------------------------------------------------
 

@@ -16,6 +16,12 @@ const ResetPasswordPage = lazy(() =>
     default: m.ResetPasswordPage,
   })),
 );
+// Opened from the user menu now and then: kept out of the first download.
+const AccountPage = lazy(() =>
+  import("../features/account/components/account-page").then((m) => ({
+    default: m.AccountPage,
+  })),
+);
 const WatchPage = lazy(() =>
   import("../features/watch/components/watch-page").then((m) => ({ default: m.WatchPage })),
 );
@@ -42,6 +48,11 @@ export function AppRouter() {
             <Route path="/reset-password">
               <Suspense fallback={<PageLoading />}>
                 <ResetPasswordPage />
+              </Suspense>
+            </Route>
+            <Route path="/account">
+              <Suspense fallback={<PageLoading />}>
+                <AccountPage />
               </Suspense>
             </Route>
             <Route path="/profile/:username">

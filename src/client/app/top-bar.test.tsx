@@ -149,6 +149,7 @@ describe("TopBar", () => {
     const items = screen.getAllByRole("menuitem").map((item) => item.textContent);
     expect(items).toEqual([
       MESSAGES.viewProfile,
+      MESSAGES.account,
       MESSAGES.shareProfile,
       MESSAGES.makeProfilePrivate,
       MESSAGES.watchView,
@@ -165,6 +166,9 @@ describe("TopBar", () => {
     await openMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.watchView }));
     expect(location.history.at(-1)).toBe("/watch");
+    await openMenu();
+    await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.account }));
+    expect(location.history.at(-1)).toBe("/account");
   });
 
   it("copies the profile link and says 'Link copied!'", async () => {

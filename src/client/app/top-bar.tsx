@@ -1,4 +1,13 @@
-import { CircleUser, Eye, EyeOff, LogOut, Share2, User as UserIcon, Watch } from "lucide-react";
+import {
+  CircleUser,
+  Eye,
+  EyeOff,
+  LogOut,
+  Settings,
+  Share2,
+  User as UserIcon,
+  Watch,
+} from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { APP_TITLE, MESSAGES, signedInAs } from "../../shared/messages";
@@ -142,6 +151,10 @@ function UserMenu({ user }: { user: User }) {
         <DropdownMenuItem onSelect={() => navigate(profileUrl)}>
           <UserIcon className="h-4 w-4" aria-hidden="true" />
           {MESSAGES.viewProfile}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate("/account")}>
+          <Settings className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.account}
         </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => void shareProfile()}>
           <Share2 className="h-4 w-4" aria-hidden="true" />

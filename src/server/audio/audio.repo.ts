@@ -21,6 +21,9 @@ export function parseAttachment(value: string | null): Attachment | null {
   return null;
 }
 
+/** Ids per `in (...)` list: well under SQLite's and PostgreSQL's limits on bound parameters. */
+const ID_CHUNK = 500;
+
 /** The only code that reads or writes the audio_files table. */
 export class AudioRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -84,12 +87,29 @@ export class AudioRepo {
     return rows.map((row) => row.storage_key);
   }
 
-  /** Deletes rows and returns their storage keys, for removing the files after the commit. */
+  /**
+   * Deletes rows and returns their storage keys, for removing the files after the commit. Long
+   * lists (a whole account) go in chunks, within the databases' limits on bound parameters.
+   */
   async deleteMany(ids: readonly string[], ex: Executor = this.db): Promise<string[]> {
-    if (ids.length === 0) return [];
+    const keys: string[] = [];
+    for (let i = 0; i < ids.length; i += ID_CHUNK) {
+      const rows = await ex
+        .deleteFrom("audio_files")
+        .where("id", "in", ids.slice(i, i + ID_CHUNK))
+        .returning("storage_key")
+        .execute();
+      for (const row of rows) keys.push(row.storage_key);
+    }
+    return keys;
+  }
+
+  /** Deletes a user's uploads that belong to no memory or comment; returns their storage keys. */
+  async deleteUnattachedOfUser(userId: string, ex: Executor): Promise<string[]> {
     const rows = await ex
       .deleteFrom("audio_files")
-      .where("id", "in", ids)
+      .where("owner_user_id", "=", userId)
+      .where("attached_to", "is", null)
       .returning("storage_key")
       .execute();
     return rows.map((row) => row.storage_key);

@@ -318,6 +318,15 @@ export class AudioService {
   }
 
   /**
+   * Part of deleting an account, inside the caller's transaction: the user's uploads that belong
+   * to no memory or comment. Returns their storage keys for `removeFiles` after the commit.
+   * (Uploads attached to comments on other people's memories stay with those memories.)
+   */
+  deleteUnattachedOf(userId: string, trx: Executor): Promise<string[]> {
+    return this.repo.deleteUnattachedOfUser(userId, trx);
+  }
+
+  /**
    * Housekeeping: deletes uploads that were never attached to a memory or comment and were made
    * before `cutoff` (rows first, then files). Returns how many went.
    */

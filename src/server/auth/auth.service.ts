@@ -3,8 +3,8 @@ import type { Kysely } from "kysely";
 import { MESSAGES } from "../../shared/messages";
 import type { RegisterBody, User } from "../../shared/schemas";
 import type { Database } from "../db/schema";
-import type { Transactions } from "../db/transactions";
-import { badRequest, conflict, HttpError } from "../http-errors";
+import type { Executor, Transactions } from "../db/transactions";
+import { badRequest, conflict, HttpError, unauthorized } from "../http-errors";
 import { hashToken, newSecretToken } from "../ids";
 import type { Mailer } from "../mail/mailer";
 import { UsernameTakenError, UsersRepo } from "../users/users.repo";
@@ -139,6 +139,37 @@ export class AuthService {
       return true;
     });
     if (!done) throw badRequest(MESSAGES.invalidResetToken);
+  }
+
+  /**
+   * The account page's password change: the current password must be right (400 otherwise, and
+   * nothing changes). Every session of the user ends, this one included, and pending reset links
+   * die; the caller gets a fresh session for this browser, so a copy of the old cookie (wherever
+   * it leaked) stops working too.
+   */
+  async changePassword(
+    userId: string,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<{ token: string; expiresAt: Date }> {
+    const row = await this.users.findById(userId);
+    if (!row) throw unauthorized();
+    if (!(await verifyPassword(row.password_hash, currentPassword))) {
+      throw badRequest(MESSAGES.currentPasswordIncorrect);
+    }
+    const passwordHash = await hashPassword(newPassword);
+    return this.deps.transactions.run(async (trx) => {
+      await this.users.setPasswordHash(userId, passwordHash, trx);
+      await this.resetTokens.deleteForUser(userId, trx);
+      await this.deps.sessions.endAllForUser(userId, trx);
+      return this.deps.sessions.start(userId, trx);
+    });
+  }
+
+  /** Part of deleting an account: every session and reset token of the user, inside `trx`. */
+  async endAllAccess(userId: string, trx: Executor): Promise<void> {
+    await this.deps.sessions.endAllForUser(userId, trx);
+    await this.resetTokens.deleteForUser(userId, trx);
   }
 
   /** Waits for mail still being sent (used when the app closes). */

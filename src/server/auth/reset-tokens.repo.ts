@@ -26,6 +26,11 @@ export class ResetTokensRepo {
       .executeTakeFirst();
   }
 
+  /** Deletes every token of a user (the password changed, or the account goes). */
+  async deleteForUser(userId: string, trx: Executor = this.db): Promise<void> {
+    await trx.deleteFrom("password_reset_tokens").where("user_id", "=", userId).execute();
+  }
+
   async countForUser(userId: string): Promise<number> {
     const row = await this.db
       .selectFrom("password_reset_tokens")

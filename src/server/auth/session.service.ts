@@ -20,17 +20,21 @@ export class SessionService {
     private readonly config: Pick<Config, "SESSION_IDLE_DAYS" | "SESSION_MAX_DAYS">,
   ) {}
 
-  async start(userId: string): Promise<{ token: string; expiresAt: Date }> {
+  /** A new session for the user (inside the caller's transaction when given one). */
+  async start(userId: string, trx?: Executor): Promise<{ token: string; expiresAt: Date }> {
     const token = newSecretToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.config.SESSION_MAX_DAYS * DAY_MS);
-    await this.repo.create({
-      id_hash: hashToken(token),
-      user_id: userId,
-      created_at: now.toISOString(),
-      last_seen_at: now.toISOString(),
-      expires_at: expiresAt.toISOString(),
-    });
+    await this.repo.create(
+      {
+        id_hash: hashToken(token),
+        user_id: userId,
+        created_at: now.toISOString(),
+        last_seen_at: now.toISOString(),
+        expires_at: expiresAt.toISOString(),
+      },
+      trx,
+    );
     return { token, expiresAt };
   }
 

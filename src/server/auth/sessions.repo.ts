@@ -8,8 +8,8 @@ export type SessionRow = Selectable<SessionsTable>;
 export class SessionsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(row: SessionRow): Promise<void> {
-    await this.db.insertInto("sessions").values(row).execute();
+  async create(row: SessionRow, ex: Executor = this.db): Promise<void> {
+    await ex.insertInto("sessions").values(row).execute();
   }
 
   async find(idHash: string): Promise<SessionRow | undefined> {

@@ -123,8 +123,24 @@ export class CommentsRepo {
       .execute();
     return rows.map((row) => row.audio_id).filter((id): id is string => id !== null);
   }
+
+  /** Deletes every comment of some memories (an account being deleted); returns their audio ids. */
+  async deleteForMemories(memoryIds: readonly string[], ex: Executor): Promise<string[]> {
+    const audioIds: string[] = [];
+    for (let i = 0; i < memoryIds.length; i += ID_CHUNK) {
+      const rows = await ex
+        .deleteFrom("comments")
+        .where("memory_id", "in", memoryIds.slice(i, i + ID_CHUNK))
+        .returning("audio_id")
+        .execute();
+      for (const row of rows) if (row.audio_id !== null) audioIds.push(row.audio_id);
+    }
+    return audioIds;
+  }
 }
 
+/** Ids per `in (...)` list: well under SQLite's and PostgreSQL's limits on bound parameters. */
+const ID_CHUNK = 500;
 /** The shared Comment shape for a row. */
 export function toCommentDto(row: CommentRow): Comment {
   return {

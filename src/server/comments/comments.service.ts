@@ -90,4 +90,9 @@ export class CommentsService implements MemoryDependents {
   deleteForMemory(memoryId: string, trx: Executor): Promise<string[]> {
     return this.repo.deleteForMemory(memoryId, trx);
   }
+
+  /** Part of deleting an account: the comments on all its memories go in the same transaction. */
+  deleteForMemories(memoryIds: readonly string[], trx: Executor): Promise<string[]> {
+    return this.repo.deleteForMemories(memoryIds, trx);
+  }
 }

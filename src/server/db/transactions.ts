@@ -17,4 +17,25 @@ export class Transactions {
   run<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
   }
+
+  /**
+   * `run`, tried again (up to `attempts` times in all) when PostgreSQL aborts it as the victim of a
+   * deadlock or a serialization failure: nothing of an aborted attempt was written. For work that
+   * locks many rows while other requests may lock the same ones in another order.
+   */
+  async runRetrying<T>(work: (trx: Executor) => Promise<T>, attempts = 3): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.run(work);
+      } catch (error) {
+        if (attempt >= attempts || !isTransientConflict(error)) throw error;
+      }
+    }
+  }
+}
+
+/** PostgreSQL's deadlock_detected (40P01) and serialization_failure (40001). */
+export function isTransientConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "40P01" || code === "40001";
 }

@@ -275,6 +275,30 @@ export class MemoriesRepo {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /**
+   * Every memory of a user with its audio id, each row locked for the rest of the transaction
+   * (PostgreSQL), so no comment can be added to them meanwhile: part of deleting an account.
+   */
+  async lockAllOfUser(
+    userId: string,
+    trx: Executor,
+  ): Promise<Array<{ id: string; audio_id: string | null }>> {
+    const query = trx
+      .selectFrom("memories")
+      .select(["id", "audio_id"])
+      .where("user_id", "=", userId);
+    return (this.kind === "postgres" ? query.forUpdate() : query).execute();
+  }
+
+  /** Deletes every memory of a user; returns how many. */
+  async deleteAllOfUser(userId: string, trx: Executor): Promise<number> {
+    const result = await trx
+      .deleteFrom("memories")
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** One batch of a user's memories in a stable order, for streaming a backup (keyset paging). */
   async batchForBackup(userId: string, afterSeq: number, limit: number): Promise<MemoryRow[]> {
     const rows = await this.db

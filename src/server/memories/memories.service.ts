@@ -20,6 +20,8 @@ import { memoryVisibleTo } from "./memory-visibility";
 export interface MemoryDependents {
   /** Deletes whatever belongs to the memory inside `trx`; returns the audio ids it used. */
   deleteForMemory(memoryId: string, trx: Executor): Promise<string[]>;
+  /** The same for many memories at once (an account being deleted). */
+  deleteForMemories(memoryIds: readonly string[], trx: Executor): Promise<string[]>;
 }
 
 /** Thrown to callers as 403: the memory is visible but belongs to someone else. */
@@ -130,6 +132,22 @@ export class MemoriesService {
       return this.audio.deleteRows(audioIds, trx);
     });
     await this.audio.removeFiles(storageKeys);
+  }
+
+  /**
+   * Part of deleting an account, inside the caller's transaction: every memory of the user and
+   * everything that belongs to them (comments). Returns the audio ids they used, for the audio
+   * feature to delete (rows in the transaction, files after it).
+   */
+  async deleteAllOfUser(userId: string, trx: Executor): Promise<string[]> {
+    const rows = await this.repo.lockAllOfUser(userId, trx);
+    const commentAudio = await this.dependents.deleteForMemories(
+      rows.map((row) => row.id),
+      trx,
+    );
+    await this.repo.deleteAllOfUser(userId, trx);
+    const memoryAudio = rows.map((row) => row.audio_id).filter((a): a is string => a !== null);
+    return [...memoryAudio, ...commentAudio];
   }
 
   private async searchScope(

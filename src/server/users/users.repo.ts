@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import type { DatabaseKind } from "../db/connection";
 import type { Database, UsersTable } from "../db/schema";
 import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
@@ -15,7 +16,11 @@ export interface NewUser {
 
 /** The only code that reads or writes the users table. */
 export class UsersRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `kind` is needed only to lock a row (`lockForDelete`); PostgreSQL and SQLite lock differently. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind?: DatabaseKind,
+  ) {}
 
   /** Inserts a user; throws UsernameTakenError when the name is taken (case-insensitively). */
   async create(input: NewUser): Promise<UserRow> {
@@ -68,6 +73,43 @@ export class UsersRepo {
       .where("id", "=", id)
       .execute();
     return this.findById(id);
+  }
+
+  /** Sets the fields given (undefined leaves a field as it is); the row after, or undefined. */
+  async updateProfile(
+    id: string,
+    changes: { displayName?: string | null; email?: string | null },
+  ): Promise<UserRow | undefined> {
+    await this.db
+      .updateTable("users")
+      .set({
+        ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
+        ...(changes.email !== undefined
+          ? { email: changes.email, email_lower: changes.email?.toLowerCase() ?? null }
+          : {}),
+        updated_at: nowIso(),
+      })
+      .where("id", "=", id)
+      .execute();
+    return this.findById(id);
+  }
+
+  /**
+   * Locks the user row for the rest of the transaction (PostgreSQL; SQLite has one writer), so no
+   * memory, upload or session can be added for it until the transaction ends: rows that reference
+   * a user take a key-share lock on it. False when the user is gone.
+   */
+  async lockForDelete(id: string, trx: Executor): Promise<boolean> {
+    if (!this.kind) throw new Error("UsersRepo needs the database kind to lock rows");
+    const query = trx.selectFrom("users").select("id").where("id", "=", id);
+    const row = await (this.kind === "postgres" ? query.forUpdate() : query).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Deletes the user row (its username becomes free again); false when it was already gone. */
+  async delete(id: string, trx: Executor): Promise<boolean> {
+    const result = await trx.deleteFrom("users").where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async setPasswordHash(id: string, passwordHash: string, ex: Executor = this.db): Promise<void> {

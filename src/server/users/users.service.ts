@@ -1,4 +1,5 @@
 import type { PublicProfile, User } from "../../shared/schemas";
+import type { Executor } from "../db/transactions";
 import type { UserRow, UsersRepo } from "./users.repo";
 
 /** The API shape of the logged-in user (includes the email). */
@@ -50,6 +51,25 @@ export class UsersService {
   async getUser(userId: string): Promise<User | null> {
     const row = await this.users.findById(userId);
     return row ? toUser(row) : null;
+  }
+
+  /** The account page: sets the display name and/or email (undefined leaves one as it is). */
+  async updateAccount(
+    userId: string,
+    changes: { displayName?: string | null; email?: string | null },
+  ): Promise<User | null> {
+    const row = await this.users.updateProfile(userId, changes);
+    return row ? toUser(row) : null;
+  }
+
+  /** Part of deleting an account: locks the user until `trx` ends; false when it is gone. */
+  lockForDeletion(userId: string, trx: Executor): Promise<boolean> {
+    return this.users.lockForDelete(userId, trx);
+  }
+
+  /** The last step of deleting an account: the user row itself (the username becomes free). */
+  deleteUser(userId: string, trx: Executor): Promise<boolean> {
+    return this.users.delete(userId, trx);
   }
 
   async setVisibility(userId: string, isPublic: boolean): Promise<User | null> {

@@ -1,4 +1,7 @@
-import { DEFAULT_BACKUP_FILENAME } from "../../../../shared/messages";
+import { useState } from "react";
+import { DEFAULT_BACKUP_FILENAME, MESSAGES } from "../../../../shared/messages";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
 
 export const BACKUP_PATH = "/api/backup-memories";
 
@@ -42,4 +45,25 @@ export async function downloadBackup(): Promise<string> {
   // Give the browser a moment to start the download before the blob goes.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return filename;
+}
+
+/** The backup download with the spec's toasts ('Backup successful' / 'Backup failed'). */
+export function useBackupDownload() {
+  const [pending, setPending] = useState(false);
+  const download = async () => {
+    setPending(true);
+    try {
+      await downloadBackup();
+      toast({ title: MESSAGES.backupSuccessful });
+    } catch (error) {
+      toast({
+        title: MESSAGES.backupFailed,
+        description: errorMessage(error),
+        variant: "destructive",
+      });
+    } finally {
+      setPending(false);
+    }
+  };
+  return { download, pending };
 }

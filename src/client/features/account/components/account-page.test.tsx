@@ -1,0 +1,260 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES, signedInAs } from "../../../../shared/messages";
+import type { User } from "../../../../shared/schemas";
+import { TopBar } from "../../../app/top-bar";
+import { clearToasts } from "../../../test/app-render";
+import { type FakeRequest, fakeApi, json, me, renderWithApp } from "../../memories/test/fake-api";
+import { AccountPage } from "./account-page";
+
+afterEach(() => {
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+/** A server holding one user that PATCH changes and DELETE removes. */
+function accountServer(
+  start: User | null = me,
+  extra: Array<(request: FakeRequest) => Response | undefined> = [],
+) {
+  let user = start;
+  const api = fakeApi([
+    ...extra,
+    ({ method, url, body }) => {
+      if (url !== "/api/user") return undefined;
+      if (method === "GET") return user ? json(user) : json({ message: "Not logged in" }, 401);
+      if (method === "PATCH" && user) {
+        user = { ...user, ...(body as Partial<User>) };
+        return json(user);
+      }
+      if (method === "DELETE") {
+        user = null;
+        return json({ ok: true });
+      }
+      return undefined;
+    },
+  ]);
+  return { ...api, current: () => user };
+}
+
+function renderPage() {
+  return renderWithApp(
+    <>
+      <TopBar />
+      <AccountPage />
+    </>,
+    "/account",
+  );
+}
+
+const section = (name: string) => screen.findByRole("region", { name });
+
+describe("AccountPage", () => {
+  it("asks a logged-out visitor to log in", async () => {
+    accountServer(null);
+    renderPage();
+    expect(await screen.findByText(MESSAGES.accountLoggedOut)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: MESSAGES.deleteAccount })).toBeNull();
+  });
+
+  it("sets the display name, and the top bar shows it at once", async () => {
+    const { requests } = accountServer({ ...me, displayName: null });
+    const user = userEvent.setup();
+    renderPage();
+    const form = await section(MESSAGES.displayName);
+    expect(screen.getByRole("button", { name: MESSAGES.userMenu })).toHaveTextContent(me.username);
+    const field = within(form).getByLabelText(MESSAGES.displayName);
+    await user.type(field, "Grandma Rose");
+    await user.click(within(form).getByRole("button", { name: "Save display name" }));
+    expect(await screen.findByText(MESSAGES.displayNameSaved)).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === "PATCH").map((r) => r.body)).toEqual([
+      { displayName: "Grandma Rose" },
+    ]);
+    expect(screen.getByRole("button", { name: MESSAGES.userMenu })).toHaveTextContent(
+      "Grandma Rose",
+    );
+    await user.click(screen.getByRole("button", { name: MESSAGES.userMenu }));
+    expect(
+      await screen.findByText(signedInAs({ username: me.username, displayName: "Grandma Rose" })),
+    ).toBeInTheDocument();
+  });
+
+  it("checks the email before sending it, and clears it when emptied", async () => {
+    const { requests } = accountServer({ ...me, email: "nana@example.com" });
+    const user = userEvent.setup();
+    renderPage();
+    const form = await section("Email");
+    const field = within(form).getByLabelText("Email");
+    expect(field).toHaveValue("nana@example.com");
+    await user.clear(field);
+    await user.type(field, "not-an-email");
+    await user.click(within(form).getByRole("button", { name: "Save email" }));
+    expect(await within(form).findByText("Please enter a valid email address")).toBeVisible();
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    expect(requests.filter((r) => r.method === "PATCH")).toEqual([]);
+    await user.clear(field);
+    await user.click(within(form).getByRole("button", { name: "Save email" }));
+    expect(await screen.findByText(MESSAGES.emailSaved)).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === "PATCH").map((r) => r.body)).toEqual([
+      { email: null },
+    ]);
+  });
+
+  it("says 'Failed to update account' with the server's message", async () => {
+    accountServer(me, [
+      ({ method, url }) =>
+        method === "PATCH" && url === "/api/user"
+          ? json({ message: "body.displayName: Too long" }, 400)
+          : undefined,
+    ]);
+    const user = userEvent.setup();
+    renderPage();
+    const form = await section(MESSAGES.displayName);
+    await user.click(within(form).getByRole("button", { name: "Save display name" }));
+    expect(await screen.findByText(MESSAGES.failedUpdateAccount)).toBeInTheDocument();
+    expect(screen.getByText("body.displayName: Too long")).toBeInTheDocument();
+  });
+
+  describe("password", () => {
+    async function fill(current: string, next: string, confirm = next) {
+      const user = userEvent.setup();
+      const form = await section(MESSAGES.changePassword);
+      await user.type(within(form).getByLabelText(MESSAGES.currentPassword), current);
+      await user.type(within(form).getByLabelText(MESSAGES.newPassword), next);
+      await user.type(within(form).getByLabelText(MESSAGES.confirmPassword), confirm);
+      await user.click(within(form).getByRole("button", { name: MESSAGES.changePassword }));
+      return { user, form };
+    }
+
+    it("checks the new password twice and its length before sending anything", async () => {
+      const { requests } = accountServer();
+      renderPage();
+      const { form } = await fill("old secret", "new secret", "new secrte");
+      expect(await within(form).findByText(MESSAGES.passwordsDoNotMatch)).toBeVisible();
+      const user = userEvent.setup();
+      const next = within(form).getByLabelText(MESSAGES.newPassword);
+      await user.clear(next);
+      await user.type(next, "12345");
+      await user.click(within(form).getByRole("button", { name: MESSAGES.changePassword }));
+      expect(await within(form).findByText("Password must be at least 6 characters")).toBeVisible();
+      expect(requests.filter((r) => r.url === "/api/user/password")).toEqual([]);
+    });
+
+    it("shows a wrong current password under its field, once, and nothing else", async () => {
+      accountServer(me, [
+        ({ url }) =>
+          url === "/api/user/password"
+            ? json({ message: MESSAGES.currentPasswordIncorrect }, 400)
+            : undefined,
+      ]);
+      renderPage();
+      const { user, form } = await fill("wrong one", "new secret");
+      const current = within(form).getByLabelText(MESSAGES.currentPassword);
+      await waitFor(() => expect(current).toHaveAttribute("aria-invalid", "true"));
+      expect(screen.getAllByText(MESSAGES.currentPasswordIncorrect)).toHaveLength(1);
+      expect(screen.queryByText(MESSAGES.failedChangePassword)).toBeNull();
+      // Typing again clears it.
+      await user.type(current, "x");
+      expect(current).not.toHaveAttribute("aria-invalid");
+    });
+
+    it("changes the password, says so and empties the form", async () => {
+      const { requests } = accountServer(me, [
+        ({ url }) => (url === "/api/user/password" ? json({ ok: true }) : undefined),
+      ]);
+      renderPage();
+      const { form } = await fill("old secret", "new secret");
+      expect(await screen.findByText(MESSAGES.passwordChanged)).toBeInTheDocument();
+      expect(screen.getByText(MESSAGES.passwordChangedDescription)).toBeInTheDocument();
+      expect(requests.filter((r) => r.url === "/api/user/password").map((r) => r.body)).toEqual([
+        { currentPassword: "old secret", newPassword: "new secret" },
+      ]);
+      expect(within(form).getByLabelText(MESSAGES.currentPassword)).toHaveValue("");
+      expect(within(form).getByLabelText(MESSAGES.newPassword)).toHaveValue("");
+    });
+  });
+
+  describe("deleting the account", () => {
+    it("offers the backup zip first, with the backup feature's download and toast", async () => {
+      accountServer(me, [
+        ({ url }) =>
+          url === "/api/backup-memories"
+            ? new Response(new Uint8Array([0x50, 0x4b]), {
+                headers: {
+                  "content-type": "application/zip",
+                  "content-disposition": 'attachment; filename="memories-backup-nana.zip"',
+                },
+              })
+            : undefined,
+      ]);
+      vi.stubGlobal(
+        "URL",
+        Object.assign(URL, { createObjectURL: vi.fn(() => "blob:x"), revokeObjectURL: vi.fn() }),
+      );
+      let downloaded = "";
+      vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
+        this: HTMLAnchorElement,
+      ) {
+        downloaded = this.download;
+      });
+      const user = userEvent.setup();
+      renderPage();
+      const zone = await section(MESSAGES.deleteAccount);
+      await user.click(within(zone).getByRole("button", { name: MESSAGES.downloadBackupFirst }));
+      expect(await screen.findByText(MESSAGES.backupSuccessful)).toBeInTheDocument();
+      expect(downloaded).toBe("memories-backup-nana.zip");
+    });
+
+    it("enables the delete only for the typed word, then deletes, logs out and goes home", async () => {
+      const server = accountServer();
+      const user = userEvent.setup();
+      const { location } = renderPage();
+      const zone = await section(MESSAGES.deleteAccount);
+      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
+      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      const confirm = within(dialog).getByRole("button", { name: MESSAGES.deleteAccount });
+      expect(confirm).toBeDisabled();
+      const typed = within(dialog).getByLabelText("Confirmation");
+      await user.type(typed, "delet{Enter}");
+      expect(await screen.findByText(MESSAGES.invalidConfirmation)).toBeInTheDocument();
+      expect(screen.getByText(MESSAGES.invalidConfirmationDescription)).toBeInTheDocument();
+      expect(server.requests.filter((r) => r.method === "DELETE")).toEqual([]);
+      await user.type(typed, "E");
+      expect(confirm).toBeEnabled();
+      await user.click(confirm);
+      expect(await screen.findByText(MESSAGES.accountDeleted)).toBeInTheDocument();
+      expect(server.requests.filter((r) => r.method === "DELETE").map((r) => r.body)).toEqual([
+        { confirm: "deletE" },
+      ]);
+      expect(server.current()).toBeNull();
+      await waitFor(() => expect(location.history?.at(-1)).toBe("/"));
+      // Logged out: the top bar offers Log in again.
+      expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
+    });
+
+    it("says 'Failed to delete account' and stays when the server refuses", async () => {
+      accountServer(me, [
+        ({ method, url }) =>
+          method === "DELETE" && url === "/api/user"
+            ? json({ message: MESSAGES.internalError }, 500)
+            : undefined,
+      ]);
+      const user = userEvent.setup();
+      const { location } = renderPage();
+      const zone = await section(MESSAGES.deleteAccount);
+      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
+      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      await user.type(within(dialog).getByLabelText("Confirmation"), "delete");
+      await user.click(within(dialog).getByRole("button", { name: MESSAGES.deleteAccount }));
+      expect(await screen.findByText(MESSAGES.failedDeleteAccount)).toBeInTheDocument();
+      expect(location.history?.at(-1)).toBe("/account");
+      // Still signed in, with the dialog open to try again.
+      expect(dialog).toBeInTheDocument();
+      expect(within(dialog).getByRole("button", { name: MESSAGES.deleteAccount })).toBeEnabled();
+      expect(
+        screen.getByRole("button", { name: MESSAGES.userMenu, hidden: true }),
+      ).toBeInTheDocument();
+    });
+  });
+});

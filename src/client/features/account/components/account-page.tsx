@@ -1,0 +1,271 @@
+import { Download, Trash2 } from "lucide-react";
+import { type ReactNode, useEffect, useState } from "react";
+import { useLocation } from "wouter";
+import { APP_TITLE, MESSAGES } from "../../../../shared/messages";
+import {
+  changePasswordFormSchema,
+  displayNameFormSchema,
+  emailFormSchema,
+  type User,
+} from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { PageLoading } from "../../../components/ui/page-loading";
+import { TextField } from "../../../components/ui/text-field";
+import { toast } from "../../../components/ui/use-toast";
+import { ApiError, errorMessage } from "../../../lib/api-client";
+import { useUser } from "../../auth/api/get-user";
+import { useForm } from "../../auth/components/use-form";
+import { useBackupDownload } from "../../memories/api/backup-memories";
+import { useChangePassword } from "../api/change-password";
+import { useDeleteAccount } from "../api/delete-account";
+import { useUpdateAccount } from "../api/update-account";
+import { DeleteAccountDialog } from "./delete-account-dialog";
+
+/** /account: display name, email, password, and deleting the account (backup offered first). */
+export function AccountPage() {
+  const { data: user, isLoading } = useUser();
+  useEffect(() => {
+    const previous = document.title;
+    document.title = `${MESSAGES.accountTitle} - ${APP_TITLE}`;
+    return () => {
+      document.title = previous;
+    };
+  }, []);
+  if (isLoading) return <PageLoading />;
+  if (!user) {
+    return (
+      <Card className="mx-auto max-w-md text-center">
+        <h1 className="text-xl font-bold">{MESSAGES.accountTitle}</h1>
+        <p className="mt-2 text-slate-700">{MESSAGES.accountLoggedOut}</p>
+      </Card>
+    );
+  }
+  return (
+    <div className="mx-auto max-w-2xl space-y-6">
+      <header>
+        <h1 className="text-2xl font-bold text-slate-900">{MESSAGES.accountTitle}</h1>
+        <p className="mt-1 text-slate-700">
+          Username: <span className="font-medium text-slate-900">{user.username}</span>
+        </p>
+      </header>
+      <DisplayNameSection user={user} />
+      <EmailSection user={user} />
+      <PasswordSection />
+      <DangerZone />
+    </div>
+  );
+}
+
+function Section({
+  id,
+  title,
+  children,
+  className,
+}: {
+  id: string;
+  title: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <Card className={className}>
+      <section aria-labelledby={id} className="space-y-4">
+        <h2 id={id} className="text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        {children}
+      </section>
+    </Card>
+  );
+}
+
+const failedUpdate = (error: unknown) =>
+  toast({
+    title: MESSAGES.failedUpdateAccount,
+    description: errorMessage(error),
+    variant: "destructive",
+  });
+
+function DisplayNameSection({ user }: { user: User }) {
+  const update = useUpdateAccount();
+  const form = useForm(displayNameFormSchema, { displayName: user.displayName ?? "" }, (data) => {
+    update.mutate(
+      { displayName: data.displayName },
+      { onSuccess: () => toast({ title: MESSAGES.displayNameSaved }), onError: failedUpdate },
+    );
+  });
+  return (
+    <Section id="account-display-name" title={MESSAGES.displayName}>
+      <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
+        <p className="text-sm text-slate-700">
+          Shown in the top bar and on your profile instead of your username. Leave it empty to use
+          your username.
+        </p>
+        <TextField
+          label={MESSAGES.displayName}
+          autoComplete="name"
+          {...form.field("displayName")}
+        />
+        <div>
+          <Button type="submit" disabled={update.isPending}>
+            Save display name
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function EmailSection({ user }: { user: User }) {
+  const update = useUpdateAccount();
+  const form = useForm(emailFormSchema, { email: user.email ?? "" }, (data) => {
+    update.mutate(
+      { email: data.email },
+      { onSuccess: () => toast({ title: MESSAGES.emailSaved }), onError: failedUpdate },
+    );
+  });
+  return (
+    <Section id="account-email" title="Email">
+      <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
+        <p className="text-sm text-slate-700">
+          Used only to send you a link if you forget your password. Without one, a forgotten
+          password cannot be reset.
+        </p>
+        <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
+        <div>
+          <Button type="submit" disabled={update.isPending}>
+            Save email
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+const EMPTY_PASSWORDS = { currentPassword: "", newPassword: "", confirmPassword: "" };
+
+function PasswordSection() {
+  const change = useChangePassword();
+  // The server's answer to a wrong current password shows under that field, not in a toast.
+  const [wrongCurrent, setWrongCurrent] = useState(false);
+  const form = useForm(changePasswordFormSchema, EMPTY_PASSWORDS, (data) => {
+    change.mutate(
+      { currentPassword: data.currentPassword, newPassword: data.newPassword },
+      {
+        onSuccess: () => {
+          form.reset();
+          toast({
+            title: MESSAGES.passwordChanged,
+            description: MESSAGES.passwordChangedDescription,
+          });
+        },
+        onError: (error) => {
+          if (
+            error instanceof ApiError &&
+            error.serverMessage === MESSAGES.currentPasswordIncorrect
+          ) {
+            setWrongCurrent(true);
+            return;
+          }
+          toast({
+            title: MESSAGES.failedChangePassword,
+            description: errorMessage(error),
+            variant: "destructive",
+          });
+        },
+      },
+    );
+  });
+  const current = form.field("currentPassword");
+  return (
+    <Section id="account-password" title={MESSAGES.changePassword}>
+      <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
+        <p className="text-sm text-slate-700">
+          Every other device signed in to your account is signed out; this one stays signed in.
+        </p>
+        <TextField
+          label={MESSAGES.currentPassword}
+          type="password"
+          autoComplete="current-password"
+          {...current}
+          error={current.error ?? (wrongCurrent ? MESSAGES.currentPasswordIncorrect : undefined)}
+          onChange={(event) => {
+            setWrongCurrent(false);
+            current.onChange(event);
+          }}
+        />
+        <TextField
+          label={MESSAGES.newPassword}
+          type="password"
+          autoComplete="new-password"
+          {...form.field("newPassword")}
+        />
+        <TextField
+          label={MESSAGES.confirmPassword}
+          type="password"
+          autoComplete="new-password"
+          {...form.field("confirmPassword")}
+        />
+        <div>
+          <Button type="submit" disabled={change.isPending}>
+            {MESSAGES.changePassword}
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function DangerZone() {
+  const [, navigate] = useLocation();
+  const [confirming, setConfirming] = useState(false);
+  const backup = useBackupDownload();
+  const remove = useDeleteAccount();
+  const onConfirm = (typed: string) => {
+    remove.mutate(
+      { confirm: typed },
+      {
+        onSuccess: () => {
+          setConfirming(false);
+          toast({
+            title: MESSAGES.accountDeleted,
+            description: MESSAGES.accountDeletedDescription,
+          });
+          navigate("/");
+        },
+        onError: (error) =>
+          toast({
+            title: MESSAGES.failedDeleteAccount,
+            description: errorMessage(error),
+            variant: "destructive",
+          }),
+      },
+    );
+  };
+  return (
+    <Section id="account-delete" title={MESSAGES.deleteAccount} className="border-red-300">
+      <p className="text-sm text-slate-700">
+        Deleting your account deletes everything in it for good: every memory, the comments on them
+        and all the recordings. Download a backup first to keep a copy (a zip with every memory, its
+        recording and its comments).
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <Button variant="outline" onClick={() => void backup.download()} disabled={backup.pending}>
+          <Download className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.downloadBackupFirst}
+        </Button>
+        <Button variant="destructive" onClick={() => setConfirming(true)}>
+          <Trash2 className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.deleteAccount}
+        </Button>
+      </div>
+      <DeleteAccountDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        onConfirm={onConfirm}
+        pending={remove.isPending}
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,110 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  changePasswordBodySchema,
+  deleteAccountBodySchema,
+  errorResponseSchema,
+  okResponseSchema,
+  updateAccountBodySchema,
+  userSchema,
+} from "../../shared/schemas";
+import { clearSessionCookie, setSessionCookie } from "../auth/session.service";
+import type { Config } from "../config";
+import { tooManyRequests, unauthorized } from "../http-errors";
+import type { AccountService } from "./account.service";
+
+export interface AccountRoutesOptions {
+  account: AccountService;
+  config: Config;
+}
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
+
+function requireUser(request: FastifyRequest): string {
+  const userId = request.identity.userId;
+  if (!userId) throw unauthorized();
+  return userId;
+}
+
+/** The account page's API: PATCH, DELETE /api/user and POST /api/user/password. */
+export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (
+  app,
+  { account, config },
+) => {
+  // Guessing the current password is limited like logging in (auth.routes.ts): per client IP, and
+  // per account at the same pace plus an hourly ceiling, so a stolen session cannot try many.
+  const perIp = { max: config.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" };
+  const perAccount = [
+    app.createRateLimit({
+      ...perIp,
+      keyGenerator: (request) => `password-change:${request.identity.userId}`,
+    }),
+    app.createRateLimit({
+      max: config.RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR,
+      timeWindow: "1 hour",
+      keyGenerator: (request) => `password-change-hour:${request.identity.userId}`,
+    }),
+  ];
+  const limitPerAccount = async (request: FastifyRequest, reply: FastifyReply) => {
+    requireUser(request);
+    for (const check of perAccount) {
+      const limit = await check(request);
+      if (!limit.isAllowed && limit.isExceeded) {
+        reply.header("retry-after", limit.ttlInSeconds);
+        throw tooManyRequests();
+      }
+    }
+  };
+
+  app.patch(
+    "/user",
+    {
+      schema: {
+        summary: "Changes the logged-in user's display name and/or email",
+        body: updateAccountBodySchema,
+        response: { 200: userSchema, ...errors },
+      },
+    },
+    async (request) => account.update(requireUser(request), request.body),
+  );
+
+  app.post(
+    "/user/password",
+    {
+      config: { rateLimit: perIp },
+      preHandler: limitPerAccount,
+      schema: {
+        summary:
+          "Changes the password with the current one; every other session ends, this browser gets a new one",
+        body: changePasswordBodySchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const session = await account.changePassword(
+        requireUser(request),
+        request.body.currentPassword,
+        request.body.newPassword,
+      );
+      setSessionCookie(request, reply, config, session);
+      return { ok: true as const };
+    },
+  );
+
+  app.delete(
+    "/user",
+    {
+      schema: {
+        summary:
+          "Deletes the account with its memories, their comments, all their audio and its sessions",
+        body: deleteAccountBodySchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await account.deleteAccount(requireUser(request), request.body.confirm);
+      clearSessionCookie(reply);
+      return { ok: true as const };
+    },
+  );
+};
