@@ -180,6 +180,11 @@ export const MESSAGES = {
   crossSiteRefused: "Cross-site request refused",
   tooLarge: "The file is too large",
   recordingAlreadyUsed: "audioUrl: this recording already has a memory or comment",
+  restoreFromBackup: "Restore from backup",
+  restoreChooseFile: "Backup zip",
+  restoreRunning: "Uploading and checking your backup... This can take a few minutes.",
+  backupRestored: "Backup restored",
+  restoreFailed: "Restore failed",
   restoredUnfinished: "Processing had not finished when this was backed up. Please try again.",
   editWhileProcessing: "This memory is still being processed. You can edit it once it is ready.",
 } as const;
@@ -208,6 +213,16 @@ export function pendingRecordingsLabel(count: number): string {
   return count === 1
     ? "1 recording is waiting to be uploaded."
     : `${count} recordings are waiting to be uploaded.`;
+}
+
+/** What a restore brought back, in words. */
+export function restoreSummary(result: { imported: number; skipped: number; failed: unknown[] }) {
+  const memories = (n: number) => (n === 1 ? "1 memory" : `${n} memories`);
+  const parts = [`${memories(result.imported)} restored`];
+  if (result.skipped > 0) parts.push(`${memories(result.skipped)} already here`);
+  if (result.failed.length > 0)
+    parts.push(`${memories(result.failed.length)} could not be restored`);
+  return `${parts.join(", ")}.`;
 }
 
 /** 'n/5 tags used'. */

@@ -258,3 +258,49 @@ describe("AccountPage", () => {
     });
   });
 });
+
+describe("restore from backup", () => {
+  const zip = () =>
+    new File([new Uint8Array([0x50, 0x4b, 3, 4])], "backup.zip", { type: "application/zip" });
+
+  it("uploads the chosen zip and shows what came back, with each memory that could not", async () => {
+    const api = accountServer(me, [
+      ({ method, url }) =>
+        method === "POST" && url === "/api/restore"
+          ? json({
+              imported: 2,
+              skipped: 1,
+              failed: [{ id: "m9", title: "Too many tags", reason: "tags: at most 5" }],
+            })
+          : undefined,
+    ]);
+    const user = userEvent.setup();
+    renderPage();
+    const restore = await section(MESSAGES.restoreFromBackup);
+    const button = within(restore).getByRole("button", { name: MESSAGES.restoreFromBackup });
+    expect(button).toBeDisabled();
+    await user.upload(within(restore).getByLabelText(MESSAGES.restoreChooseFile), zip());
+    await user.click(button);
+    const summary = "2 memories restored, 1 memory already here, 1 memory could not be restored.";
+    expect(await within(restore).findByText(summary)).toBeInTheDocument();
+    expect(within(restore).getByText("Too many tags: tags: at most 5")).toBeInTheDocument();
+    expect(await screen.findByText(MESSAGES.backupRestored)).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.url === "/api/restore")).toHaveLength(1);
+  });
+
+  it("says why a refused backup failed", async () => {
+    accountServer(me, [
+      ({ method, url }) =>
+        method === "POST" && url === "/api/restore"
+          ? json({ message: "backup: memories.json is missing" }, 400)
+          : undefined,
+    ]);
+    const user = userEvent.setup();
+    renderPage();
+    const restore = await section(MESSAGES.restoreFromBackup);
+    await user.upload(within(restore).getByLabelText(MESSAGES.restoreChooseFile), zip());
+    await user.click(within(restore).getByRole("button", { name: MESSAGES.restoreFromBackup }));
+    expect(await screen.findByText(MESSAGES.restoreFailed)).toBeInTheDocument();
+    expect(screen.getByText("backup: memories.json is missing")).toBeInTheDocument();
+  });
+});

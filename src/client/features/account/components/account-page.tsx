@@ -1,7 +1,7 @@
-import { Download, Trash2 } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { Download, Trash2, Upload } from "lucide-react";
+import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { useLocation } from "wouter";
-import { APP_TITLE, MESSAGES } from "../../../../shared/messages";
+import { APP_TITLE, MESSAGES, restoreSummary } from "../../../../shared/messages";
 import {
   changePasswordFormSchema,
   displayNameFormSchema,
@@ -11,6 +11,7 @@ import {
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { PageLoading } from "../../../components/ui/page-loading";
+import { Spinner } from "../../../components/ui/spinner";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
@@ -19,6 +20,7 @@ import { useForm } from "../../auth/components/use-form";
 import { useBackupDownload } from "../../memories/api/backup-memories";
 import { useChangePassword } from "../api/change-password";
 import { useDeleteAccount } from "../api/delete-account";
+import { useRestoreBackup } from "../api/restore-backup";
 import { useUpdateAccount } from "../api/update-account";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 
@@ -52,6 +54,7 @@ export function AccountPage() {
       <DisplayNameSection user={user} />
       <EmailSection user={user} />
       <PasswordSection />
+      <RestoreSection />
       <DangerZone />
     </div>
   );
@@ -211,6 +214,72 @@ function PasswordSection() {
           <Button type="submit" disabled={change.isPending}>
             {MESSAGES.changePassword}
           </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function RestoreSection() {
+  const restore = useRestoreBackup();
+  const [file, setFile] = useState<File | null>(null);
+  const result = restore.data;
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) return;
+    restore.mutate(file, {
+      onSuccess: (done) =>
+        toast({ title: MESSAGES.backupRestored, description: restoreSummary(done) }),
+      onError: (error) =>
+        toast({
+          title: MESSAGES.restoreFailed,
+          description: errorMessage(error),
+          variant: "destructive",
+        }),
+    });
+  };
+  return (
+    <Section id="account-restore" title={MESSAGES.restoreFromBackup}>
+      <form className="grid gap-4" onSubmit={onSubmit}>
+        <p className="text-sm text-slate-700">
+          Bring back the memories of a backup zip (from Backup Memories, on this server or another).
+          Memories already in your account are skipped, so restoring twice is safe.
+        </p>
+        <label className="grid gap-1 text-sm font-medium text-slate-900">
+          {MESSAGES.restoreChooseFile}
+          <input
+            type="file"
+            accept=".zip,application/zip"
+            className="min-h-11 text-sm"
+            onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)}
+          />
+        </label>
+        <div>
+          <Button type="submit" disabled={!file || restore.isPending}>
+            <Upload className="h-4 w-4" aria-hidden="true" />
+            {MESSAGES.restoreFromBackup}
+          </Button>
+        </div>
+        <div aria-live="polite" className="text-sm text-slate-800">
+          {restore.isPending ? (
+            <p className="flex items-center gap-2">
+              <Spinner /> {MESSAGES.restoreRunning}
+            </p>
+          ) : null}
+          {result && !restore.isPending ? (
+            <div className="space-y-1">
+              <p>{restoreSummary(result)}</p>
+              {result.failed.length > 0 ? (
+                <ul className="list-disc pl-5 text-red-800">
+                  {result.failed.map((item) => (
+                    <li key={item.id}>
+                      {item.title || "Untitled memory"}: {item.reason}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
         </div>
       </form>
     </Section>
