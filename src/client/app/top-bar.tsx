@@ -1,33 +1,17 @@
-import {
-  CircleUser,
-  Eye,
-  EyeOff,
-  LogOut,
-  Settings,
-  Share2,
-  User as UserIcon,
-  Watch,
-} from "lucide-react";
+import { Watch } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
-import { Link, useLocation } from "wouter";
-import { APP_TITLE, MESSAGES, signedInAs } from "../../shared/messages";
+import { Link } from "wouter";
+import { APP_TITLE, MESSAGES } from "../../shared/messages";
 import type { User } from "../../shared/schemas";
 import { Button } from "../components/ui/button";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "../components/ui/dropdown-menu";
 import { Spinner } from "../components/ui/spinner";
-import { toast } from "../components/ui/use-toast";
 import { useUser } from "../features/auth/api/get-user";
-import { useLogout } from "../features/auth/api/logout";
-import { useUpdateVisibility } from "../features/profiles/api/update-visibility";
+import { UserMenuButton } from "./user-menu-button";
 
-// The dialogs (and their form validation) load when first opened, keeping the first download small.
+// The dropdown (Radix menu, positioning, focus handling: about 20 kB) loads after first paint; its
+// button is drawn at once, and a tap before the code arrives opens the menu when it does.
+const UserMenu = lazy(() => import("./user-menu").then((m) => ({ default: m.UserMenu })));
+
 const LoginDialog = lazy(() =>
   import("../features/auth/components/login-dialog").then((m) => ({ default: m.LoginDialog })),
 );
@@ -58,7 +42,7 @@ export function TopBar() {
           {isLoading ? (
             <Spinner label="Loading session" />
           ) : user ? (
-            <UserMenu user={user} />
+            <LazyUserMenu user={user} />
           ) : unknownOffline ? null : (
             <LoggedOutControls />
           )}
@@ -102,82 +86,11 @@ function LoggedOutControls() {
   );
 }
 
-function UserMenu({ user }: { user: User }) {
-  const [, navigate] = useLocation();
-  const logout = useLogout();
-  const visibility = useUpdateVisibility();
-  const profileUrl = `/profile/${encodeURIComponent(user.username)}`;
-
-  const shareProfile = async () => {
-    try {
-      await navigator.clipboard.writeText(`${window.location.origin}${profileUrl}`);
-      toast({ title: MESSAGES.linkCopied });
-    } catch {
-      toast({
-        title: MESSAGES.copyFailed,
-        description: `${window.location.origin}${profileUrl}`,
-        variant: "destructive",
-      });
-    }
-  };
-
-  const toggleVisibility = () => {
-    const isPublic = !user.isPublic;
-    visibility.mutate(
-      { isPublic },
-      {
-        onSuccess: () =>
-          toast({ title: isPublic ? MESSAGES.profileNowPublic : MESSAGES.profileNowPrivate }),
-        onError: () => toast({ title: MESSAGES.failedUpdateVisibility, variant: "destructive" }),
-      },
-    );
-  };
-
-  const logOut = () => {
-    logout.mutate();
-  };
-
+function LazyUserMenu({ user }: { user: User }) {
+  const [openOnLoad, setOpenOnLoad] = useState(false);
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="outline" aria-label={MESSAGES.userMenu}>
-          <CircleUser className="h-5 w-5" aria-hidden="true" />
-          <span className="max-w-40 truncate">{user.displayName || user.username}</span>
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuLabel>{signedInAs(user)}</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => navigate(profileUrl)}>
-          <UserIcon className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.viewProfile}
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => navigate("/account")}>
-          <Settings className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.account}
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => void shareProfile()}>
-          <Share2 className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.shareProfile}
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={toggleVisibility} disabled={visibility.isPending}>
-          {user.isPublic ? (
-            <EyeOff className="h-4 w-4" aria-hidden="true" />
-          ) : (
-            <Eye className="h-4 w-4" aria-hidden="true" />
-          )}
-          {user.isPublic ? MESSAGES.makeProfilePrivate : MESSAGES.makeProfilePublic}
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => navigate("/watch")}>
-          <Watch className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.watchView}
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={logOut} disabled={logout.isPending}>
-          <LogOut className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.logOut}
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Suspense fallback={<UserMenuButton user={user} onClick={() => setOpenOnLoad(true)} />}>
+      <UserMenu user={user} defaultOpen={openOnLoad} />
+    </Suspense>
   );
 }

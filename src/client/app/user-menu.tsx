@@ -1,0 +1,94 @@
+import { Eye, EyeOff, LogOut, Settings, Share2, User as UserIcon, Watch } from "lucide-react";
+import { useLocation } from "wouter";
+import { MESSAGES, signedInAs } from "../../shared/messages";
+import type { User } from "../../shared/schemas";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../components/ui/dropdown-menu";
+import { toast } from "../components/ui/use-toast";
+import { useLogout } from "../features/auth/api/logout";
+import { useUpdateVisibility } from "../features/profiles/api/update-visibility";
+import { UserMenuButton } from "./user-menu-button";
+
+/** The logged-in user's menu (Radix dropdown), loaded after first paint: see top-bar.tsx. */
+export function UserMenu({ user, defaultOpen = false }: { user: User; defaultOpen?: boolean }) {
+  const [, navigate] = useLocation();
+  const logout = useLogout();
+  const visibility = useUpdateVisibility();
+  const profileUrl = `/profile/${encodeURIComponent(user.username)}`;
+
+  const shareProfile = async () => {
+    try {
+      await navigator.clipboard.writeText(`${window.location.origin}${profileUrl}`);
+      toast({ title: MESSAGES.linkCopied });
+    } catch {
+      toast({
+        title: MESSAGES.copyFailed,
+        description: `${window.location.origin}${profileUrl}`,
+        variant: "destructive",
+      });
+    }
+  };
+
+  const toggleVisibility = () => {
+    const isPublic = !user.isPublic;
+    visibility.mutate(
+      { isPublic },
+      {
+        onSuccess: () =>
+          toast({ title: isPublic ? MESSAGES.profileNowPublic : MESSAGES.profileNowPrivate }),
+        onError: () => toast({ title: MESSAGES.failedUpdateVisibility, variant: "destructive" }),
+      },
+    );
+  };
+
+  const logOut = () => {
+    logout.mutate();
+  };
+
+  return (
+    <DropdownMenu defaultOpen={defaultOpen}>
+      <DropdownMenuTrigger asChild>
+        <UserMenuButton user={user} />
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>{signedInAs(user)}</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => navigate(profileUrl)}>
+          <UserIcon className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.viewProfile}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate("/account")}>
+          <Settings className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.account}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => void shareProfile()}>
+          <Share2 className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.shareProfile}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={toggleVisibility} disabled={visibility.isPending}>
+          {user.isPublic ? (
+            <EyeOff className="h-4 w-4" aria-hidden="true" />
+          ) : (
+            <Eye className="h-4 w-4" aria-hidden="true" />
+          )}
+          {user.isPublic ? MESSAGES.makeProfilePrivate : MESSAGES.makeProfilePublic}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate("/watch")}>
+          <Watch className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.watchView}
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={logOut} disabled={logout.isPending}>
+          <LogOut className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.logOut}
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
