@@ -9,7 +9,7 @@ import { SessionsRepo } from "./auth/sessions.repo";
 import { transcribeCommentHandler } from "./comments/comments.jobs";
 import { CommentsRepo } from "./comments/comments.repo";
 import { CommentsService, TRANSCRIBE_COMMENT_JOB } from "./comments/comments.service";
-import type { Config } from "./config";
+import { type Config, publicAppUrl } from "./config";
 import type { DatabaseHandle } from "./db/connection";
 import { Transactions } from "./db/transactions";
 import { JobsRepo } from "./jobs/jobs.repo";
@@ -18,6 +18,7 @@ import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo } from "./memories/memories.repo";
 import { MemoriesService } from "./memories/memories.service";
 import { MemoriesBackup } from "./memories/memories-backup";
+import { MemoryBook } from "./memories/memory-book";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
 import { RateLimitCounters } from "./rate-limit-store";
@@ -109,6 +110,7 @@ export function createServices(deps: ServiceDeps) {
     () => worker.notify(),
   );
   const backup = new MemoriesBackup(memoriesRepo, comments, audio, storage, log);
+  const book = new MemoryBook(memoriesRepo, { appUrl: publicAppUrl(config) });
 
   return {
     config,
@@ -122,6 +124,7 @@ export function createServices(deps: ServiceDeps) {
     comments,
     processing,
     backup,
+    book,
     worker,
     rateLimitCounters: new RateLimitCounters(db),
     /** Stops the worker (jobs in hand keep their lease) and waits for mail being sent. */

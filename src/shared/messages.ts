@@ -164,6 +164,33 @@ export const MESSAGES = {
 
 export const DEFAULT_BACKUP_FILENAME = "memories-backup.zip";
 
+/** The printable memory book: the home page's button and dialog, and the text printed in the PDF. */
+export const MEMORY_BOOK = {
+  button: "Printable memory book",
+  dialogDescription:
+    "A PDF of your saved memories to print, with a QR code on each that plays the recording. Leave the fields empty for every memory.",
+  from: "From",
+  to: "To",
+  tag: "Tag",
+  create: "Create book",
+  preparing: "Preparing your book...",
+  ready: "Memory book ready",
+  failed: "Memory book failed",
+  toBeforeFrom: "'To' must not be before 'From'",
+  defaultFilename: "memory-book.pdf",
+  // In the PDF
+  title: "Memory Book",
+  contents: "Contents",
+  letter: "Letter",
+  transcript: "Transcript",
+  tags: "Tags",
+  scanToListen: "Scan to listen",
+  noMemories: "No saved memories match this book's dates and tag.",
+  allMemories: "All memories",
+  taggedWith: "Tagged",
+  made: "Made on",
+} as const;
+
 /** 'No comments', '1 comment', 'N comments'. */
 export function commentCountLabel(count: number): string {
   if (count === 0) return MESSAGES.noComments;
