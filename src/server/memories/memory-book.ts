@@ -70,13 +70,19 @@ class Typesetter {
   private size = 11;
   private color = "#111111";
 
-  constructor(firstPage: number, info: { title: string; author: string }) {
+  constructor(
+    firstPage: number,
+    info: { title: string; author: string },
+    /** False for the layout pass, whose bytes are thrown away. */
+    compress = true,
+  ) {
     const { regular, bold } = loadFonts();
     this.doc = new PDFDocument({
       size: [PAGE.width, PAGE.height],
       margin: PAGE.margin,
       autoFirstPage: false,
       bufferPages: false,
+      compress,
       info: { Title: info.title, Author: info.author, Creator: "Voice Memory Journal" },
     });
     this.doc.registerFont("regular", regular);
@@ -258,7 +264,7 @@ export class MemoryBook {
     // The table of contents' length depends on the count, so count first (one cheap read).
     let count = 0;
     for await (const _row of this.memories(userId, filter)) count++;
-    const t = new Typesetter(firstPage(count), { title: "", author: "" });
+    const t = new Typesetter(firstPage(count), { title: "", author: "" }, false);
     t.doc.on("data", () => {});
     t.newPage();
     t.style("regular", 11);
@@ -268,6 +274,7 @@ export class MemoryBook {
     for await (const row of this.memories(userId, filter)) {
       if (signal.aborted) break;
       startPages.push(this.typesetMemory(t, row, false));
+      await yieldToEventLoop();
       first ??= row.recorded_at;
       last = row.recorded_at;
     }
@@ -368,9 +375,16 @@ export class MemoryBook {
   }
 }
 
-/** Resolves once the PDF waiting to be read is below the high-water mark (or the reader left). */
+/** Lets other requests run: typesetting is synchronous work, and SQLite reads are too. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Resolves once the PDF waiting to be read is below the high-water mark (or the reader left).
+ * pdfkit pushes its bytes without regard to backpressure, so the writer checks between memories.
+ */
 function roomWaiter(doc: Doc, signal: { aborted: boolean }): () => Promise<void> {
   return async () => {
+    await yieldToEventLoop();
     while (doc.readableLength > HIGH_WATER_BYTES && !signal.aborted) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
