@@ -46,16 +46,18 @@ describe("Printable memory book", () => {
     const api = fakeApi([
       userHandler(),
       emptyList,
-      async ({ url }) => {
-        if (!url.startsWith("/api/memory-book")) return undefined;
-        await arrived;
-        return new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), {
-          headers: {
-            "content-type": "application/pdf",
-            "content-disposition": 'attachment; filename="memory-book-nana-2026-11-22.pdf"',
-          },
-        });
-      },
+      ({ url }) =>
+        url.startsWith("/api/memory-book")
+          ? arrived.then(
+              () =>
+                new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), {
+                  headers: {
+                    "content-type": "application/pdf",
+                    "content-disposition": 'attachment; filename="memory-book-nana-2026-11-22.pdf"',
+                  },
+                }),
+            )
+          : undefined,
     ]);
     const saved = stubDownload();
     const user = await openDialog();
