@@ -164,7 +164,7 @@ export const MESSAGES = {
 
 export const DEFAULT_BACKUP_FILENAME = "memories-backup.zip";
 
-/** The printable memory book: the home page's button and dialog, and the text printed in the PDF. */
+/** The printable memory book: the home page's button and its dialog. */
 export const MEMORY_BOOK = {
   button: "Printable memory book",
   dialogDescription:
@@ -178,7 +178,10 @@ export const MEMORY_BOOK = {
   failed: "Memory book failed",
   toBeforeFrom: "'To' must not be before 'From'",
   defaultFilename: "memory-book.pdf",
-  // In the PDF
+} as const;
+
+/** The text printed in the memory book's PDF (server only, so it stays out of the web bundle). */
+export const MEMORY_BOOK_PDF = {
   title: "Memory Book",
   contents: "Contents",
   letter: "Letter",

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { PassThrough, type Readable } from "node:stream";
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
-import { MEMORY_BOOK } from "../../shared/messages";
+import { MEMORY_BOOK_PDF } from "../../shared/messages";
 import type { MemoryBookQuery, User } from "../../shared/schemas";
 import { type MemoriesRepo, type MemoryRow, toMemoryDto } from "./memories.repo";
 
@@ -217,7 +217,7 @@ export class MemoryBook {
     t.style("regular", 11, "#444444");
     doc.text(formatDate(memory.recordedAt), PAGE.margin, doc.y + 2, { width: textWidth });
     if (memory.tags.length > 0) {
-      doc.text(`${MEMORY_BOOK.tags}: ${memory.tags.join(", ")}`, PAGE.margin, doc.y + 2, {
+      doc.text(`${MEMORY_BOOK_PDF.tags}: ${memory.tags.join(", ")}`, PAGE.margin, doc.y + 2, {
         width: textWidth,
       });
     }
@@ -226,7 +226,7 @@ export class MemoryBook {
       const qrX = PAGE.width - PAGE.margin - QR_SIZE;
       if (drawQrCodes) drawQr(doc, this.linkFor(memory.id), qrX, top, QR_SIZE);
       t.style("regular", 8, "#444444");
-      t.at(MEMORY_BOOK.scanToListen, qrX + QR_SIZE / 2, top + QR_SIZE + 3, "center");
+      t.at(MEMORY_BOOK_PDF.scanToListen, qrX + QR_SIZE / 2, top + QR_SIZE + 3, "center");
       bottom = Math.max(bottom, top + QR_SIZE + 14);
     }
     doc.y = bottom + 10;
@@ -238,8 +238,8 @@ export class MemoryBook {
       .stroke();
     doc.y += 10;
     for (const [heading, body] of [
-      [MEMORY_BOOK.letter, memory.summary],
-      [MEMORY_BOOK.transcript, memory.transcript],
+      [MEMORY_BOOK_PDF.letter, memory.summary],
+      [MEMORY_BOOK_PDF.transcript, memory.transcript],
     ] as const) {
       if (!body.trim()) continue;
       // A heading never sits alone at the foot of a page.
@@ -307,7 +307,7 @@ export class MemoryBook {
     if (signal.aborted) return;
     const count = startPages.length;
 
-    const t = new Typesetter(1, { title: `${MEMORY_BOOK.title}: ${name}`, author: name });
+    const t = new Typesetter(1, { title: `${MEMORY_BOOK_PDF.title}: ${name}`, author: name });
     const { doc } = t;
     doc.pipe(output);
     const room = roomWaiter(doc, signal);
@@ -316,26 +316,29 @@ export class MemoryBook {
     t.newPage();
     t.style("bold", 30);
     doc.y = PAGE.height * 0.3;
-    t.paragraph(MEMORY_BOOK.title, { align: "center" });
+    t.paragraph(MEMORY_BOOK_PDF.title, { align: "center" });
     doc.y += 20;
     t.style("bold", 22);
     t.paragraph(name, { align: "center" });
     doc.y += 16;
     t.style("regular", 14, "#333333");
     t.paragraph(rangeLabel(filter, first, last), { align: "center" });
-    if (filter.tag) t.paragraph(`${MEMORY_BOOK.taggedWith}: ${filter.tag}`, { align: "center" });
+    if (filter.tag)
+      t.paragraph(`${MEMORY_BOOK_PDF.taggedWith}: ${filter.tag}`, { align: "center" });
     doc.y = PAGE.height * 0.8;
     t.style("regular", 10, "#555555");
-    t.paragraph(`${MEMORY_BOOK.made} ${formatDate(new Date().toISOString())}`, { align: "center" });
+    t.paragraph(`${MEMORY_BOOK_PDF.made} ${formatDate(new Date().toISOString())}`, {
+      align: "center",
+    });
 
     // Contents: one line per memory, the title cut to fit, its page number at the right.
     t.newPage();
     t.style("bold", 20);
-    t.paragraph(MEMORY_BOOK.contents);
+    t.paragraph(MEMORY_BOOK_PDF.contents);
     doc.y = PAGE.margin + 50;
     if (count === 0) {
       t.style("regular", 12);
-      t.paragraph(MEMORY_BOOK.noMemories);
+      t.paragraph(MEMORY_BOOK_PDF.noMemories);
     }
     let index = 0;
     let linesOnPage = 0;
@@ -409,6 +412,6 @@ function rangeLabel(filter: MemoryBookFilter, first: string | null, last: string
     ? formatDate(`${filter.from}T00:00:00.000Z`)
     : first && formatDate(first);
   const to = filter.to ? formatDate(`${filter.to}T00:00:00.000Z`) : last && formatDate(last);
-  if (!from || !to) return MEMORY_BOOK.allMemories;
+  if (!from || !to) return MEMORY_BOOK_PDF.allMemories;
   return from === to ? from : `${from} – ${to}`;
 }

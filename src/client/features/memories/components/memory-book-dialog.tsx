@@ -1,4 +1,3 @@
-import { Loader2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { TAG_MAX_LENGTH } from "../../../../shared/constants";
 import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
@@ -11,7 +10,6 @@ import {
 } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
 import { downloadMemoryBook } from "../api/memory-book";
 
 /** The printable memory book: optional recorded dates and tag, then the PDF download. */
@@ -43,7 +41,8 @@ export function MemoryBookDialog({
     } catch (error) {
       toast({
         title: MEMORY_BOOK.failed,
-        description: errorMessage(error),
+        // downloadFile throws an Error carrying the server's message.
+        description: error instanceof Error ? error.message : String(error),
         variant: "destructive",
       });
     } finally {
@@ -83,12 +82,7 @@ export function MemoryBookDialog({
             disabled={preparing}
           />
           <p role="status" className="min-h-5 text-sm text-slate-700">
-            {preparing ? (
-              <span className="inline-flex items-center gap-2">
-                <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
-                {MEMORY_BOOK.preparing}
-              </span>
-            ) : null}
+            {preparing ? MEMORY_BOOK.preparing : null}
           </p>
           <div className="flex justify-end gap-2">
             <Button variant="outline" onClick={() => onOpenChange(false)} disabled={preparing}>
