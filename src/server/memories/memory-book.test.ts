@@ -7,8 +7,9 @@ import { newId } from "../ids";
 import { storeAudioFixture } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, makeTempDir, type TestApp } from "../test/harness";
-import { MemoriesRepo, type NewMemory } from "./memories.repo";
+import { MemoriesRepo, type MemoryRow, type NewMemory } from "./memories.repo";
 import { MEMORY_BOOKS_PER_HOUR } from "./memories.routes";
+import { MemoryBook } from "./memory-book";
 
 const run = promisify(execFile);
 const APP_URL = "https://journal.example.org";
@@ -360,5 +361,74 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
     const res = await book("", busy.cookie);
     expect(res.statusCode).toBe(429);
     expect((await book("", other.cookie)).statusCode).toBe(200);
+  });
+});
+
+describe("a journal that changes while its book is made", () => {
+  it("keeps the contents' page numbers true when a memory arrives after the count", async () => {
+    const dir = await makeTempDir("vmj-book-unit-");
+    try {
+      const row = (i: number, title: string): MemoryRow => ({
+        id: `m${i}`,
+        seq: i,
+        user_id: "u",
+        title,
+        audio_id: `a${i}`,
+        transcript: "The bees were loud. ".repeat(40 + i * 25),
+        summary: "A letter.",
+        scores: "{}",
+        duration: 1,
+        recorded_at: new Date(Date.UTC(2020, 0, 10 + i)).toISOString(),
+        tags: "[]",
+        status: "saved",
+        stage: null,
+        error: null,
+        created_at: "",
+        updated_at: "",
+        anon_owner_hash: null,
+        claim_expires_at: null,
+      });
+      const rows = [1, 2, 3, 4, 5, 6].map((i) => row(i, `Chapter${i}`));
+      let reads = 0;
+      const repo: Pick<MemoriesRepo, "batchForBook"> = {
+        async batchForBook(_userId, _range, after, limit) {
+          reads += 1;
+          // After the first read (the count), an older memory appears at the front.
+          if (reads === 2) rows.unshift(row(0, "Chapter0"));
+          const start = after
+            ? rows.findIndex(
+                (r) =>
+                  r.recorded_at > after.recordedAt ||
+                  (r.recorded_at === after.recordedAt && r.seq > after.seq),
+              )
+            : 0;
+          return start < 0 ? [] : rows.slice(start, start + limit);
+        },
+      };
+      const book = new MemoryBook(repo, { appUrl: APP_URL });
+      const chunks: Buffer[] = [];
+      for await (const chunk of book.stream({ id: "u", username: "u", displayName: null }, {})) {
+        chunks.push(chunk as Buffer);
+      }
+      const pages = await pdfPages(dir, Buffer.concat(chunks));
+      const contents = pages[1] ?? "";
+      // Six memories were counted: the book holds the first six of the journal as it now is.
+      expect(contents).toContain("Chapter0");
+      expect(contents).not.toContain("Chapter6");
+      for (const title of [
+        "Chapter0",
+        "Chapter1",
+        "Chapter2",
+        "Chapter3",
+        "Chapter4",
+        "Chapter5",
+      ]) {
+        const match = new RegExp(`${title}\\s+(\\d+)`).exec(contents.replace(/\n+/g, " "));
+        const pageNumber = Number(match?.[1]);
+        expect(pages[pageNumber - 1], `${title} on page ${pageNumber}`).toContain(title);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

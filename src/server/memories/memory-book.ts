@@ -260,7 +260,7 @@ export class MemoryBook {
     filter: MemoryBookFilter,
     firstPage: (count: number) => number,
     signal: { aborted: boolean },
-  ): Promise<{ startPages: number[]; first: string | null; last: string | null }> {
+  ): Promise<{ count: number; startPages: number[]; first: string | null; last: string | null }> {
     // The table of contents' length depends on the count, so count first (one cheap read).
     let count = 0;
     for await (const _row of this.memories(userId, filter)) count++;
@@ -272,14 +272,15 @@ export class MemoryBook {
     let first: string | null = null;
     let last: string | null = null;
     for await (const row of this.memories(userId, filter)) {
-      if (signal.aborted) break;
+      // Memories added since the count wait for the next book: the contents' length is fixed.
+      if (signal.aborted || startPages.length === count) break;
       startPages.push(this.typesetMemory(t, row, false));
       await yieldToEventLoop();
       first ??= row.recorded_at;
       last = row.recorded_at;
     }
     t.doc.end();
-    return { startPages, first, last };
+    return { count, startPages, first, last };
   }
 
   /** The book as a PDF stream; errors while it streams destroy the stream. */
@@ -303,8 +304,9 @@ export class MemoryBook {
   ): Promise<void> {
     const name = user.displayName?.trim() || user.username;
     const firstMemoryPage = (count: number) => 2 + tocPageCount(count);
-    const { startPages, first, last } = await this.layout(user.id, filter, firstMemoryPage, signal);
+    const laidOut = await this.layout(user.id, filter, firstMemoryPage, signal);
     if (signal.aborted) return;
+    const { startPages, first, last } = laidOut;
     const count = startPages.length;
 
     const t = new Typesetter(1, { title: `${MEMORY_BOOK_PDF.title}: ${name}`, author: name });
@@ -364,7 +366,9 @@ export class MemoryBook {
       if (index % 50 === 0) await room();
     }
 
-    // The memories, each at the page the contents promised (same layout as pass one).
+    // The memories, each at the page the contents promised (same layout as pass one). If some
+    // vanished between the count and the layout, blank pages keep the numbering.
+    while (t.page < firstMemoryPage(laidOut.count) - 1) t.newPage();
     t.newPage();
     index = 0;
     for await (const row of this.memories(user.id, filter)) {
