@@ -91,6 +91,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         memories: services.memories,
         backup: services.backup,
         users: services.users,
+        book: services.book,
       });
       await api.register(memoryProcessingRoutes, { processing: services.processing, config });
       await api.register(restoreRoutes, { restore: services.restore, config });

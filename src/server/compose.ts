@@ -10,7 +10,7 @@ import { SessionsRepo } from "./auth/sessions.repo";
 import { transcribeCommentHandler } from "./comments/comments.jobs";
 import { CommentsRepo } from "./comments/comments.repo";
 import { CommentsService, TRANSCRIBE_COMMENT_JOB } from "./comments/comments.service";
-import type { Config } from "./config";
+import { type Config, publicAppUrl } from "./config";
 import type { DatabaseHandle } from "./db/connection";
 import { Transactions } from "./db/transactions";
 import { JobsRepo } from "./jobs/jobs.repo";
@@ -20,6 +20,7 @@ import { MemoriesRepo } from "./memories/memories.repo";
 import { MemoriesService } from "./memories/memories.service";
 import { MemoriesBackup } from "./memories/memories-backup";
 import { MemoriesRestore } from "./memories/memories-restore";
+import { MemoryBook } from "./memories/memory-book";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
 import { RateLimitCounters } from "./rate-limit-store";
@@ -128,6 +129,7 @@ export function createServices(deps: ServiceDeps) {
     log,
   );
   const account = new AccountService({ users, auth, memories, audio, transactions });
+  const book = new MemoryBook(memoriesRepo, { appUrl: publicAppUrl(config) });
 
   return {
     config,
@@ -143,6 +145,7 @@ export function createServices(deps: ServiceDeps) {
     backup,
     restore,
     account,
+    book,
     worker,
     rateLimitCounters: new RateLimitCounters(db),
     /** Stops the worker (jobs in hand keep their lease) and waits for mail being sent. */

@@ -191,6 +191,36 @@ export const MESSAGES = {
 
 export const DEFAULT_BACKUP_FILENAME = "memories-backup.zip";
 
+/** The printable memory book: the home page's button and its dialog. */
+export const MEMORY_BOOK = {
+  button: "Printable memory book",
+  dialogDescription:
+    "A PDF of your saved memories to print, with a QR code on each that plays the recording. Leave the fields empty for every memory.",
+  from: "From",
+  to: "To",
+  tag: "Tag",
+  create: "Create book",
+  preparing: "Preparing your book...",
+  ready: "Memory book ready",
+  failed: "Memory book failed",
+  toBeforeFrom: "'To' must not be before 'From'",
+  defaultFilename: "memory-book.pdf",
+} as const;
+
+/** The text printed in the memory book's PDF (server only, so it stays out of the web bundle). */
+export const MEMORY_BOOK_PDF = {
+  title: "Memory Book",
+  contents: "Contents",
+  letter: "Letter",
+  transcript: "Transcript",
+  tags: "Tags",
+  scanToListen: "Scan to listen",
+  noMemories: "No saved memories match this book's dates and tag.",
+  allMemories: "All memories",
+  taggedWith: "Tagged",
+  made: "Made on",
+} as const;
+
 /** 'No comments', '1 comment', 'N comments'. */
 export function commentCountLabel(count: number): string {
   if (count === 0) return MESSAGES.noComments;

@@ -245,6 +245,28 @@ export const searchQuerySchema = pageQuerySchema.extend({
   q: z.string().max(SEARCH_MAX_LENGTH).default(""),
 });
 
+/** A calendar date, YYYY-MM-DD, that exists (2024-02-30 does not). */
+export const calendarDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD")
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00.000Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  }, "not a real date");
+
+/** GET /api/memory-book: optional recorded-date range (inclusive, UTC days) and one tag. */
+export const memoryBookQuerySchema = z
+  .object({
+    from: calendarDateSchema.optional(),
+    to: calendarDateSchema.optional(),
+    tag: tagSchema.pipe(z.string().min(1, "must not be empty")).optional(),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    path: ["to"],
+    message: "must not be before from",
+  });
+export type MemoryBookQuery = z.infer<typeof memoryBookQuerySchema>;
+
 export const isoDateTimeSchema = z.iso.datetime({ offset: true });
 
 /** PUT /api/memories/{id}: the full memory; fields a user may not set are ignored. */

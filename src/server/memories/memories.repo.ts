@@ -312,6 +312,39 @@ export class MemoriesRepo {
     return rows.map((row) => stripSearchVector(row) as MemoryRow);
   }
 
+  /**
+   * One batch of a user's saved memories in recorded order (oldest first), recorded in
+   * [from, to), after the (recordedAt, seq) key: keyset paging for the memory book.
+   */
+  async batchForBook(
+    userId: string,
+    range: { from: string | null; to: string | null },
+    after: { recordedAt: string; seq: number } | null,
+    limit: number,
+  ): Promise<MemoryRow[]> {
+    let query = this.db
+      .selectFrom("memories")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("status", "=", "saved");
+    if (range.from) query = query.where("recorded_at", ">=", range.from);
+    if (range.to) query = query.where("recorded_at", "<", range.to);
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb("recorded_at", ">", after.recordedAt),
+          eb.and([eb("recorded_at", "=", after.recordedAt), eb("seq", ">", after.seq)]),
+        ]),
+      );
+    }
+    const rows = await query
+      .orderBy("recorded_at", "asc")
+      .orderBy("seq", "asc")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => stripSearchVector(row) as MemoryRow);
+  }
+
   // ---- Processing (the AI pipeline, retries and claiming) ----------------------------------
 
   // The pipeline's writes apply only while the memory is processing: a memory deleted, or one whose

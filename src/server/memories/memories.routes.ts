@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   errorResponseSchema,
   idParamsSchema,
+  memoryBookQuerySchema,
   memoryPageSchema,
   memorySchema,
   memoryUpdateBodySchema,
@@ -14,11 +15,16 @@ import { unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
 import type { MemoriesService } from "./memories.service";
 import type { MemoriesBackup } from "./memories-backup";
+import type { MemoryBook } from "./memory-book";
+
+/** Books per owner per hour: each one typesets the whole journal twice. */
+export const MEMORY_BOOKS_PER_HOUR = 10;
 
 export interface MemoriesRoutesOptions {
   memories: MemoriesService;
   backup: MemoriesBackup;
   users: UsersService;
+  book: MemoryBook;
 }
 
 const errors = {
@@ -31,7 +37,7 @@ const errors = {
 /** Lists, search, one memory, edit, delete, backup, and a public profile's memories. */
 export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = async (
   app,
-  { memories, backup, users },
+  { memories, backup, users, book },
 ) => {
   app.get(
     "/memories",
@@ -118,6 +124,43 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
         .header(
           "content-disposition",
           `attachment; filename="memories-backup-${user.username.replace(/[^A-Za-z0-9._-]/g, "_")}-${date}.zip"`,
+        )
+        .header("cache-control", "no-store")
+        .send(stream);
+    },
+  );
+
+  app.get(
+    "/memory-book",
+    {
+      schema: {
+        // A streamed application/pdf; errors are the usual JSON { message } (400, 401, 429).
+        summary: "A printable PDF of your saved memories (optional recorded dates and tag)",
+        querystring: memoryBookQuerySchema,
+      },
+      config: {
+        rateLimit: {
+          max: MEMORY_BOOKS_PER_HOUR,
+          timeWindow: "1 hour",
+          keyGenerator: (request) => `memory-book:${request.identity.userId ?? request.ip}`,
+        },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.identity.userId;
+      if (!userId) throw unauthorized();
+      const user = await users.getUser(userId);
+      if (!user) throw unauthorized();
+      const date = new Date().toISOString().slice(0, 10);
+      const stream = book.stream(user, request.query);
+      stream.on("error", (error) =>
+        request.log.error({ err: error }, "memory book failed mid-stream"),
+      );
+      return reply
+        .header("content-type", "application/pdf")
+        .header(
+          "content-disposition",
+          `attachment; filename="memory-book-${user.username.replace(/[^A-Za-z0-9._-]/g, "_")}-${date}.pdf"`,
         )
         .header("cache-control", "no-store")
         .send(stream);

@@ -5,9 +5,12 @@ import { errorMessage } from "../../../lib/api-client";
 
 export const BACKUP_PATH = "/api/backup-memories";
 
-/** The filename of a Content-Disposition header, or the spec's default. */
-export function filenameFromContentDisposition(header: string | null): string {
-  if (!header) return DEFAULT_BACKUP_FILENAME;
+/** The filename of a Content-Disposition header, or the fallback (the spec's default). */
+export function filenameFromContentDisposition(
+  header: string | null,
+  fallback: string = DEFAULT_BACKUP_FILENAME,
+): string {
+  if (!header) return fallback;
   const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
   if (star?.[1]) {
     try {
@@ -17,12 +20,20 @@ export function filenameFromContentDisposition(header: string | null): string {
     }
   }
   const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
-  return plain?.[1]?.trim() || DEFAULT_BACKUP_FILENAME;
+  return plain?.[1]?.trim() || fallback;
 }
 
 /** Downloads the backup zip through fetch + blob; throws with the server's message on failure. */
 export async function downloadBackup(): Promise<string> {
-  const res = await fetch(BACKUP_PATH, { credentials: "include" });
+  return downloadFile(BACKUP_PATH, DEFAULT_BACKUP_FILENAME);
+}
+
+/**
+ * Fetches `url` and saves the body under the server's filename (fetch + blob, so a failure shows
+ * the server's message instead of a broken download); throws with that message.
+ */
+export async function downloadFile(url: string, fallbackFilename: string): Promise<string> {
+  const res = await fetch(url, { credentials: "include" });
   if (!res.ok) {
     let message = `${res.status}: ${res.statusText}`;
     try {
@@ -33,17 +44,20 @@ export async function downloadBackup(): Promise<string> {
     }
     throw new Error(message);
   }
-  const filename = filenameFromContentDisposition(res.headers.get("content-disposition"));
+  const filename = filenameFromContentDisposition(
+    res.headers.get("content-disposition"),
+    fallbackFilename,
+  );
   const blob = await res.blob();
-  const url = URL.createObjectURL(blob);
+  const objectUrl = URL.createObjectURL(blob);
   const link = document.createElement("a");
-  link.href = url;
+  link.href = objectUrl;
   link.download = filename;
   document.body.appendChild(link);
   link.click();
   link.remove();
   // Give the browser a moment to start the download before the blob goes.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 10_000);
   return filename;
 }
 

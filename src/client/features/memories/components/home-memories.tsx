@@ -1,6 +1,6 @@
-import { Download } from "lucide-react";
-import { useCallback, useState } from "react";
-import { MESSAGES } from "../../../../shared/messages";
+import { BookOpen, Download } from "lucide-react";
+import { lazy, Suspense, useCallback, useState } from "react";
+import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
@@ -10,7 +10,11 @@ import { useMemories } from "../api/get-memories";
 import { MemoryList } from "./memory-list";
 import { SearchBox } from "./search-box";
 
-/** Home, logged in: Backup Memories, the search box and 'Recent Memories' (nothing when logged out). */
+const MemoryBookDialog = lazy(() =>
+  import("./memory-book-dialog").then((m) => ({ default: m.MemoryBookDialog })),
+);
+
+/** Home, logged in: the memory book, Backup Memories, the search box and 'Recent Memories' (nothing when logged out). */
 export function HomeMemories() {
   const { data: user } = useUser();
   if (!user) return null;
@@ -21,6 +25,7 @@ function OwnMemories({ userId }: { userId: string }) {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState("");
   const [backingUp, setBackingUp] = useState(false);
+  const [bookOpen, setBookOpen] = useState(false);
   const memories = useMemories({ page, search, enabled: true });
   const onSearch = useCallback((text: string) => {
     setSearch((previous) => {
@@ -49,12 +54,21 @@ function OwnMemories({ userId }: { userId: string }) {
   const searching = search.trim() !== "";
   return (
     <section className="space-y-4" aria-labelledby="recent-memories">
-      <div className="flex justify-end">
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="outline" onClick={() => setBookOpen(true)}>
+          <BookOpen className="h-4 w-4" aria-hidden="true" />
+          {MEMORY_BOOK.button}
+        </Button>
         <Button variant="outline" onClick={() => void backup()} disabled={backingUp}>
           <Download className="h-4 w-4" aria-hidden="true" />
           {MESSAGES.backupMemories}
         </Button>
       </div>
+      {bookOpen ? (
+        <Suspense fallback={null}>
+          <MemoryBookDialog open={bookOpen} onOpenChange={setBookOpen} />
+        </Suspense>
+      ) : null}
       <SearchBox onSearch={onSearch} />
       <h2 id="recent-memories" className="text-xl font-semibold">
         {MESSAGES.recentMemories}

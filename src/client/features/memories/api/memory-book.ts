@@ -1,0 +1,20 @@
+import { MEMORY_BOOK } from "../../../../shared/messages";
+import type { MemoryBookQuery } from "../../../../shared/schemas";
+import { downloadFile } from "./backup-memories";
+
+export const MEMORY_BOOK_PATH = "/api/memory-book";
+
+/** GET /api/memory-book with only the filters that are set. */
+export function memoryBookUrl(filter: MemoryBookQuery): string {
+  const params = new URLSearchParams();
+  if (filter.from) params.set("from", filter.from);
+  if (filter.to) params.set("to", filter.to);
+  if (filter.tag?.trim()) params.set("tag", filter.tag.trim());
+  const query = params.toString();
+  return query ? `${MEMORY_BOOK_PATH}?${query}` : MEMORY_BOOK_PATH;
+}
+
+/** Downloads the printable PDF; throws with the server's message on failure. */
+export function downloadMemoryBook(filter: MemoryBookQuery): Promise<string> {
+  return downloadFile(memoryBookUrl(filter), MEMORY_BOOK.defaultFilename);
+}

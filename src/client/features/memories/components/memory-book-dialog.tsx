@@ -1,0 +1,99 @@
+import { type FormEvent, useState } from "react";
+import { TAG_MAX_LENGTH } from "../../../../shared/constants";
+import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
+import { Button } from "../../../components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+} from "../../../components/ui/dialog";
+import { TextField } from "../../../components/ui/text-field";
+import { toast } from "../../../components/ui/use-toast";
+import { downloadMemoryBook } from "../api/memory-book";
+
+/** The printable memory book: optional recorded dates and tag, then the PDF download. */
+export function MemoryBookDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const [tag, setTag] = useState("");
+  const [preparing, setPreparing] = useState(false);
+  const toError = from && to && to < from ? MEMORY_BOOK.toBeforeFrom : undefined;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (toError || preparing) return;
+    setPreparing(true);
+    try {
+      await downloadMemoryBook({
+        ...(from ? { from } : {}),
+        ...(to ? { to } : {}),
+        ...(tag.trim() ? { tag: tag.trim() } : {}),
+      });
+      toast({ title: MEMORY_BOOK.ready });
+      onOpenChange(false);
+    } catch (error) {
+      toast({
+        title: MEMORY_BOOK.failed,
+        // downloadFile throws an Error carrying the server's message.
+        description: error instanceof Error ? error.message : String(error),
+        variant: "destructive",
+      });
+    } finally {
+      setPreparing(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (preparing ? undefined : onOpenChange(next))}>
+      <DialogContent>
+        <form onSubmit={(event) => void onSubmit(event)} className="space-y-4">
+          <DialogTitle>{MEMORY_BOOK.button}</DialogTitle>
+          <DialogDescription>{MEMORY_BOOK.dialogDescription}</DialogDescription>
+          <div className="grid grid-cols-2 gap-3">
+            <TextField
+              label={MEMORY_BOOK.from}
+              type="date"
+              value={from}
+              onChange={(event) => setFrom(event.target.value)}
+              disabled={preparing}
+            />
+            <TextField
+              label={MEMORY_BOOK.to}
+              type="date"
+              value={to}
+              onChange={(event) => setTo(event.target.value)}
+              error={toError}
+              disabled={preparing}
+            />
+          </div>
+          <TextField
+            label={MEMORY_BOOK.tag}
+            value={tag}
+            onChange={(event) => setTag(event.target.value)}
+            maxLength={TAG_MAX_LENGTH}
+            autoComplete="off"
+            disabled={preparing}
+          />
+          <p role="status" className="min-h-5 text-sm text-slate-700">
+            {preparing ? MEMORY_BOOK.preparing : null}
+          </p>
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={preparing}>
+              {MESSAGES.cancel}
+            </Button>
+            <Button type="submit" disabled={preparing || Boolean(toError)}>
+              {MEMORY_BOOK.create}
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

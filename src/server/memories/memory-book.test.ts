@@ -1,0 +1,434 @@
+import { execFile } from "node:child_process";
+import { readdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../ids";
+import { storeAudioFixture } from "../test/audio-fixtures";
+import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { createTestApp, DATABASE_KINDS, makeTempDir, type TestApp } from "../test/harness";
+import { MemoriesRepo, type MemoryRow, type NewMemory } from "./memories.repo";
+import { MEMORY_BOOKS_PER_HOUR } from "./memories.routes";
+import { MemoryBook } from "./memory-book";
+
+const run = promisify(execFile);
+const APP_URL = "https://journal.example.org";
+
+/** A PDF's pages as text (pdftotext, reading order), one string per page. */
+async function pdfPages(dir: string, pdf: Buffer): Promise<string[]> {
+  const file = path.join(dir, `${newId()}.pdf`);
+  await writeFile(file, pdf);
+  const { stdout } = await run("pdftotext", ["-enc", "UTF-8", file, "-"], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout.split("\f").slice(0, -1);
+}
+
+interface Word {
+  page: number;
+  text: string;
+  yMin: number;
+  yMax: number;
+  pageHeight: number;
+}
+
+/** Every word with its box, from `pdftotext -bbox`. */
+async function pdfWords(dir: string, pdf: Buffer): Promise<Word[]> {
+  const file = path.join(dir, `${newId()}.pdf`);
+  await writeFile(file, pdf);
+  const { stdout } = await run("pdftotext", ["-bbox", "-enc", "UTF-8", file, "-"], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const words: Word[] = [];
+  let page = 0;
+  let pageHeight = 0;
+  for (const line of stdout.split("\n")) {
+    const pageMatch = /<page width="[\d.]+" height="([\d.]+)">/.exec(line);
+    if (pageMatch) {
+      page += 1;
+      pageHeight = Number(pageMatch[1]);
+      continue;
+    }
+    const word =
+      /<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*)<\/word>/.exec(line);
+    if (word) {
+      words.push({
+        page,
+        pageHeight,
+        yMin: Number(word[1]),
+        yMax: Number(word[2]),
+        text: word[3] ?? "",
+      });
+    }
+  }
+  return words;
+}
+
+/** The QR codes on one page, decoded (pdftoppm at 150 dpi, then zbarimg). */
+async function qrLinks(dir: string, pdf: Buffer, page: number): Promise<string[]> {
+  const base = path.join(dir, newId());
+  await writeFile(`${base}.pdf`, pdf);
+  await run("pdftoppm", [
+    "-r",
+    "150",
+    "-png",
+    "-f",
+    String(page),
+    "-l",
+    String(page),
+    `${base}.pdf`,
+    base,
+  ]);
+  const image = (await readdir(dir)).find(
+    (name) => name.startsWith(path.basename(base)) && name.endsWith(".png"),
+  );
+  if (!image) throw new Error("pdftoppm wrote no image");
+  // zbarimg exits 4 when it finds no code: that is an empty list here, not an error.
+  const result = await run("zbarimg", ["--raw", "-q", path.join(dir, image)]).catch(
+    (error: { code?: number; stdout?: string }) => {
+      if (error.code === 4) return { stdout: "" };
+      throw error;
+    },
+  );
+  return result.stdout.split("\n").filter(Boolean).sort();
+}
+
+describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
+  let t: TestApp;
+  let repo: MemoriesRepo;
+  let dir: string;
+  let owner: TestUser;
+  let other: TestUser;
+  const ids: Record<string, string> = {};
+
+  const add = async (
+    user: TestUser,
+    memory: Omit<NewMemory, "userId" | "audioId" | "status"> & Partial<NewMemory>,
+  ) => {
+    const audio = await storeAudioFixture(t.database, t.storage, Buffer.from("ID3 not really"), {
+      userId: user.user.id,
+    });
+    const row = await repo.insert({
+      userId: user.user.id,
+      audioId: audio.id,
+      status: "saved",
+      ...memory,
+    });
+    ids[row.title] = row.id;
+    return row;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ kind, env: { APP_URL } });
+    repo = new MemoriesRepo(t.database.db, t.database.kind);
+    dir = await makeTempDir("vmj-book-");
+    owner = await createUserWithSession(t);
+    other = await createUserWithSession(t);
+    await t.database.db
+      .updateTable("users")
+      .set({ display_name: "Γιαγιά Ελένη" })
+      .where("id", "=", owner.user.id)
+      .execute();
+    // Inserted out of order: the book follows recorded dates, oldest first.
+    await add(owner, {
+      title: "Summer at the lake",
+      recordedAt: "2021-07-14T10:00:00.000Z",
+      summary: "Dear Anna, this is the summer you learned to swim.",
+      transcript: "We rowed out at dawn.",
+      tags: ["summer", "family"],
+    });
+    await add(owner, {
+      title: "Γιαγιά και Бабушка",
+      recordedAt: "2019-03-02T10:00:00.000Z",
+      summary: "Ça été le plus beau jour.",
+      transcript: "Γιαγιά sang, and Бабушка laughed. Ça été magnifique, élève, naïve, Ελλάδα.",
+      tags: ["family"],
+    });
+    await add(owner, {
+      title: "First snow",
+      recordedAt: "2020-12-01T08:00:00.000Z",
+      transcript: "Snow on the windows.",
+      tags: ["winter"],
+    });
+    await add(owner, {
+      title: "Grandfather's workshop",
+      recordedAt: "2021-07-14T10:00:00.000Z",
+      transcript: "Sawdust and radio.",
+      tags: ["Family"],
+    });
+    await add(owner, {
+      title: "Still processing",
+      status: "processing",
+      recordedAt: "2020-01-01T00:00:00.000Z",
+    });
+    await add(owner, {
+      title: "Failed one",
+      status: "failed",
+      recordedAt: "2020-01-02T00:00:00.000Z",
+    });
+    await add(other, { title: "Someone else's secret", recordedAt: "2020-06-01T00:00:00.000Z" });
+  });
+  afterAll(async () => {
+    await t.cleanup();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const book = (query = "", cookie: string | null = owner.cookie) =>
+    t.app.inject({
+      method: "GET",
+      url: `/api/memory-book${query}`,
+      headers: { ...(cookie ? { cookie } : {}), host: "evil.example" },
+    });
+
+  /** The memories' titles as they appear on the memory pages (after the contents). */
+  const titlesInBody = (pages: string[], titles: string[]) => {
+    const body = pages.slice(2).join("\f");
+    return titles
+      .map((title) => ({ title, at: body.indexOf(title) }))
+      .filter((entry) => entry.at >= 0)
+      .sort((a, b) => a.at - b.at)
+      .map((entry) => entry.title);
+  };
+  const ALL = [
+    "Summer at the lake",
+    "Γιαγιά και Бабушка",
+    "First snow",
+    "Grandfather's workshop",
+    "Still processing",
+    "Failed one",
+    "Someone else's secret",
+  ];
+
+  it("streams a PDF: cover, contents with true page numbers, saved memories oldest first", async () => {
+    const res = await book();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/pdf");
+    expect(res.headers["content-disposition"]).toMatch(
+      new RegExp(
+        `^attachment; filename="memory-book-${owner.user.username}-\\d{4}-\\d{2}-\\d{2}\\.pdf"$`,
+      ),
+    );
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
+    const pages = await pdfPages(dir, res.rawPayload);
+    const cover = pages[0] ?? "";
+    expect(cover).toContain("Memory Book");
+    expect(cover).toContain("Γιαγιά Ελένη");
+    expect(cover).toContain("2 March 2019 – 14 July 2021");
+    expect(pages[1]).toContain("Contents");
+    expect(titlesInBody(pages, ALL)).toEqual([
+      "Γιαγιά και Бабушка",
+      "First snow",
+      "Summer at the lake",
+      "Grandfather's workshop",
+    ]);
+    const text = pages.join("\n");
+    for (const exact of ["Γιαγιά", "Бабушка", "Ça été", "Ελλάδα", "élève", "naïve"]) {
+      expect(text).toContain(exact);
+    }
+    expect(text).not.toContain("Someone else");
+    expect(text).not.toContain("Still processing");
+    expect(text).not.toContain("Failed one");
+    expect(text).toContain("Dear Anna, this is the summer you learned to swim.");
+    // Each contents line's page number is the page the memory starts on.
+    for (const title of [
+      "Γιαγιά και Бабушка",
+      "First snow",
+      "Summer at the lake",
+      "Grandfather's workshop",
+    ]) {
+      const line = pages[1]?.split("\n").find((l) => l.startsWith(title));
+      const match = /(\d+)\s*$/.exec(line ?? "") ?? /(\d+)/.exec(pages[1]?.split(title)[1] ?? "");
+      const pageNumber = Number(match?.[1]);
+      expect(pages[pageNumber - 1], `${title} on page ${pageNumber}`).toContain(title);
+    }
+  });
+
+  it("the QR codes decode to each memory's page on the public address, never the request's host", async () => {
+    const res = await book();
+    const pages = await pdfPages(dir, res.rawPayload);
+    const links: string[] = [];
+    for (let page = 3; page <= pages.length; page++)
+      links.push(...(await qrLinks(dir, res.rawPayload, page)));
+    expect(links.sort()).toEqual(
+      ["Γιαγιά και Бабушка", "First snow", "Summer at the lake", "Grandfather's workshop"]
+        .map((title) => `${APP_URL}/memory/${ids[title]}`)
+        .sort(),
+    );
+  });
+
+  it("filters by recorded dates (inclusive days) and by tag (any case)", async () => {
+    const ranged = await book("?from=2020-12-01&to=2021-07-14");
+    expect(ranged.statusCode).toBe(200);
+    const rangedPages = await pdfPages(dir, ranged.rawPayload);
+    expect(titlesInBody(rangedPages, ALL)).toEqual([
+      "First snow",
+      "Summer at the lake",
+      "Grandfather's workshop",
+    ]);
+    expect(rangedPages[0]).toContain("1 December 2020 – 14 July 2021");
+
+    const tagged = await book("?tag=family");
+    const taggedPages = await pdfPages(dir, tagged.rawPayload);
+    expect(titlesInBody(taggedPages, ALL)).toEqual([
+      "Γιαγιά και Бабушка",
+      "Summer at the lake",
+      "Grandfather's workshop",
+    ]);
+    expect(taggedPages[0]).toContain("family");
+
+    const both = await book("?from=2021-01-01&tag=summer");
+    expect(titlesInBody(await pdfPages(dir, both.rawPayload), ALL)).toEqual(["Summer at the lake"]);
+
+    const none = await book("?to=2000-01-01");
+    expect(none.statusCode).toBe(200);
+    const nonePages = await pdfPages(dir, none.rawPayload);
+    expect(nonePages[1]).toContain("No saved memories match");
+    expect(titlesInBody(nonePages, ALL)).toEqual([]);
+  });
+
+  it("answers 401 logged out, and another user's book holds only their own memories", async () => {
+    const res = await book("", null);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: "Not logged in" });
+    const theirs = await book("", other.cookie);
+    expect(theirs.statusCode).toBe(200);
+    expect(titlesInBody(await pdfPages(dir, theirs.rawPayload), ALL)).toEqual([
+      "Someone else's secret",
+    ]);
+  });
+
+  it.each([
+    ["?from=2024-13-01", "querystring.from"],
+    ["?from=2024-02-30", "querystring.from"],
+    ["?to=yesterday", "querystring.to"],
+    ["?from=2024-05-02&to=2024-05-01", "querystring.to"],
+    ["?tag=", "querystring.tag"],
+    [`?tag=${"x".repeat(51)}`, "querystring.tag"],
+  ])("%s is refused with 400 naming the field", async (query, field) => {
+    // A user of its own: the owner's hourly budget is spent by the tests above.
+    const res = await book(query, (await createUserWithSession(t)).cookie);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message.startsWith(`${field}:`)).toBe(true);
+  });
+
+  it("a long transcript breaks across pages inside the margins; no title starts in a page's last 15%", async () => {
+    const writer = await createUserWithSession(t);
+    const sentence = "The orchard was loud with bees and the ladder leaned on the old pear tree. ";
+    // Lengths chosen so that without the rule several memories would start near a page's foot.
+    const lengths = [3, 14, 9, 1, 17, 6, 2, 12, 20, 5, 8, 16, 4, 11, 7, 19, 10];
+    for (const [i, n] of lengths.entries()) {
+      await add(writer, {
+        title: `Orchard${String(i).padStart(2, "0")} chapter`,
+        recordedAt: new Date(Date.UTC(2022, 0, i + 1)).toISOString(),
+        summary: "A short letter.",
+        transcript: sentence.repeat(n),
+      });
+    }
+    await add(writer, {
+      title: "Orchard99 chapter",
+      recordedAt: "2023-01-01T00:00:00.000Z",
+      transcript: `Beginning ${sentence.repeat(150)} Ending`,
+    });
+    const res = await book("", writer.cookie);
+    expect(res.statusCode).toBe(200);
+    const words = await pdfWords(dir, res.rawPayload);
+    const contentsEnd = 2;
+    const titles = words.filter((w) => /^Orchard\d\d$/.test(w.text) && w.page > contentsEnd);
+    expect(titles).toHaveLength(lengths.length + 1);
+    for (const title of titles) {
+      expect(title.yMin / title.pageHeight, `${title.text} on page ${title.page}`).toBeLessThan(
+        0.85,
+      );
+    }
+    const long = (text: string) => words.find((w) => w.text === text && w.page > contentsEnd);
+    const start = long("Beginning");
+    const end = long("Ending");
+    expect(start && end && end.page - start.page).toBeGreaterThanOrEqual(2);
+    // Nothing but the page number sits in the bottom margin (2 cm = 56 pt).
+    for (const word of words) {
+      if (/^\d+$/.test(word.text)) continue;
+      expect(word.yMax, `"${word.text}" on page ${word.page}`).toBeLessThanOrEqual(
+        word.pageHeight - 56 + 2,
+      );
+    }
+  });
+
+  it(`is rate limited to ${MEMORY_BOOKS_PER_HOUR} books an hour per owner`, async () => {
+    const busy = await createUserWithSession(t);
+    for (let i = 0; i < MEMORY_BOOKS_PER_HOUR; i++) {
+      expect((await book("", busy.cookie)).statusCode).toBe(200);
+    }
+    const res = await book("", busy.cookie);
+    expect(res.statusCode).toBe(429);
+    expect((await book("", other.cookie)).statusCode).toBe(200);
+  });
+});
+
+describe("a journal that changes while its book is made", () => {
+  it("keeps the contents' page numbers true when a memory arrives after the count", async () => {
+    const dir = await makeTempDir("vmj-book-unit-");
+    try {
+      const row = (i: number, title: string): MemoryRow => ({
+        id: `m${i}`,
+        seq: i,
+        user_id: "u",
+        title,
+        audio_id: `a${i}`,
+        transcript: "The bees were loud. ".repeat(40 + i * 25),
+        summary: "A letter.",
+        scores: "{}",
+        duration: 1,
+        recorded_at: new Date(Date.UTC(2020, 0, 10 + i)).toISOString(),
+        tags: "[]",
+        status: "saved",
+        stage: null,
+        error: null,
+        created_at: "",
+        updated_at: "",
+        anon_owner_hash: null,
+        claim_expires_at: null,
+      });
+      const rows = [1, 2, 3, 4, 5, 6].map((i) => row(i, `Chapter${i}`));
+      let reads = 0;
+      const repo: Pick<MemoriesRepo, "batchForBook"> = {
+        async batchForBook(_userId, _range, after, limit) {
+          reads += 1;
+          // After the first read (the count), an older memory appears at the front.
+          if (reads === 2) rows.unshift(row(0, "Chapter0"));
+          const start = after
+            ? rows.findIndex(
+                (r) =>
+                  r.recorded_at > after.recordedAt ||
+                  (r.recorded_at === after.recordedAt && r.seq > after.seq),
+              )
+            : 0;
+          return start < 0 ? [] : rows.slice(start, start + limit);
+        },
+      };
+      const book = new MemoryBook(repo, { appUrl: APP_URL });
+      const chunks: Buffer[] = [];
+      for await (const chunk of book.stream({ id: "u", username: "u", displayName: null }, {})) {
+        chunks.push(chunk as Buffer);
+      }
+      const pages = await pdfPages(dir, Buffer.concat(chunks));
+      const contents = pages[1] ?? "";
+      // Six memories were counted: the book holds the first six of the journal as it now is.
+      expect(contents).toContain("Chapter0");
+      expect(contents).not.toContain("Chapter6");
+      for (const title of [
+        "Chapter0",
+        "Chapter1",
+        "Chapter2",
+        "Chapter3",
+        "Chapter4",
+        "Chapter5",
+      ]) {
+        const match = new RegExp(`${title}\\s+(\\d+)`).exec(contents.replace(/\n+/g, " "));
+        const pageNumber = Number(match?.[1]);
+        expect(pages[pageNumber - 1], `${title} on page ${pageNumber}`).toContain(title);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
