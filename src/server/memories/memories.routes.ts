@@ -8,6 +8,7 @@ import {
   okResponseSchema,
   pageQuerySchema,
   searchQuerySchema,
+  unclaimedMemoriesSchema,
   usernameParamsSchema,
 } from "../../shared/schemas";
 import { unauthorized } from "../http-errors";
@@ -43,6 +44,18 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       },
     },
     async (request) => memories.listOwn(request.identity, request.query.page),
+  );
+
+  app.get(
+    "/memories/unclaimed",
+    {
+      schema: {
+        summary:
+          "What this browser recorded without an account and can still save to one (claim): any state, newest first, only within CLAIM_WINDOW_HOURS; empty for another browser",
+        response: { 200: unclaimedMemoriesSchema, ...errors },
+      },
+    },
+    async (request) => memories.listUnclaimed(request.identity),
   );
 
   app.get(
@@ -86,7 +99,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories/:id",
     {
       schema: {
-        summary: "Delete a memory with its comments and audio (owner only)",
+        summary:
+          "Delete a memory with its comments and audio (owner only; or, before it is claimed, the browser that recorded it without an account)",
         params: idParamsSchema,
         response: { 200: okResponseSchema, ...errors },
       },
