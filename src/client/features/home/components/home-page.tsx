@@ -1,6 +1,7 @@
 import { MESSAGES } from "../../../../shared/messages";
 import { Card } from "../../../components/ui/card";
 import { HomeMemories } from "../../memories/components/home-memories";
+import { UnclaimedRecordings } from "../../memories/components/unclaimed-recordings";
 import { PendingRecordings } from "../../recorder/components/pending-recordings";
 import { Recorder } from "../../recorder/components/recorder";
 
@@ -12,6 +13,7 @@ export function HomePage() {
         <Recorder kind="memory" variant="card" />
       </Card>
       <PendingRecordings />
+      <UnclaimedRecordings />
       <HomeMemories />
     </div>
   );

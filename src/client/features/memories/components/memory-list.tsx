@@ -8,6 +8,7 @@ import { Button } from "../../../components/ui/button";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { STAGE_NOTICES } from "../processing/processing-api";
 import { formatRecordedAt } from "../utils/date-time";
+import { DeleteMemoryButton } from "./delete-memory-button";
 import { PageButtons } from "./page-buttons";
 import { RetryButton } from "./retry-button";
 
@@ -80,6 +81,9 @@ export function MemoryList({
               ) : null}
             </Link>
             {isOwner(memory) && memory.status === "failed" ? <RetryButton memory={memory} /> : null}
+            {isOwner(memory) && memory.status === "failed" ? (
+              <DeleteMemoryButton memory={memory} />
+            ) : null}
             {isOwner(memory) && isEditable(memory) ? (
               <Button
                 variant="ghost"

@@ -1,0 +1,68 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { attachOfferDescription, MESSAGES, recordingsAdded } from "../../../../shared/messages";
+import type { UnclaimedMemory } from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+} from "../../../components/ui/dialog";
+import { toast } from "../../../components/ui/use-toast";
+import { claimMemories } from "../processing/claim-memories";
+import { formatRecordedAt } from "../utils/date-time";
+
+/** The offer after logging in: add this browser's unclaimed recordings to the account, or not now. */
+export function AttachRecordingsDialog({
+  memories,
+  queryClient,
+  onDone,
+}: {
+  memories: UnclaimedMemory[];
+  queryClient: QueryClient;
+  onDone: () => void;
+}) {
+  const [pending, setPending] = useState(false);
+  const attach = async () => {
+    setPending(true);
+    const { claimed, failures } = await claimMemories(
+      queryClient,
+      memories.map((memory) => memory.id),
+    );
+    if (claimed.length > 0) toast({ title: recordingsAdded(claimed.length) });
+    if (failures.length > 0) {
+      toast({ title: MESSAGES.claimFailed, description: failures[0], variant: "destructive" });
+    }
+    onDone();
+  };
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open && !pending) onDone();
+      }}
+    >
+      <DialogContent>
+        <DialogTitle>{MESSAGES.attachOfferTitle}</DialogTitle>
+        <DialogDescription>{attachOfferDescription(memories.length)}</DialogDescription>
+        <ul className="mt-4 space-y-1 text-sm text-slate-800">
+          {memories.map((memory) => (
+            <li key={memory.id}>
+              <span className="font-medium">{memory.title || MESSAGES.untitledMemory}</span>
+              <span className="text-slate-700"> · {formatRecordedAt(memory.recordedAt)}</span>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-6 flex flex-wrap justify-end gap-2">
+          <Button variant="outline" onClick={onDone} disabled={pending}>
+            {MESSAGES.notNow}
+          </Button>
+          <Button onClick={() => void attach()} disabled={pending}>
+            {MESSAGES.addToMyAccount}
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
