@@ -121,17 +121,15 @@ export const MESSAGES = {
   recordingKeptWillResend:
     "Your recording is safe on this device and will be sent again automatically.",
   recordingKeptRefused:
-    "Your recording is kept on this device. Retry or discard it from the home page.",
+    "Your recording is kept on this device: retry or discard it on the home page.",
   retry: "Retry",
   discard: "Discard",
 
   // Recordings made without an account, on the home page (issue 14)
   unclaimedHeading: "Not saved to an account yet",
   unclaimedIntro:
-    "You recorded these in this browser without an account, so only this browser can see them. Save them to an account to keep them.",
-  unclaimedIntroLoggedIn:
-    "You recorded these in this browser before you logged in. Add them to your account to keep them.",
-  unclaimedListLabel: "Recordings not saved to an account",
+    "Only this browser can see these recordings. Save them to an account to keep them.",
+  unclaimedIntroLoggedIn: "You recorded these here before logging in. Add them to your account.",
   saveToAccount: "Save to an account",
   addToMyAccount: "Add to my account",
   notNow: "Not now",

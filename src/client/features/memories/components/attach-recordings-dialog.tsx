@@ -1,7 +1,7 @@
-import type { QueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type QueryClient, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { attachOfferDescription, MESSAGES, recordingsAdded } from "../../../../shared/messages";
-import type { UnclaimedMemory } from "../../../../shared/schemas";
+import type { UnclaimedMemories, UnclaimedMemory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import {
   Dialog,
@@ -10,8 +10,34 @@ import {
   DialogTitle,
 } from "../../../components/ui/dialog";
 import { toast } from "../../../components/ui/use-toast";
+import { apiRequest } from "../../../lib/api-client";
+import { UNCLAIMED_URL } from "../api/memory-keys";
 import { claimMemories } from "../processing/claim-memories";
+import { isClaimReserved } from "../processing/claim-reservations";
 import { formatRecordedAt } from "../utils/date-time";
+
+/**
+ * Just after logging in: asks what this browser recorded without an account and can still claim,
+ * and offers it, leaving out a memory a save-account dialog is claiming. Nothing to offer: done.
+ */
+export function AttachOffer({ onDone }: { onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [memories, setMemories] = useState<UnclaimedMemory[] | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, when logged in
+  useEffect(() => {
+    // Asked directly, not through the query cache: a list refresh after a claim cancels queries.
+    void apiRequest("GET", UNCLAIMED_URL)
+      .then((res) => res.json() as Promise<UnclaimedMemories>)
+      .then(({ items }) => {
+        const offered = items.filter((memory) => !isClaimReserved(memory.id));
+        if (offered.length > 0) setMemories(offered);
+        else onDone();
+      })
+      .catch(() => onDone());
+  }, []);
+  if (!memories) return null;
+  return <AttachRecordingsDialog memories={memories} queryClient={queryClient} onDone={onDone} />;
+}
 
 /** The offer after logging in: add this browser's unclaimed recordings to the account, or not now. */
 export function AttachRecordingsDialog({
@@ -32,7 +58,11 @@ export function AttachRecordingsDialog({
     );
     if (claimed.length > 0) toast({ title: recordingsAdded(claimed.length) });
     if (failures.length > 0) {
-      toast({ title: MESSAGES.claimFailed, description: failures[0], variant: "destructive" });
+      toast({
+        title: MESSAGES.claimFailed,
+        description: failures[0],
+        variant: "destructive",
+      });
     }
     onDone();
   };

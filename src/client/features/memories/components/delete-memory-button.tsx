@@ -15,7 +15,14 @@ const DeleteMemoryDialog = lazy(() =>
  * Delete from a list, with the usual typed confirmation: for a memory whose processing failed (a
  * silent recording cannot be retried into anything), by its owner or the browser that recorded it.
  */
-export function DeleteMemoryButton({ memory }: { memory: Memory }) {
+export function DeleteMemoryButton({
+  memory,
+  compact = false,
+}: {
+  memory: Memory;
+  /** Icon only (in a list row beside other buttons); the name stays for screen readers. */
+  compact?: boolean;
+}) {
   const remove = useDeleteMemory();
   const [confirming, setConfirming] = useState(false);
   const onDelete = async () => {
@@ -34,14 +41,14 @@ export function DeleteMemoryButton({ memory }: { memory: Memory }) {
   return (
     <>
       <Button
-        variant="outline"
-        size="sm"
-        className="min-h-11 sm:min-h-8"
+        variant={compact ? "ghost" : "outline"}
+        size={compact ? "icon" : "sm"}
+        className={compact ? "h-11 w-11" : "min-h-11 sm:min-h-8"}
         aria-label={`${MESSAGES.deleteMemory} ${memory.title || MESSAGES.untitledMemory}`}
         onClick={() => setConfirming(true)}
       >
         <Trash2 className="h-4 w-4" aria-hidden="true" />
-        {MESSAGES.deleteMemory}
+        {compact ? null : MESSAGES.deleteMemory}
       </Button>
       {confirming ? (
         <Suspense fallback={null}>

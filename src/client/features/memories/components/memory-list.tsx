@@ -8,10 +8,11 @@ import { Button } from "../../../components/ui/button";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { STAGE_NOTICES } from "../processing/processing-api";
 import { formatRecordedAt } from "../utils/date-time";
-import { DeleteMemoryButton } from "./delete-memory-button";
 import { PageButtons } from "./page-buttons";
-import { RetryButton } from "./retry-button";
 
+const FailedMemoryActions = lazy(() =>
+  import("./failed-memory-actions").then((m) => ({ default: m.FailedMemoryActions })),
+);
 const EditMemoryDialog = lazy(() =>
   import("./edit-memory-dialog").then((m) => ({ default: m.EditMemoryDialog })),
 );
@@ -80,9 +81,10 @@ export function MemoryList({
                 <span className="block text-sm text-red-800">{memory.error}</span>
               ) : null}
             </Link>
-            {isOwner(memory) && memory.status === "failed" ? <RetryButton memory={memory} /> : null}
             {isOwner(memory) && memory.status === "failed" ? (
-              <DeleteMemoryButton memory={memory} />
+              <Suspense fallback={null}>
+                <FailedMemoryActions memory={memory} />
+              </Suspense>
             ) : null}
             {isOwner(memory) && isEditable(memory) ? (
               <Button

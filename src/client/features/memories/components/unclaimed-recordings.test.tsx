@@ -73,7 +73,11 @@ describe("recordings not saved to an account yet (issue 14)", () => {
         <MemorySavedEffects />
       </>,
     );
-    const list = await screen.findByRole("list", { name: MESSAGES.unclaimedListLabel });
+    const list = await screen.findByRole(
+      "list",
+      { name: MESSAGES.unclaimedHeading },
+      { timeout: 5000 },
+    );
     expect(screen.getByRole("heading", { name: MESSAGES.unclaimedHeading })).toBeInTheDocument();
     const [first, second] = within(list).getAllByRole("listitem");
     expect(first).toHaveTextContent("Our day at the beach");
@@ -197,9 +201,11 @@ describe("a failed memory in the owner's list", () => {
       />,
     );
     // Only the failed one has it.
-    expect(screen.getAllByRole("button", { name: /^Delete / })).toHaveLength(1);
+    expect(await screen.findAllByRole("button", { name: /^Delete / })).toHaveLength(1);
     await user.click(
-      screen.getByRole("button", { name: `${MESSAGES.deleteMemory} ${MESSAGES.untitledMemory}` }),
+      screen.getByRole("button", {
+        name: `${MESSAGES.deleteMemory} ${MESSAGES.untitledMemory}`,
+      }),
     );
     const confirm = await screen.findByRole("dialog");
     const submit = within(confirm).getByRole("button", { name: "Delete" });

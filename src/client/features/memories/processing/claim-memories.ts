@@ -5,24 +5,6 @@ import { invalidateMemoryLists } from "../api/get-memories";
 import { memoryUrl } from "../api/memory-keys";
 import { claimMemory } from "./processing-api";
 
-/**
- * Memories a save-account dialog is about to claim: the offer made after logging in leaves them
- * out, so one memory is never offered twice while its claim is on its way.
- */
-const reserved = new Set<string>();
-
-export function reserveClaim(id: string): void {
-  reserved.add(id);
-}
-
-export function releaseClaim(id: string): void {
-  reserved.delete(id);
-}
-
-export function isClaimReserved(id: string): boolean {
-  return reserved.has(id);
-}
-
 export interface ClaimOutcome {
   claimed: Memory[];
   /** The server's reason for each memory that could not be claimed (window closed, already claimed). */

@@ -2,13 +2,17 @@ import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { toast } from "../../../components/ui/use-toast";
+import { useUser } from "../../auth/api/get-user";
 import { invalidateMemoryLists } from "../api/get-memories";
-import { UnclaimedOffer } from "../components/unclaimed-offer";
-import { claimMemories, releaseClaim, reserveClaim } from "./claim-memories";
+import { releaseClaim, reserveClaim } from "./claim-reservations";
 import { celebrate } from "./confetti";
 import { onMemoryFailed, onMemorySaved, onSaveToAccountRequested } from "./memory-saved-events";
 
 // Only needed after an anonymous recording: loaded then, not with the first page.
+// Only needed just after logging in: asks the server and offers what there is to add.
+const AttachOffer = lazy(() =>
+  import("../components/attach-recordings-dialog").then((m) => ({ default: m.AttachOffer })),
+);
 const SaveAccountDialog = lazy(() =>
   import("../../auth/components/save-account-dialog").then((m) => ({
     default: m.SaveAccountDialog,
@@ -19,7 +23,7 @@ const SaveAccountDialog = lazy(() =>
  * After a memory is saved: the 'Memory saved!' toast, confetti, fresh lists, and, when it was
  * recorded logged out, the save-account dialog whose new account then claims the memory (also
  * opened from the home page's unclaimed recordings). After any log in or sign up, the offer to
- * add the rest of this browser's unclaimed recordings (UnclaimedOffer).
+ * add the rest of this browser's unclaimed recordings (AttachOffer).
  */
 export function MemorySavedEffects() {
   const queryClient = useQueryClient();
@@ -34,6 +38,16 @@ export function MemorySavedEffects() {
   }, []);
 
   useEffect(() => onSaveToAccountRequested(setToClaim), [setToClaim]);
+
+  // Logging in or signing up here (top bar, save-account dialog, watch view: any dialog) offers to
+  // add what this browser recorded without an account; the visitor cookie stays, so claims work.
+  const { data: user } = useUser();
+  const wasUser = useRef(user);
+  const [offerTo, setOfferTo] = useState<string | null>(null);
+  useEffect(() => {
+    if (wasUser.current === null && user) setOfferTo(user.id);
+    wasUser.current = user;
+  }, [user]);
 
   // A failed memory appears in the lists with its Retry button.
   useEffect(() => onMemoryFailed(() => void invalidateMemoryLists(queryClient)), [queryClient]);
@@ -54,6 +68,8 @@ export function MemorySavedEffects() {
     current.current = null;
     setToClaimState(null);
     try {
+      // Loaded when an account is made, not with the first page.
+      const { claimMemories } = await import("./claim-memories");
       const { claimed } = await claimMemories(queryClient, [memoryId]);
       if (claimed.length === 1) {
         toast({ title: MESSAGES.accountSaved });
@@ -84,7 +100,11 @@ export function MemorySavedEffects() {
           />
         </Suspense>
       )}
-      <UnclaimedOffer />
+      {user && offerTo === user.id ? (
+        <Suspense fallback={null}>
+          <AttachOffer onDone={() => setOfferTo(null)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
