@@ -120,8 +120,25 @@ export const MESSAGES = {
   uploading: "Uploading...",
   recordingKeptOnDevice:
     "Your recording is safe on this device and will be uploaded automatically when the connection is back.",
+  recordingKeptWillResend:
+    "Your recording is safe on this device and will be sent again automatically.",
+  recordingKeptRefused:
+    "Your recording is kept on this device: retry or discard it on the home page.",
   retry: "Retry",
   discard: "Discard",
+
+  // Recordings made without an account, on the home page (issue 14)
+  unclaimedHeading: "Not saved to an account yet",
+  unclaimedIntro:
+    "Only this browser can see these recordings. Save them to an account to keep them.",
+  unclaimedIntroLoggedIn: "You recorded these here before logging in. Add them to your account.",
+  saveToAccount: "Save to an account",
+  addToMyAccount: "Add to my account",
+  notNow: "Not now",
+  attachOfferTitle: "Add your recordings to your account?",
+  claimFailed: "Could not add the recording to your account",
+  untitledMemory: "Untitled memory",
+  deleteMemory: "Delete",
 
   // Inline
   watchLoginFailed: "Login failed. Please try again.",
@@ -260,9 +277,33 @@ export function tagsUsedLabel(count: number, max: number): string {
   return `${count}/${max} tags used`;
 }
 
-/** '{message}. Please try again.' */
+/**
+ * '{message}. Please try again.', unless the message already says what to do ("... try again.",
+ * "Please sign up or log in ..."): then it is shown as it is, so nothing is said twice.
+ */
 export function failedSaveMemoryDescription(message: string): string {
-  return `${message.replace(/\.$/, "")}. Please try again.`;
+  const text = message.trim().replace(/\.$/, "");
+  if (/\btry again\b|(^|[.!?]\s+)please\b/i.test(text)) return `${text}.`;
+  return `${text}. Please try again.`;
+}
+
+/** Under an unclaimed recording: until when it can still be saved to an account. */
+export function unclaimedDeadline(when: string): string {
+  return `Save it to an account by ${when}.`;
+}
+
+/** The offer after logging in or signing up in a browser that recorded without an account. */
+export function attachOfferDescription(count: number): string {
+  return count === 1
+    ? "This browser has 1 recording made without an account. Add it to your account?"
+    : `This browser has ${count} recordings made without an account. Add them to your account?`;
+}
+
+/** After recordings were attached to the account. */
+export function recordingsAdded(count: number): string {
+  return count === 1
+    ? "1 recording added to your account"
+    : `${count} recordings added to your account`;
 }
 
 export const APP_TITLE = "Voice Memory Journal";

@@ -125,4 +125,14 @@ describe("small rules", () => {
     expect(tagsUsedLabel(3, 5)).toBe("3/5 tags used");
     expect(failedSaveMemoryDescription("Upload failed")).toBe("Upload failed. Please try again.");
   });
+  it("says 'try again' once when the message already says what to do (issue 14)", () => {
+    expect(failedSaveMemoryDescription(MESSAGES.tooManyRequests)).toBe(MESSAGES.tooManyRequests);
+    expect(failedSaveMemoryDescription(MESSAGES.internalError)).toBe(MESSAGES.internalError);
+    const dailyLimit =
+      "You have reached today's limit of recordings without an account. Please sign up or log in to record more.";
+    expect(failedSaveMemoryDescription(dailyLimit)).toBe(dailyLimit);
+    expect(failedSaveMemoryDescription("Failed to create memory.")).toBe(
+      "Failed to create memory. Please try again.",
+    );
+  });
 });

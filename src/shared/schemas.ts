@@ -237,6 +237,16 @@ export const memoryPageSchema = z.object({
 });
 export type MemoryPage = z.infer<typeof memoryPageSchema>;
 
+/**
+ * GET /api/memories/unclaimed: what this browser recorded without an account and may still save to
+ * one (claim), newest first; `claimExpiresAt` is when that chance ends.
+ */
+export const unclaimedMemoriesSchema = z.object({
+  items: z.array(memorySchema.extend({ claimExpiresAt: z.string() })),
+});
+export type UnclaimedMemories = z.infer<typeof unclaimedMemoriesSchema>;
+export type UnclaimedMemory = UnclaimedMemories["items"][number];
+
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });

@@ -57,6 +57,9 @@ export interface MemoryScope {
   savedOnly: boolean;
 }
 
+/** At most this many unclaimed recordings are listed for one browser. */
+export const UNCLAIMED_LIMIT = 50;
+
 /** At most this many query words are used; more only slows the query without changing much. */
 export const MAX_SEARCH_TOKENS = 16;
 
@@ -439,6 +442,24 @@ export class MemoriesRepo {
       .where("claim_expires_at", ">", now.toISOString())
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * The anonymous memories `visitorHash` recorded that can still be claimed at `now` (not claimed,
+   * window open), newest first, at most UNCLAIMED_LIMIT (the daily cap keeps the real number small).
+   */
+  async listUnclaimed(visitorHash: string, now: Date): Promise<MemoryRow[]> {
+    const rows = await this.db
+      .selectFrom("memories")
+      .selectAll()
+      .where("anon_owner_hash", "=", visitorHash)
+      .where("user_id", "is", null)
+      .where("claim_expires_at", ">", now.toISOString())
+      .orderBy("created_at", "desc")
+      .orderBy("seq", "desc")
+      .limit(UNCLAIMED_LIMIT)
+      .execute();
+    return rows.map((row) => stripSearchVector(row) as MemoryRow);
   }
 
   /** How many memories this anonymous browser started since `since` (the daily cap). */

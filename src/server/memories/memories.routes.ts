@@ -9,6 +9,7 @@ import {
   okResponseSchema,
   pageQuerySchema,
   searchQuerySchema,
+  unclaimedMemoriesSchema,
   usernameParamsSchema,
 } from "../../shared/schemas";
 import { unauthorized } from "../http-errors";
@@ -52,6 +53,18 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
   );
 
   app.get(
+    "/memories/unclaimed",
+    {
+      schema: {
+        summary:
+          "What this browser recorded without an account and can still save to one (claim): any state, newest first, only within CLAIM_WINDOW_HOURS; empty for another browser",
+        response: { 200: unclaimedMemoriesSchema, ...errors },
+      },
+    },
+    async (request) => memories.listUnclaimed(request.identity),
+  );
+
+  app.get(
     "/memories/search",
     {
       schema: {
@@ -92,7 +105,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories/:id",
     {
       schema: {
-        summary: "Delete a memory with its comments and audio (owner only)",
+        summary:
+          "Delete a memory with its comments and audio (owner only; or, before it is claimed, the browser that recorded it without an account)",
         params: idParamsSchema,
         response: { 200: okResponseSchema, ...errors },
       },

@@ -1,7 +1,7 @@
 import { PAGE_SIZE } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { normalizeTags } from "../../shared/rules";
-import type { Memory, MemoryPage, MemoryUpdateBody } from "../../shared/schemas";
+import type { Memory, MemoryPage, MemoryUpdateBody, UnclaimedMemories } from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
 import type { Executor, Transactions } from "../db/transactions";
@@ -39,6 +39,7 @@ export class MemoriesService {
     private readonly audio: AudioService,
     private readonly dependents: MemoryDependents,
     private readonly transactions: Transactions,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** True when `identity` may see this memory row. */
@@ -76,6 +77,21 @@ export class MemoriesService {
   async listOwn(identity: Identity, page: number): Promise<MemoryPage> {
     const userId = requireUser(identity);
     return toPage(await this.repo.list({ userId, savedOnly: false }, page), page);
+  }
+
+  /**
+   * What this browser recorded without an account and can still claim (any state), newest first.
+   * Keyed by the visitor cookie alone, so it also answers once the same browser has logged in.
+   */
+  async listUnclaimed(identity: Identity): Promise<UnclaimedMemories> {
+    if (!identity.visitorHash) return { items: [] };
+    const rows = await this.repo.listUnclaimed(identity.visitorHash, this.now());
+    return {
+      items: rows.map((row) => ({
+        ...toMemoryDto(row),
+        claimExpiresAt: row.claim_expires_at ?? "",
+      })),
+    };
   }
 
   async searchOwn(identity: Identity, query: string, page: number): Promise<MemoryPage> {
@@ -122,10 +138,11 @@ export class MemoriesService {
    * concurrent deletes one wins; the others answer 404.
    */
   async delete(id: string, identity: Identity): Promise<void> {
-    await this.getOwnedRow(id, identity);
+    const checked = await this.getDeletableRow(id, identity);
     const storageKeys = await this.transactions.run(async (trx) => {
       const memory = await this.repo.findForDelete(id, trx);
-      if (!memory) throw notFound();
+      // Gone, or claimed by an account between the check and the lock: not this caller's any more.
+      if (!memory || memory.user_id !== checked.user_id) throw notFound();
       const commentAudio = await this.dependents.deleteForMemory(id, trx);
       if (!(await this.repo.delete(id, trx))) throw notFound();
       const audioIds = [memory.audio_id, ...commentAudio].filter((a): a is string => a !== null);
@@ -148,6 +165,18 @@ export class MemoriesService {
     await this.repo.deleteAllOfUser(userId, trx);
     const memoryAudio = rows.map((row) => row.audio_id).filter((a): a is string => a !== null);
     return [...memoryAudio, ...commentAudio];
+  }
+
+  /**
+   * The owner may delete their memory; a browser may also discard what it recorded without an
+   * account (until it is claimed). Otherwise as getOwnedRow: 401 logged out, 404, 403.
+   */
+  private async getDeletableRow(id: string, identity: Identity): Promise<MemoryRow> {
+    if (identity.visitorHash) {
+      const row = await this.repo.findById(id);
+      if (row && row.user_id === null && row.anon_owner_hash === identity.visitorHash) return row;
+    }
+    return this.getOwnedRow(id, identity);
   }
 
   private async searchScope(

@@ -200,6 +200,11 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** What the indicator knows of one kept recording (undefined once it is done or discarded). */
+export function pendingSummary(id: string): PendingSummary | undefined {
+  return summaries.find((item) => item.id === id);
+}
+
 /** Recordings kept in this browser that are not finished yet. */
 export function usePendingRecordings(): PendingSummary[] {
   return useSyncExternalStore(

@@ -1,8 +1,16 @@
+import { lazy, Suspense } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { Card } from "../../../components/ui/card";
 import { HomeMemories } from "../../memories/components/home-memories";
 import { PendingRecordings } from "../../recorder/components/pending-recordings";
 import { Recorder } from "../../recorder/components/recorder";
+
+// What this browser recorded without an account: loaded after the first paint, not with it.
+const UnclaimedRecordings = lazy(() =>
+  import("../../memories/components/unclaimed-recordings").then((m) => ({
+    default: m.UnclaimedRecordings,
+  })),
+);
 
 export function HomePage() {
   return (
@@ -12,6 +20,9 @@ export function HomePage() {
         <Recorder kind="memory" variant="card" />
       </Card>
       <PendingRecordings />
+      <Suspense fallback={null}>
+        <UnclaimedRecordings />
+      </Suspense>
       <HomeMemories />
     </div>
   );

@@ -5,9 +5,15 @@ import { isMemoryListKey, memoriesListUrl, profileMemoriesUrl } from "./memory-k
 /** While a listed memory is still processing, the list refreshes this often to show it finish. */
 export const PROCESSING_REFRESH_MS = 3000;
 
-/** Refetches every memory list (after a recording is saved, edited or deleted). */
-export function invalidateMemoryLists(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({ predicate: (query) => isMemoryListKey(query.queryKey) });
+/**
+ * Refetches every memory list (after a recording is saved, claimed, edited or deleted). A list fetch
+ * already in flight was answered before the change, and invalidation alone would join it when the
+ * list has no data yet (TanStack Query dedupes a first fetch), so it is cancelled first.
+ */
+export async function invalidateMemoryLists(queryClient: QueryClient): Promise<void> {
+  const predicate = (query: { queryKey: readonly unknown[] }) => isMemoryListKey(query.queryKey);
+  await queryClient.cancelQueries({ predicate });
+  await queryClient.invalidateQueries({ predicate });
 }
 
 /** The logged-in user's memories (or a search of them), one page; only fetched when enabled. */

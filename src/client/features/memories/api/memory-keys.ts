@@ -12,15 +12,19 @@ export function profileMemoriesUrl(username: string, page: number, search: strin
   return q ? `${base}/search?q=${encodeURIComponent(q)}&page=${page}` : `${base}?page=${page}`;
 }
 
+/** What this browser recorded without an account and can still save to one. */
+export const UNCLAIMED_URL = "/api/memories/unclaimed";
+
 export function memoryUrl(id: string): string {
   return `/api/memories/${encodeURIComponent(id)}`;
 }
 
-/** True for any cached list of memories (own or a profile's), to refresh after a change. */
+/** True for any cached list of memories (own, a profile's, unclaimed), to refresh after a change. */
 export function isMemoryListKey(key: readonly unknown[]): boolean {
   const url = String(key[0] ?? "");
   return (
     url.startsWith("/api/memories?") ||
+    url === UNCLAIMED_URL ||
     url.startsWith("/api/memories/search") ||
     /^\/api\/users\/[^/]+\/memories/.test(url)
   );

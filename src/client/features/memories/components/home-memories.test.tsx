@@ -117,7 +117,7 @@ describe("Home memories", () => {
     expect(await screen.findByText("Processing… Transcribing...")).toBeInTheDocument();
     expect(screen.getByText("Processing failed")).toBeInTheDocument();
     expect(screen.getByText("Transcription failed: offline")).toBeInTheDocument();
-    expect(screen.getAllByRole("button", { name: "Retry" })).toHaveLength(1);
+    expect(await screen.findAllByRole("button", { name: "Retry" })).toHaveLength(1);
   });
 
   it("refreshes the list while a memory is processing, until it is saved", async () => {

@@ -9,8 +9,10 @@ import { PageLoading } from "../../../components/ui/page-loading";
 import { STAGE_NOTICES } from "../processing/processing-api";
 import { formatRecordedAt } from "../utils/date-time";
 import { PageButtons } from "./page-buttons";
-import { RetryButton } from "./retry-button";
 
+const FailedMemoryActions = lazy(() =>
+  import("./failed-memory-actions").then((m) => ({ default: m.FailedMemoryActions })),
+);
 const EditMemoryDialog = lazy(() =>
   import("./edit-memory-dialog").then((m) => ({ default: m.EditMemoryDialog })),
 );
@@ -79,7 +81,11 @@ export function MemoryList({
                 <span className="block text-sm text-red-800">{memory.error}</span>
               ) : null}
             </Link>
-            {isOwner(memory) && memory.status === "failed" ? <RetryButton memory={memory} /> : null}
+            {isOwner(memory) && memory.status === "failed" ? (
+              <Suspense fallback={null}>
+                <FailedMemoryActions memory={memory} />
+              </Suspense>
+            ) : null}
             {isOwner(memory) && isEditable(memory) ? (
               <Button
                 variant="ghost"

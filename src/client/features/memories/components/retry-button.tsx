@@ -11,7 +11,7 @@ import { memoryUrl } from "../api/memory-keys";
 import { retryProcessing } from "../processing/processing-api";
 
 /** The owner's retry for a memory whose processing failed: resumes at the stage that failed. */
-export function RetryButton({ memory }: { memory: Memory }) {
+export function RetryButton({ memory, className }: { memory: Memory; className?: string }) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState(false);
   const retry = async () => {
@@ -31,7 +31,13 @@ export function RetryButton({ memory }: { memory: Memory }) {
     }
   };
   return (
-    <Button variant="outline" size="sm" disabled={pending} onClick={() => void retry()}>
+    <Button
+      variant="outline"
+      size="sm"
+      className={className}
+      disabled={pending}
+      onClick={() => void retry()}
+    >
       <RotateCcw className="h-4 w-4" aria-hidden="true" />
       Retry
     </Button>

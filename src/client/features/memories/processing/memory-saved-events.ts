@@ -28,3 +28,18 @@ export function onMemoryFailed(listener: Listener): () => void {
     failedListeners.delete(listener);
   };
 }
+
+type IdListener = (memoryId: string) => void;
+const saveRequestListeners = new Set<IdListener>();
+
+/** Asks for the save-account dialog for a memory recorded logged out (the home page's button). */
+export function requestSaveToAccount(memoryId: string): void {
+  for (const listener of saveRequestListeners) listener(memoryId);
+}
+
+export function onSaveToAccountRequested(listener: IdListener): () => void {
+  saveRequestListeners.add(listener);
+  return () => {
+    saveRequestListeners.delete(listener);
+  };
+}

@@ -15,7 +15,7 @@ export interface FakeRequest {
   body: unknown;
 }
 
-type Handler = (request: FakeRequest) => Response | Promise<Response> | undefined;
+type Handler = (request: FakeRequest) => Response | Promise<Response | undefined> | undefined;
 
 /** Stubs fetch (the boundary to the server) with a list of handlers; records every request. */
 export function fakeApi(handlers: Handler[]) {

@@ -1,56 +1,21 @@
-import { CloudUpload } from "lucide-react";
-import { useState } from "react";
-import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
-import { Button } from "../../../components/ui/button";
-import { discardPending, retryPending, usePendingRecordings } from "../pending-uploads";
+import { lazy, Suspense } from "react";
+import { usePendingRecordings } from "../pending-uploads";
+
+// Loaded only when a recording waits, keeping the home page's first download small.
+const PendingRecordingsList = lazy(() =>
+  import("./pending-recordings-list").then((m) => ({ default: m.PendingRecordingsList })),
+);
 
 /**
  * Recordings kept in this browser whose upload (or a later step) failed, with Retry. They are also
  * retried automatically with backoff and on the next visit; ones the server refused wait here.
  */
 export function PendingRecordings() {
-  const pending = usePendingRecordings().filter((item) => item.attempts > 0 || item.stuck);
-  const [busy, setBusy] = useState(false);
-  if (pending.length === 0) return null;
-  const anyInFlight = pending.some((item) => item.inFlight);
-
+  const waiting = usePendingRecordings().some((item) => item.attempts > 0 || item.stuck);
+  if (!waiting) return null;
   return (
-    <section
-      aria-label="Recordings waiting to be uploaded"
-      data-testid="pending-recordings"
-      className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900"
-    >
-      <div className="flex flex-wrap items-center gap-3">
-        <CloudUpload className="h-5 w-5" aria-hidden="true" />
-        <p className="flex-1">{pendingRecordingsLabel(pending.length)}</p>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy || anyInFlight}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await retryPending();
-            } finally {
-              setBusy(false);
-            }
-          }}
-        >
-          {MESSAGES.retry}
-        </Button>
-      </div>
-      {pending
-        .filter((item) => item.stuck)
-        .map((item) => (
-          <div key={item.id} className="flex flex-wrap items-center gap-3">
-            <p className="flex-1">
-              {new Date(item.recordedAt).toLocaleString()}: {item.lastError}
-            </p>
-            <Button size="sm" variant="ghost" onClick={() => void discardPending(item.id)}>
-              {MESSAGES.discard}
-            </Button>
-          </div>
-        ))}
-    </section>
+    <Suspense fallback={null}>
+      <PendingRecordingsList />
+    </Suspense>
   );
 }

@@ -5,7 +5,8 @@ import { PROGRESS_NOTICE_MIN_MS } from "../../../../shared/constants";
 import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
 import { Toaster } from "../../../components/ui/toaster";
 import { dismissToast } from "../../../components/ui/use-toast";
-import { registerFinisher } from "../pending-uploads";
+import { ApiError } from "../../../lib/api-client";
+import { registerFinisher, retryPending } from "../pending-uploads";
 import { PendingRecordings } from "./pending-recordings";
 import { Recorder } from "./recorder";
 
@@ -324,6 +325,9 @@ describe("Recorder", () => {
 
     await user.click(screen.getByRole("button", { name: MESSAGES.retry }));
     await waitFor(() => expect(screen.queryByTestId("pending-recordings")).toBeNull());
+    // Issue 14: once the retry succeeded, the failure box and the "kept" note are gone.
+    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
+    expect(screen.getByRole("status")).toHaveTextContent("");
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(uploadedFile(1).size).toBe(4096);
     // The retry names the same recording, so the server never stores it twice.
@@ -356,6 +360,32 @@ describe("Recorder", () => {
     unregister();
   });
 
+  it("a refused request (429) is not blamed on the connection: the note says it is sent again", async () => {
+    let refuse = true;
+    const finisher = vi.fn(async () => {
+      if (!refuse) return "saved";
+      throw new ApiError(
+        429,
+        `429: ${JSON.stringify({ message: MESSAGES.tooManyRequests })}`,
+        JSON.stringify({ message: MESSAGES.tooManyRequests }),
+      );
+    });
+    const unregister = registerFinisher("test-429", finisher);
+    const user = userEvent.setup();
+    render(<Recorder kind="test-429" />);
+    await record(user);
+    await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.tooManyRequests);
+    expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptWillResend);
+    expect(screen.getByRole("status")).not.toHaveTextContent(MESSAGES.recordingKeptOnDevice);
+    // Sent again (here by hand) and accepted: the box and the note go.
+    refuse = false;
+    await act(() => retryPending());
+    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
+    expect(screen.getByRole("status")).toHaveTextContent("");
+    unregister();
+  });
+
   it("a recording the server refuses stops retrying by itself and can be discarded", async () => {
     uploadAnswers(400);
     const user = userEvent.setup();
@@ -368,7 +398,10 @@ describe("Recorder", () => {
     await record(user);
     await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
     expect(await screen.findByRole("alert")).toHaveTextContent("audio: not audio");
+    expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptRefused);
     await user.click(await screen.findByRole("button", { name: MESSAGES.discard }));
     await waitFor(() => expect(screen.queryByTestId("pending-recordings")).toBeNull());
+    // Discarded: nothing is kept, so the box about it goes too.
+    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
   });
 });

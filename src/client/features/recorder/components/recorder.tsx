@@ -8,7 +8,12 @@ import { toast } from "../../../components/ui/use-toast";
 import { ApiError } from "../../../lib/api-client";
 import { cn } from "../../../lib/cn";
 import { NoticeSequencer } from "../notice-sequencer";
-import { keepRecording, processPending } from "../pending-uploads";
+import {
+  keepRecording,
+  pendingSummary,
+  processPending,
+  usePendingRecordings,
+} from "../pending-uploads";
 import {
   AUDIO_CONSTRAINTS,
   browserEnvironment,
@@ -54,6 +59,17 @@ function processingErrorMessage(error: unknown): string {
 }
 
 /**
+ * What happens next to a recording kept after a failure, said once and truthfully: a network
+ * failure waits for the connection; a refusal the browser cannot fix waits for the person; anything
+ * else (busy, too many requests, a server error) is sent again by itself.
+ */
+function keptNotice(error: unknown, stuck: boolean): string {
+  if (stuck) return MESSAGES.recordingKeptRefused;
+  if (error instanceof TypeError) return MESSAGES.recordingKeptOnDevice;
+  return MESSAGES.recordingKeptWillResend;
+}
+
+/**
  * The one recorder (home card, watch view, spoken comments): records, checks the recording,
  * converts it to MP3 in a worker, keeps it in the browser and uploads it, then runs the finisher
  * registered for `kind`.
@@ -68,6 +84,17 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
   const sequencer = notices.current;
   const [stream, setStream] = useState<MediaStream | null>(null);
   const session = useRef<Session | null>(null);
+  // The kept recording the error box is about: once it is done (a retry by hand or by itself
+  // succeeded, or it was discarded) the box and the note go, since they are no longer true.
+  const [kept, setKept] = useState<string | null>(null);
+  const pending = usePendingRecordings();
+  useEffect(() => {
+    if (kept !== null && !pending.some((item) => item.id === kept)) {
+      setKept(null);
+      setError(null);
+      sequencer.reset();
+    }
+  }, [kept, pending, sequencer]);
   const props = useRef({ kind, meta, onSaved });
   props.current = { kind, meta, onSaved };
 
@@ -145,7 +172,8 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
         props.current.onSaved?.(result);
       } catch (failure) {
         setError(processingErrorMessage(failure));
-        sequencer.reset(MESSAGES.recordingKeptOnDevice);
+        sequencer.reset(keptNotice(failure, pendingSummary(id)?.stuck ?? false));
+        setKept(id);
         setState("idle");
       }
     },
@@ -156,6 +184,7 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
     if (state !== "idle") return;
     setError(null);
     sequencer.reset();
+    setKept(null);
     if (beforeStart && !beforeStart()) return;
     let mimeType: string;
     try {

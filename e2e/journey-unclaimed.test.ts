@@ -1,0 +1,252 @@
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  defaultStubHandler,
+  type OpenAiStub,
+  type StubHandler,
+} from "../src/server/test/openai-stub";
+import { MESSAGES, recordingsAdded } from "../src/shared/messages";
+import type { Memory } from "../src/shared/schemas";
+import { serverFixture } from "./api-client";
+import { seriousViolations } from "./axe";
+import { type JourneySetup, startJourney } from "./fixtures";
+import { confettiSettled, newPage, type RunningServer, unexpectedConsoleErrors } from "./harness";
+
+const SPEECH = "Today we went to the beach with grandpa and you built a sandcastle.";
+/** The default stub's summary starts with this sentence, so it is the title. */
+const TITLE = "I will always remember our day at the beach with Grandpa.";
+const PASSWORD = "sandcastle-2026";
+
+/** The summary step fails (HTTP 500) until the provider "recovers". */
+const summaryDown: StubHandler = (request) =>
+  request.path.endsWith("/chat/completions") && request.json?.response_format === undefined
+    ? { status: 500, body: { error: { message: "model overloaded" } } }
+    : defaultStubHandler(request);
+
+const unclaimedSection = (page: Page) => page.getByTestId("unclaimed-recordings");
+const unclaimedItems = (page: Page) =>
+  page.getByRole("list", { name: MESSAGES.unclaimedHeading }).getByRole("listitem");
+const recentItems = (page: Page) =>
+  page.getByRole("list", { name: "Memories" }).getByRole("listitem");
+
+/** Records a memory without an account in this page's browser, through the API (no microphone). */
+async function recordThroughApi(page: Page, server: RunningServer): Promise<Memory> {
+  const upload = await page.request.post(`${server.url}/api/upload`, {
+    multipart: {
+      audio: {
+        name: "recording.mp3",
+        mimeType: "audio/mpeg",
+        buffer: await serverFixture("tone.mp3"),
+      },
+    },
+  });
+  expect(upload.status()).toBe(201);
+  const { url } = (await upload.json()) as { url: string };
+  const processed = await page.request.post(`${server.url}/api/memories/process`, {
+    data: { audioUrl: url },
+  });
+  expect(processed.status()).toBe(201);
+  return (await processed.json()) as Memory;
+}
+
+async function settled(page: Page, server: RunningServer, id: string): Promise<Memory> {
+  let memory: Memory | undefined;
+  await expect
+    .poll(
+      async () => {
+        memory = (await (
+          await page.request.get(`${server.url}/api/memories/${id}`)
+        ).json()) as Memory;
+        return memory.status;
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe("processing");
+  return memory as Memory;
+}
+
+/**
+ * The first GET /api/memories?page=1 is answered by the server at once but reaches the page only
+ * after `ms`; the claim is held back a moment so that the list request goes first. Resolves what
+ * that first answer held once it has been delivered.
+ */
+async function slowFirstList(page: Page, ms: number): Promise<() => Promise<Memory[]>> {
+  let first: Promise<Memory[]> | undefined;
+  await page.route(/\/api\/memories\/[^/]+\/claim$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 300));
+    await route.continue();
+  });
+  await page.route(/\/api\/memories\?page=1$/, async (route) => {
+    if (first) return route.continue();
+    let done: (items: Memory[]) => void = () => {};
+    first = new Promise((resolve) => {
+      done = resolve;
+    });
+    const response = await route.fetch();
+    const body = (await response.json()) as { items: Memory[] };
+    await new Promise((r) => setTimeout(r, ms));
+    await route.fulfill({ response });
+    done(body.items);
+  });
+  return async () => {
+    await expect.poll(() => first !== undefined, { timeout: 30_000 }).toBe(true);
+    return first as Promise<Memory[]>;
+  };
+}
+
+describe("issue 14: a visitor's recording is never stranded", () => {
+  let journey: JourneySetup;
+  let server: RunningServer;
+  let browser: Browser;
+  let stub: OpenAiStub;
+
+  beforeAll(async () => {
+    journey = await startJourney({
+      name: "unclaimed",
+      speech: SPEECH,
+      env: { OPENAI_MAX_RETRIES: "0" },
+    });
+    ({ server, browser, stub } = journey);
+  });
+  afterAll(async () => {
+    await journey?.close();
+  });
+
+  it("a visitor dismisses the dialog, finds the recording after a reload, and signs up from the top bar to keep it", async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    await page.goto(server.url);
+    await page.getByRole("button", { name: MESSAGES.startRecording }).click();
+    await page.getByRole("button", { name: MESSAGES.stopRecording }).waitFor();
+    await page.waitForTimeout(journey.speechSeconds * 1000 + 800);
+    await page.getByRole("button", { name: MESSAGES.stopRecording }).click();
+    await page.getByText(MESSAGES.memorySaved, { exact: true }).waitFor({ timeout: 60_000 });
+
+    // The save-account dialog is dismissed with Escape.
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+
+    // After a reload the home page still leads to it.
+    await page.reload();
+    await unclaimedSection(page).waitFor();
+    await expect.poll(() => unclaimedItems(page).count()).toBe(1);
+    await unclaimedItems(page).getByText(TITLE).waitFor();
+    await confettiSettled(page);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({
+      path: path.join("test-results", "journey-unclaimed-desktop.png"),
+      fullPage: true,
+      animations: "disabled",
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await unclaimedSection(page).scrollIntoViewIfNeeded();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({
+      path: path.join("test-results", "journey-unclaimed-phone.png"),
+      fullPage: true,
+      animations: "disabled",
+    });
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    // Sign up from the top bar (not the save-account dialog): the new account is offered it.
+    await page.getByRole("button", { name: MESSAGES.signUp }).click();
+    const signUp = page.getByRole("dialog", { name: MESSAGES.signUp });
+    await signUp.getByLabel("Username").fill("grandpa_joe");
+    await signUp.getByLabel("Email").fill("joe@example.com");
+    await signUp.getByLabel("Password").fill(PASSWORD);
+    await signUp.getByRole("button", { name: MESSAGES.signUp }).click();
+    const offer = page.getByRole("dialog", { name: MESSAGES.attachOfferTitle });
+    await offer.waitFor({ timeout: 30_000 });
+    await offer.getByText(TITLE).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await offer.getByRole("button", { name: MESSAGES.addToMyAccount }).click();
+    await page.getByText(recordingsAdded(1), { exact: true }).waitFor({ timeout: 30_000 });
+
+    await expect.poll(() => recentItems(page).count(), { timeout: 30_000 }).toBe(1);
+    await recentItems(page).getByText(TITLE).waitFor();
+    expect(await unclaimedSection(page).count()).toBe(0);
+    const user = (await (await page.request.get(`${server.url}/api/user`)).json()) as {
+      id: string;
+    };
+    const list = (await (await page.request.get(`${server.url}/api/memories`)).json()) as {
+      items: Memory[];
+    };
+    expect(list.items.map((m) => [m.title, m.user_id])).toEqual([[TITLE, user.id]]);
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
+    await context.close();
+  });
+
+  it("'Account saved!' leaves the claimed memory in the list when the first list response is slow", async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    const memory = await recordThroughApi(page, server);
+    expect((await settled(page, server, memory.id)).status).toBe("saved");
+    await page.goto(server.url);
+    await unclaimedItems(page).first().waitFor();
+
+    const firstListAnswer = await slowFirstList(page, 2500);
+    await unclaimedItems(page).getByRole("button", { name: MESSAGES.saveToAccount }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Username").fill("grandma_rose");
+    await dialog.getByLabel("Password").fill(PASSWORD);
+    await dialog.getByRole("button", { name: "Save Account" }).click();
+    await page.getByText(MESSAGES.accountSaved, { exact: true }).waitFor({ timeout: 30_000 });
+
+    // The slow answer was made before the claim (it held nothing) and has now arrived...
+    expect(await firstListAnswer()).toEqual([]);
+    await page.waitForTimeout(500);
+    // ...and the list shows the claimed memory all the same.
+    await expect.poll(() => recentItems(page).count(), { timeout: 30_000 }).toBe(1);
+    await recentItems(page).getByText(TITLE).waitFor();
+    expect(await page.getByText(MESSAGES.noMemoriesFound).count()).toBe(0);
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
+    await context.close();
+  });
+
+  it("a visitor's failed recordings can be retried and deleted from the home page", async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    stub.handle(summaryDown);
+    const first = await recordThroughApi(page, server);
+    expect((await settled(page, server, first.id)).status).toBe("failed");
+    const second = await recordThroughApi(page, server);
+    expect((await settled(page, server, second.id)).status).toBe("failed");
+
+    await page.goto(server.url);
+    await expect.poll(() => unclaimedItems(page).count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => unclaimedItems(page).getByText("Processing failed").count()).toBe(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({
+      path: path.join("test-results", "journey-unclaimed-failed-desktop.png"),
+      fullPage: true,
+      animations: "disabled",
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({
+      path: path.join("test-results", "journey-unclaimed-failed-phone.png"),
+      fullPage: true,
+      animations: "disabled",
+    });
+
+    // The provider recovers: Retry on the newer one (listed first) saves it.
+    stub.handle(defaultStubHandler);
+    const newer = unclaimedItems(page).first();
+    await newer.getByRole("button", { name: MESSAGES.retry }).click();
+    await newer.getByText(TITLE).waitFor({ timeout: 60_000 });
+    expect((await settled(page, server, second.id)).status).toBe("saved");
+
+    // The other is discarded with the delete confirmation.
+    const older = unclaimedItems(page).nth(1);
+    await older.getByRole("button", { name: new RegExp(`^${MESSAGES.deleteMemory} `) }).click();
+    const confirm = page.getByRole("dialog");
+    await confirm.getByLabel("Confirmation").fill("delete");
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await page.getByText(MESSAGES.memoryDeleted, { exact: true }).waitFor();
+    await expect.poll(() => unclaimedItems(page).count()).toBe(1);
+    const gone = await page.request.get(`${server.url}/api/memories/${first.id}`);
+    expect(gone.status()).toBe(404);
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
+    await context.close();
+  });
+});

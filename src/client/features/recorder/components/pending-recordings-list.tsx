@@ -1,0 +1,60 @@
+import { CloudUpload } from "lucide-react";
+import { useState } from "react";
+import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
+import { Button } from "../../../components/ui/button";
+import {
+  discardPending,
+  type PendingSummary,
+  retryPending,
+  usePendingRecordings,
+} from "../pending-uploads";
+
+const needsAttention = (item: PendingSummary) => item.attempts > 0 || item.stuck;
+
+/** The home page's list of kept recordings that need attention (see PendingRecordings). */
+export function PendingRecordingsList() {
+  const pending = usePendingRecordings().filter(needsAttention);
+  const [busy, setBusy] = useState(false);
+  if (pending.length === 0) return null;
+  const anyInFlight = pending.some((item) => item.inFlight);
+
+  return (
+    <section
+      aria-label="Recordings waiting to be uploaded"
+      data-testid="pending-recordings"
+      className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900"
+    >
+      <div className="flex flex-wrap items-center gap-3">
+        <CloudUpload className="h-5 w-5" aria-hidden="true" />
+        <p className="flex-1">{pendingRecordingsLabel(pending.length)}</p>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={busy || anyInFlight}
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await retryPending();
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          {MESSAGES.retry}
+        </Button>
+      </div>
+      {pending
+        .filter((item) => item.stuck)
+        .map((item) => (
+          <div key={item.id} className="flex flex-wrap items-center gap-3">
+            <p className="flex-1">
+              {new Date(item.recordedAt).toLocaleString()}: {item.lastError}
+            </p>
+            <Button size="sm" variant="ghost" onClick={() => void discardPending(item.id)}>
+              {MESSAGES.discard}
+            </Button>
+          </div>
+        ))}
+    </section>
+  );
+}
