@@ -1,5 +1,5 @@
 import { Download } from "lucide-react";
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
@@ -9,6 +9,7 @@ import { downloadBackup } from "../api/backup-memories";
 import { useMemories } from "../api/get-memories";
 import { MemoryList } from "./memory-list";
 import { SearchBox } from "./search-box";
+import { useListParams } from "./use-list-params";
 
 /** Home, logged in: Backup Memories, the search box and 'Recent Memories' (nothing when logged out). */
 export function HomeMemories() {
@@ -18,17 +19,10 @@ export function HomeMemories() {
 }
 
 function OwnMemories({ userId }: { userId: string }) {
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState("");
+  // Page and search live in the URL (/?page=2&q=beach): they survive Back and reload.
+  const { page, search, setPage, setSearch } = useListParams();
   const [backingUp, setBackingUp] = useState(false);
   const memories = useMemories({ page, search, enabled: true });
-  const onSearch = useCallback((text: string) => {
-    setSearch((previous) => {
-      // A new search starts again at page 1.
-      if (previous.trim() !== text.trim()) setPage(1);
-      return text;
-    });
-  }, []);
 
   const backup = async () => {
     setBackingUp(true);
@@ -55,7 +49,7 @@ function OwnMemories({ userId }: { userId: string }) {
           {MESSAGES.backupMemories}
         </Button>
       </div>
-      <SearchBox onSearch={onSearch} />
+      <SearchBox value={search} onSearch={setSearch} />
       <h2 id="recent-memories" className="text-xl font-semibold">
         {MESSAGES.recentMemories}
       </h2>

@@ -1,0 +1,33 @@
+/**
+ * The web app's screens, defined once: the client router mounts these patterns and the server
+ * answers 404 (with the app's shell, which shows the 404 page) for any path none of them matches.
+ * Patterns use the router's syntax: `:name` is one path segment.
+ */
+export const CLIENT_ROUTES = {
+  home: "/",
+  memory: "/memory/:id",
+  resetPassword: "/reset-password",
+  profile: "/profile/:username",
+  watch: "/watch",
+  account: "/account",
+} as const;
+
+export type ClientRoute = (typeof CLIENT_ROUTES)[keyof typeof CLIENT_ROUTES];
+
+/** The pattern as the client router (wouter's regexparam) reads it: case-insensitive, optional trailing slash. */
+function routeRegExp(pattern: string): RegExp {
+  const segments = pattern
+    .split("/")
+    .filter(Boolean)
+    .map((segment) =>
+      segment.startsWith(":") ? "/([^/]+?)" : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+    );
+  return new RegExp(`^${segments.join("")}/?$`, "i");
+}
+
+const MATCHERS = Object.values(CLIENT_ROUTES).map(routeRegExp);
+
+/** Whether a path (without its query string) is one of the app's screens. */
+export function isClientRoute(pathname: string): boolean {
+  return MATCHERS.some((matcher) => matcher.test(pathname));
+}
