@@ -3,7 +3,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -120,8 +126,10 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 /** A page that records console errors and failed requests so a test can assert there were none. */
 export async function newPage(
   browser: Browser,
+  /** Context options, e.g. a phone's `viewport`. */
+  options?: BrowserContextOptions,
 ): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
-  const context = await browser.newContext();
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on("console", (msg) => {

@@ -35,8 +35,8 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
         size === "sm" && "h-8 px-3 text-sm",
         size === "md" && "h-10 px-4 text-sm",
         size === "lg" && "h-12 px-6 text-base",
-        size === "icon" && "h-11 w-11",
-        size === "tap" && "h-11 min-w-11 px-3 text-sm",
+        size === "icon" && "h-11 w-11 shrink-0",
+        size === "tap" && "h-11 min-w-11 shrink-0 px-3 text-sm",
         VARIANTS[variant],
         className,
       )}
