@@ -25,9 +25,11 @@ function routeRegExp(pattern: string): RegExp {
   return new RegExp(`^${segments.join("")}/?$`, "i");
 }
 
-const MATCHERS = Object.values(CLIENT_ROUTES).map(routeRegExp);
+// Built on first use, so the browser bundle (which needs only the patterns) can drop the matcher.
+let matchers: RegExp[] | undefined;
 
 /** Whether a path (without its query string) is one of the app's screens. */
 export function isClientRoute(pathname: string): boolean {
-  return MATCHERS.some((matcher) => matcher.test(pathname));
+  matchers ??= Object.values(CLIENT_ROUTES).map(routeRegExp);
+  return matchers.some((matcher) => matcher.test(pathname));
 }

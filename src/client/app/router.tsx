@@ -4,7 +4,6 @@ import { CLIENT_ROUTES } from "../../shared/routes";
 import { NotFound } from "../components/not-found";
 import { PageLoading } from "../components/ui/page-loading";
 import { HomePage } from "../features/home/components/home-page";
-import { ProfilePage } from "../features/profiles/components/profile-page";
 import { Layout } from "./layout";
 
 // The memory page is opened from a list or a shared link: kept out of the first download.
@@ -12,6 +11,10 @@ const MemoryPage = lazy(() =>
   import("../features/memories/components/memory-page").then((m) => ({ default: m.MemoryPage })),
 );
 
+// Profiles are opened from a shared link or the user menu: kept out of the home page's download.
+const ProfilePage = lazy(() =>
+  import("../features/profiles/components/profile-page").then((m) => ({ default: m.ProfilePage })),
+);
 const ResetPasswordPage = lazy(() =>
   import("../features/auth/components/reset-password-page").then((m) => ({
     default: m.ResetPasswordPage,
@@ -47,7 +50,11 @@ export function AppRouter() {
               </Suspense>
             </Route>
             <Route path={CLIENT_ROUTES.profile}>
-              {(params) => <ProfilePage username={params.username} />}
+              {(params) => (
+                <Suspense fallback={<PageLoading />}>
+                  <ProfilePage username={params.username} />
+                </Suspense>
+              )}
             </Route>
             {/* Paths outside CLIENT_ROUTES: the server answered them with 404 too. */}
             <Route>
