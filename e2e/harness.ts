@@ -130,6 +130,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 /** A page that records console errors and failed requests so a test can assert there were none. */
 export async function newPage(
   browser: Browser,
+  /** Context options, e.g. a phone's `viewport`. */
   options?: BrowserContextOptions,
 ): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
   const context = await browser.newContext(options);

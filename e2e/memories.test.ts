@@ -169,7 +169,7 @@ describe("living with memories in Chromium", () => {
     await page.goto(`${server.url}/profile/nana`);
     await expect.poll(() => listItems(page).count()).toBe(15);
     expect(await page.getByRole("button", { name: /^Edit / }).count()).toBe(0);
-    await page.getByPlaceholder(MESSAGES.searchPlaceholder).fill("afternoon 3");
+    await page.getByPlaceholder(MESSAGES.searchTheseMemories).fill("afternoon 3");
     await expect.poll(() => listItems(page).count()).toBeGreaterThan(0);
     expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();

@@ -96,14 +96,43 @@ describe("the HTTP shell", () => {
     expect(res.json()).toEqual({ message: MESSAGES.notFound });
   });
 
-  it("serves the single-page app on every other path, uncached", async () => {
-    for (const url of ["/", "/memory/abc", "/profile/jo", "/watch", "/some/other/path?x=1"]) {
+  it("serves the single-page app on each of its screens, uncached", async () => {
+    for (const url of [
+      "/",
+      "/?page=2&q=beach",
+      "/memory/abc",
+      "/profile/jo",
+      "/profile/Jo%C3%ABl/?page=3",
+      "/watch",
+      "/reset-password?token=abc",
+      "/account",
+    ]) {
       const res = await app.inject({ method: "GET", url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers["content-type"]).toMatch(/text\/html/);
       expect(res.headers["cache-control"]).toBe("private, no-cache");
       expect(res.body).toContain("<div id=root>");
       expect(res.body).toContain(`id="${SESSION_USER_SCRIPT_ID}">null</script>`);
+    }
+  });
+
+  it("answers 404 with the page (which shows the 404 screen) on paths that are no screen", async () => {
+    for (const url of [
+      "/some/other/path?x=1",
+      "/memory",
+      "/memory/abc/extra",
+      "/profile/",
+      "/watchx",
+      "/index.html.bak",
+      "/assets/missing-123.js",
+    ]) {
+      for (const method of ["GET", "HEAD"] as const) {
+        const res = await app.inject({ method, url });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.headers["content-type"], url).toMatch(/text\/html/);
+        expect(res.headers["cache-control"]).toBe("private, no-cache");
+        if (method === "GET") expect(res.body).toContain("<div id=root>");
+      }
     }
   });
 

@@ -204,6 +204,21 @@ export const MESSAGES = {
   restoreFailed: "Restore failed",
   restoredUnfinished: "Processing had not finished when this was backed up. Please try again.",
   editWhileProcessing: "This memory is still being processed. You can edit it once it is ready.",
+
+  // Player, comments, profile and page titles (issue 14)
+  recording: "Recording",
+  play: "Play",
+  pause: "Pause",
+  playbackPosition: "Playback position",
+  searchTheseMemories: "Search these memories...",
+  profilePrivate: "Private profile",
+  profilePrivateHint: "Only you can see these memories.",
+  profilePublic: "Public profile",
+  profilePublicHint: "Anyone with the link can see these memories.",
+  removeCommentTitle: "Remove this comment?",
+  remove: "Remove",
+  pageNotFoundTitle: "Page Not Found",
+  resetPasswordTitle: "Reset password",
 } as const;
 
 export const DEFAULT_BACKUP_FILENAME = "memories-backup.zip";
@@ -326,3 +341,24 @@ export const COMING_SOON = [
   "Printable memory books",
   "Reminders to record on special days",
 ];
+
+/** A player's position for screen readers: '0:12 of 1:05'. */
+export function playbackPositionText(elapsed: string, total: string): string {
+  return `${elapsed} of ${total}`;
+}
+
+/** The accessible name of a spoken comment's player and of its remove button. */
+export function commentPlayerLabel(name: string): string {
+  return `Comment by ${name}`;
+}
+export function removeCommentLabel(name: string): string {
+  return `Remove comment by ${name}`;
+}
+export function removeCommentDescription(name: string): string {
+  return `The spoken comment by ${name} will be removed for good.`;
+}
+
+/** The browser tab's title: the page's own name first, then the product ('Voice Memory Journal' alone on the home page). */
+export function documentTitle(page?: string): string {
+  return page ? `${page} - ${APP_TITLE}` : APP_TITLE;
+}

@@ -1,16 +1,20 @@
 import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
+import { CLIENT_ROUTES } from "../../shared/routes";
+import { NotFound } from "../components/not-found";
 import { PageLoading } from "../components/ui/page-loading";
 import { HomePage } from "../features/home/components/home-page";
-import { ProfilePage } from "../features/profiles/components/profile-page";
 import { Layout } from "./layout";
-import { NotFoundPage } from "./not-found-page";
 
 // The memory page is opened from a list or a shared link: kept out of the first download.
 const MemoryPage = lazy(() =>
   import("../features/memories/components/memory-page").then((m) => ({ default: m.MemoryPage })),
 );
 
+// Profiles are opened from a shared link or the user menu: kept out of the home page's download.
+const ProfilePage = lazy(() =>
+  import("../features/profiles/components/profile-page").then((m) => ({ default: m.ProfilePage })),
+);
 const ResetPasswordPage = lazy(() =>
   import("../features/auth/components/reset-password-page").then((m) => ({
     default: m.ResetPasswordPage,
@@ -26,10 +30,11 @@ const WatchPage = lazy(() =>
   import("../features/watch/components/watch-page").then((m) => ({ default: m.WatchPage })),
 );
 
+/** The screens of CLIENT_ROUTES (src/shared/routes.ts), which the server also knows. */
 export function AppRouter() {
   return (
     <Switch>
-      <Route path="/watch">
+      <Route path={CLIENT_ROUTES.watch}>
         <Suspense fallback={<PageLoading />}>
           <WatchPage />
         </Suspense>
@@ -37,28 +42,35 @@ export function AppRouter() {
       <Route>
         <Layout>
           <Switch>
-            <Route path="/" component={HomePage} />
-            <Route path="/memory/:id">
+            <Route path={CLIENT_ROUTES.home} component={HomePage} />
+            <Route path={CLIENT_ROUTES.memory}>
               {(params) => (
                 <Suspense fallback={<PageLoading />}>
                   <MemoryPage id={params.id} />
                 </Suspense>
               )}
             </Route>
-            <Route path="/reset-password">
+            <Route path={CLIENT_ROUTES.resetPassword}>
               <Suspense fallback={<PageLoading />}>
                 <ResetPasswordPage />
               </Suspense>
             </Route>
-            <Route path="/account">
+            <Route path={CLIENT_ROUTES.account}>
               <Suspense fallback={<PageLoading />}>
                 <AccountPage />
               </Suspense>
             </Route>
-            <Route path="/profile/:username">
-              {(params) => <ProfilePage username={params.username} />}
+            <Route path={CLIENT_ROUTES.profile}>
+              {(params) => (
+                <Suspense fallback={<PageLoading />}>
+                  <ProfilePage username={params.username} />
+                </Suspense>
+              )}
             </Route>
-            <Route component={NotFoundPage} />
+            {/* Paths outside CLIENT_ROUTES: the server answered them with 404 too. */}
+            <Route>
+              <NotFound />
+            </Route>
           </Switch>
         </Layout>
       </Route>

@@ -1,5 +1,5 @@
 import { onlineManager } from "@tanstack/react-query";
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SESSION_USER_SCRIPT_ID } from "../../shared/constants";
@@ -109,7 +109,9 @@ describe("TopBar", () => {
       "/watch",
     );
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.logIn }));
-    expect(await screen.findByRole("dialog", { name: MESSAGES.logIn })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("dialog", { name: MESSAGES.logIn }, { timeout: 5000 }),
+    ).toBeInTheDocument();
     await userEvent.keyboard("{Escape}");
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.signUp }));
     expect(await screen.findByRole("dialog", { name: MESSAGES.signUp })).toBeInTheDocument();
@@ -117,6 +119,16 @@ describe("TopBar", () => {
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.forgotPassword }));
     const dialog = await screen.findByRole("dialog", { name: "Reset your password" });
     expect(dialog).toContainElement(screen.getByLabelText("Email"));
+  });
+
+  it("offers 'Forgot your password?' inside the Log in dialog (the top bar hides it on phones)", async () => {
+    fakeApi({ [`GET ${USER_PATH}`]: { status: 401, body: { message: MESSAGES.notLoggedIn } } });
+    renderWithApp(<TopBar />);
+    await userEvent.click(await screen.findByRole("button", { name: MESSAGES.logIn }));
+    const login = await screen.findByRole("dialog", { name: MESSAGES.logIn });
+    await userEvent.click(within(login).getByRole("button", { name: MESSAGES.forgotPassword }));
+    expect(await screen.findByRole("dialog", { name: "Reset your password" })).toBeInTheDocument();
+    expect(screen.queryByRole("dialog", { name: MESSAGES.logIn })).toBeNull();
   });
 
   it("logs in from the dialog and then shows the user menu", async () => {

@@ -33,12 +33,16 @@ export function TopBar() {
     <header className="border-b border-slate-200 bg-white">
       <nav
         aria-label="Main"
-        className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-4 px-4 py-3"
+        // One row at phone width (390 px): the title may wrap inside it, the controls never do.
+        className="mx-auto flex max-w-4xl items-center justify-between gap-2 px-4 py-2 sm:gap-4"
       >
-        <Link href="/" className="text-lg font-bold text-brand-800">
+        <Link
+          href="/"
+          className="min-w-0 text-lg leading-tight font-bold text-balance text-brand-800"
+        >
           {APP_TITLE}
         </Link>
-        <div className="flex flex-wrap items-center gap-2" data-testid="session-controls">
+        <div className="flex shrink-0 items-center gap-1 sm:gap-2" data-testid="session-controls">
           {isLoading ? (
             <Spinner label="Loading session" />
           ) : user ? (
@@ -59,25 +63,33 @@ function LoggedOutControls() {
     <>
       <Link
         href="/watch"
-        className="inline-flex h-10 items-center gap-2 rounded-md px-3 text-sm font-medium text-slate-800 hover:bg-brand-100"
+        // An icon on phones (its name stays for screen readers), the word from sm up.
+        className="inline-flex h-11 min-w-11 items-center justify-center gap-2 rounded-md text-sm font-medium text-slate-800 hover:bg-brand-100 sm:px-3"
       >
-        <Watch className="h-4 w-4" aria-hidden="true" />
-        {MESSAGES.watchView}
+        <Watch className="h-5 w-5 sm:h-4 sm:w-4" aria-hidden="true" />
+        <span className="sr-only sm:not-sr-only">{MESSAGES.watchView}</span>
       </Link>
-      <Button variant="outline" onClick={() => setOpen("login")}>
+      <Button variant="outline" size="tap" onClick={() => setOpen("login")}>
         {MESSAGES.logIn}
       </Button>
-      <Button onClick={() => setOpen("signup")}>{MESSAGES.signUp}</Button>
+      <Button size="tap" onClick={() => setOpen("signup")}>
+        {MESSAGES.signUp}
+      </Button>
+      {/* On phones it would take a second row: the Log in dialog offers it there. */}
       <button
         type="button"
-        className="text-sm text-brand-700 underline underline-offset-2 hover:text-brand-800"
+        className="hidden h-11 items-center text-sm text-brand-700 underline underline-offset-2 hover:text-brand-800 sm:inline-flex"
         onClick={() => setOpen("forgot")}
       >
         {MESSAGES.forgotPassword}
       </button>
       {open ? (
         <Suspense fallback={null}>
-          <LoginDialog open={open === "login"} onOpenChange={openChange("login")} />
+          <LoginDialog
+            open={open === "login"}
+            onOpenChange={openChange("login")}
+            onForgotPassword={() => setOpen("forgot")}
+          />
           <SignUpDialog open={open === "signup"} onOpenChange={openChange("signup")} />
           <ForgotPasswordDialog open={open === "forgot"} onOpenChange={openChange("forgot")} />
         </Suspense>

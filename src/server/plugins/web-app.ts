@@ -3,6 +3,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
 import { MESSAGES } from "../../shared/messages";
+import { isClientRoute } from "../../shared/routes";
 import type { User } from "../../shared/schemas";
 import { AppShell } from "../app-shell";
 import { SESSION_COOKIE, type SessionService } from "../auth/session.service";
@@ -10,8 +11,9 @@ import type { UsersService } from "../users/users.service";
 
 /**
  * The built web app: its hashed assets (with their .br/.gz copies), and for every other GET the
- * single-page app's shell carrying the logged-in user. API paths that match no route answer 404
- * JSON; without a built client (API-only tests) so does everything else.
+ * single-page app's shell carrying the logged-in user: 200 on the app's screens (the shared route
+ * list), 404 elsewhere (the shell then shows the app's 404 page). API paths that match no route
+ * answer 404 JSON; without a built client (API-only tests) so does everything else.
  */
 export const webApp = fp<{
   clientDir: string | undefined;
@@ -47,7 +49,9 @@ export const webApp = fp<{
       if (request.method !== "GET" && request.method !== "HEAD") {
         return reply.code(404).send({ message: MESSAGES.notFound });
       }
-      // Every other path is a screen of the single-page app; it shows its own 404 page.
+      // Every other path gets the single-page app; on a path that is none of its screens it shows
+      // its 404 page, and the status says so too (for crawlers, link checkers and monitoring).
+      const status = isClientRoute(url) ? 200 : 404;
       let user: User | null | undefined;
       try {
         const userId = await sessions.resolve(request.cookies[SESSION_COOKIE]);
@@ -58,6 +62,7 @@ export const webApp = fp<{
       }
       // Per visitor (it holds their user), so shared caches must not keep it.
       return reply
+        .code(status)
         .header("cache-control", "private, no-cache")
         .type("text/html; charset=utf-8")
         .send(await appShell.render(user));

@@ -13,8 +13,11 @@ const VARIANTS: Record<Variant, string> = {
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
-  /** `round`: the watch view's large one-tap circle. */
-  size?: "sm" | "md" | "lg" | "icon" | "round";
+  /**
+   * `round`: the watch view's large one-tap circle. `icon` and `tap` are 44 px square at least,
+   * a thumb's target on a phone (`tap`: a short text label such as a page number).
+   */
+  size?: "sm" | "md" | "lg" | "icon" | "tap" | "round";
 }
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
@@ -32,7 +35,8 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
         size === "sm" && "h-8 px-3 text-sm",
         size === "md" && "h-10 px-4 text-sm",
         size === "lg" && "h-12 px-6 text-base",
-        size === "icon" && "h-10 w-10",
+        size === "icon" && "h-11 w-11 shrink-0",
+        size === "tap" && "h-11 min-w-11 shrink-0 px-3 text-sm",
         VARIANTS[variant],
         className,
       )}

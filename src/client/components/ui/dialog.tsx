@@ -32,7 +32,7 @@ export function DialogContent({
       >
         {children}
         <DialogPrimitive.Close
-          className="absolute top-4 right-4 rounded-md p-1 text-slate-600 hover:bg-slate-100"
+          className="absolute top-2 right-2 inline-flex h-11 w-11 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100"
           aria-label="Close"
         >
           <X className="h-5 w-5" aria-hidden="true" />
@@ -46,7 +46,9 @@ export function DialogTitle({
   className,
   ...props
 }: ComponentPropsWithoutRef<typeof DialogPrimitive.Title>) {
-  return <DialogPrimitive.Title className={cn("text-xl font-semibold", className)} {...props} />;
+  return (
+    <DialogPrimitive.Title className={cn("pr-10 text-xl font-semibold", className)} {...props} />
+  );
 }
 
 export function DialogDescription({

@@ -6,7 +6,7 @@ const FIELD =
 
 export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(
   function Input({ className, ...props }, ref) {
-    return <input ref={ref} className={cn(FIELD, "h-10", className)} {...props} />;
+    return <input ref={ref} className={cn(FIELD, "h-11", className)} {...props} />;
   },
 );
 

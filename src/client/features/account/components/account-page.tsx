@@ -1,7 +1,7 @@
 import { Download, Trash2, Upload } from "lucide-react";
-import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { useLocation } from "wouter";
-import { APP_TITLE, MESSAGES, restoreSummary } from "../../../../shared/messages";
+import { MESSAGES, restoreSummary } from "../../../../shared/messages";
 import {
   changePasswordFormSchema,
   displayNameFormSchema,
@@ -15,6 +15,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
+import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useUser } from "../../auth/api/get-user";
 import { useForm } from "../../auth/components/use-form";
 import { useBackupDownload } from "../../memories/api/backup-memories";
@@ -27,13 +28,7 @@ import { DeleteAccountDialog } from "./delete-account-dialog";
 /** /account: display name, email, password, and deleting the account (backup offered first). */
 export function AccountPage() {
   const { data: user, isLoading } = useUser();
-  useEffect(() => {
-    const previous = document.title;
-    document.title = `${MESSAGES.accountTitle} - ${APP_TITLE}`;
-    return () => {
-      document.title = previous;
-    };
-  }, []);
+  useDocumentTitle(MESSAGES.accountTitle);
   if (isLoading) return <PageLoading />;
   if (!user) {
     return (

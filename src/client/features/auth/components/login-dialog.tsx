@@ -18,7 +18,14 @@ export interface AccountDialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
-export function LoginDialog({ open, onOpenChange }: AccountDialogProps) {
+export function LoginDialog({
+  open,
+  onOpenChange,
+  onForgotPassword,
+}: AccountDialogProps & {
+  /** Offers 'Forgot your password?' in the dialog (the top bar has no room for it on phones). */
+  onForgotPassword?: () => void;
+}) {
   const login = useLogin();
   const form = useForm(loginFormSchema, { username: "", password: "" }, (data) => {
     login.mutate(data, {
@@ -52,6 +59,15 @@ export function LoginDialog({ open, onOpenChange }: AccountDialogProps) {
           <Button type="submit" disabled={login.isPending}>
             {MESSAGES.logIn}
           </Button>
+          {onForgotPassword ? (
+            <button
+              type="button"
+              className="h-11 text-sm text-brand-700 underline underline-offset-2 hover:text-brand-800"
+              onClick={onForgotPassword}
+            >
+              {MESSAGES.forgotPassword}
+            </button>
+          ) : null}
         </form>
       </DialogContent>
     </Dialog>

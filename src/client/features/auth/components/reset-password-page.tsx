@@ -6,11 +6,13 @@ import { Card } from "../../../components/ui/card";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
+import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useResetPassword } from "../api/reset-password";
 import { useForm } from "./use-form";
 
 export function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get("token");
+  useDocumentTitle(token ? MESSAGES.resetPasswordTitle : MESSAGES.invalidResetLink);
   if (!token) {
     return (
       <Card className="mx-auto max-w-md space-y-4 text-center">
@@ -47,7 +49,7 @@ function ResetPasswordForm({ token }: { token: string }) {
   });
   return (
     <Card className="mx-auto max-w-md">
-      <h1 className="text-xl font-bold">Reset password</h1>
+      <h1 className="text-xl font-bold">{MESSAGES.resetPasswordTitle}</h1>
       <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
         <TextField
           label={MESSAGES.newPassword}

@@ -1,19 +1,23 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
-import { MESSAGES } from "../../../../shared/messages";
+import { useState } from "react";
+import { commentPlayerLabel, MESSAGES, removeCommentLabel } from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
 import { apiRequest, errorMessage } from "../../../lib/api-client";
 import { AudioPlayer } from "../../memories/components/audio-player";
 import { commentsPath } from "../api/comments";
+import { RemoveCommentDialog } from "./remove-comment-dialog";
 
 export function CommentItem({ comment, canRemove }: { comment: Comment; canRemove: boolean }) {
   const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () =>
       apiRequest("DELETE", `${commentsPath(comment.memoryId)}/${encodeURIComponent(comment.id)}`),
     onSuccess: () => {
+      setConfirming(false);
       toast({ title: MESSAGES.commentRemoved });
       void queryClient.invalidateQueries({ queryKey: [commentsPath(comment.memoryId)] });
     },
@@ -33,15 +37,19 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
           <Button
             variant="ghost"
             size="icon"
-            aria-label={`Remove comment by ${comment.commenterName}`}
+            aria-label={removeCommentLabel(comment.commenterName)}
             disabled={remove.isPending}
-            onClick={() => remove.mutate()}
+            onClick={() => setConfirming(true)}
           >
             <Trash2 className="h-4 w-4" aria-hidden="true" />
           </Button>
         ) : null}
       </div>
-      <AudioPlayer src={comment.audioUrl} caption={new Date(comment.createdAt).toLocaleString()} />
+      <AudioPlayer
+        src={comment.audioUrl}
+        caption={new Date(comment.createdAt).toLocaleString()}
+        label={commentPlayerLabel(comment.commenterName)}
+      />
       {comment.status === "processing" ? (
         <p className="text-sm text-slate-600">{MESSAGES.transcribing}</p>
       ) : comment.status === "failed" ? (
@@ -49,6 +57,16 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
       ) : (
         <p className="text-sm">{comment.transcript}</p>
       )}
+      {canRemove ? (
+        // Asks first: a spoken comment cannot be recorded again by its visitor (issue 14).
+        <RemoveCommentDialog
+          commenterName={comment.commenterName}
+          open={confirming}
+          onOpenChange={setConfirming}
+          onConfirm={() => remove.mutate()}
+          pending={remove.isPending}
+        />
+      ) : null}
     </li>
   );
 }

@@ -1,7 +1,7 @@
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MESSAGES } from "../../../../shared/messages";
+import { MESSAGES, removeCommentDescription } from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
 import { fakeApi, json, renderWithApp } from "../../memories/test/fake-api";
@@ -61,6 +61,9 @@ describe("Comments card", () => {
     expect(within(items[0] as HTMLElement).getByText("Name a")).toBeInTheDocument();
     expect(within(items[0] as HTMLElement).getByText("Transcript a")).toBeInTheDocument();
     expect(
+      within(items[0] as HTMLElement).getByRole("group", { name: "Comment by Name a" }),
+    ).toBeInTheDocument();
+    expect(
       within(items[0] as HTMLElement).getByRole("button", { name: "Play" }),
     ).toBeInTheDocument();
     expect(within(items[1] as HTMLElement).getByText(MESSAGES.transcribing)).toBeInTheDocument();
@@ -85,10 +88,29 @@ describe("Comments card", () => {
     expect(screen.queryByRole("button", { name: "Remove comment by Name a" })).toBeNull();
   });
 
-  it("lets the owner remove a comment", async () => {
+  it("asks before removing a comment, and keeps it on Cancel", async () => {
+    const { api, user } = setup([comment("a")], true);
+    const remove = await screen.findByRole("button", { name: "Remove comment by Name a" });
+    await user.click(remove);
+    const dialog = await screen.findByRole("alertdialog", { name: MESSAGES.removeCommentTitle });
+    expect(within(dialog).getByText(removeCommentDescription("Name a"))).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: MESSAGES.cancel }));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    await user.click(remove);
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(api.requests.some((r) => r.method === "DELETE")).toBe(false);
+    expect(screen.getAllByTestId("comment")).toHaveLength(1);
+  });
+
+  it("lets the owner remove a comment once confirmed", async () => {
     const { api, user } = setup([comment("a")], true);
     await user.click(await screen.findByRole("button", { name: "Remove comment by Name a" }));
+    expect(api.requests.some((r) => r.method === "DELETE")).toBe(false);
+    const dialog = await screen.findByRole("alertdialog", { name: MESSAGES.removeCommentTitle });
+    await user.click(within(dialog).getByRole("button", { name: MESSAGES.remove }));
     expect((await screen.findAllByText(MESSAGES.commentRemoved)).length).toBeGreaterThan(0);
+    expect(screen.queryByRole("alertdialog")).toBeNull();
     expect(api.requests.some((r) => r.method === "DELETE" && r.url.endsWith("/comments/a"))).toBe(
       true,
     );

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { Card } from "../../../components/ui/card";
+import { useDocumentTitle } from "../../../lib/use-document-title";
 import { HomeMemories } from "../../memories/components/home-memories";
 import { PendingRecordings } from "../../recorder/components/pending-recordings";
 import { Recorder } from "../../recorder/components/recorder";
@@ -13,9 +14,12 @@ const UnclaimedRecordings = lazy(() =>
 );
 
 export function HomePage() {
+  useDocumentTitle();
   return (
     <div className="space-y-8">
-      <h1 className="text-center text-3xl font-bold text-brand-800">{MESSAGES.homeHeader}</h1>
+      <h1 className="text-center text-3xl font-bold text-balance text-brand-800">
+        {MESSAGES.homeHeader}
+      </h1>
       <Card className="mx-auto max-w-2xl" data-testid="record-card">
         <Recorder kind="memory" variant="card" />
       </Card>

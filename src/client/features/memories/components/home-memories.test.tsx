@@ -220,3 +220,67 @@ describe("editing waits for processing", () => {
     expect(within(list).queryByRole("button", { name: /Edit Still processing/ })).toBeNull();
   });
 });
+
+describe("page and search live in the URL", () => {
+  const listRequests = (requests: { url: string }[]) =>
+    requests.filter((r) => r.url.startsWith("/api/memories")).map((r) => r.url);
+
+  it("opens at the page and search the URL names (a reload, or Back from a memory)", async () => {
+    const api = fakeApi([userHandler(), listHandler(all)]);
+    renderWithApp(<HomeMemories />, "/?page=2&q=memory");
+    const list = await screen.findByRole("list", { name: "Memories" });
+    expect(within(list).getAllByRole("listitem")).toHaveLength(15);
+    expect(screen.getByPlaceholderText(MESSAGES.searchPlaceholder)).toHaveValue("memory");
+    expect(screen.getByRole("button", { name: "Page 2" })).toHaveAttribute("aria-current", "page");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(listRequests(api.requests)).toEqual(["/api/memories/search?q=memory&page=2"]);
+  });
+
+  it("makes each page a history entry and scrolls to the top of the list", async () => {
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    fakeApi([userHandler(), listHandler(all)]);
+    const user = userEvent.setup();
+    const { location } = renderWithApp(<HomeMemories />);
+    await user.click(await screen.findByRole("button", { name: "Page 3" }));
+    await waitFor(() => expect(location.history).toEqual(["/", "/?page=3"]));
+    expect(scrolled).toEqual([screen.getByTestId("memory-list")]);
+    await user.click(screen.getByRole("button", { name: "Page 1" }));
+    await waitFor(() => expect(location.history).toEqual(["/", "/?page=3", "/"]));
+    expect(scrolled).toHaveLength(2);
+  });
+
+  it("writes the search to the URL in place and starts again at page 1", async () => {
+    const api = fakeApi([userHandler(), listHandler(all)]);
+    const user = userEvent.setup();
+    const { location } = renderWithApp(<HomeMemories />);
+    await user.click(await screen.findByRole("button", { name: "Page 2" }));
+    await user.type(screen.getByPlaceholderText(MESSAGES.searchPlaceholder), "memory 1");
+    await waitFor(() => expect(location.history?.at(-1)).toBe("/?q=memory+1"));
+    expect(location.history).toEqual(["/", "/?q=memory+1"]);
+    expect(api.requests.at(-1)?.url).toBe("/api/memories/search?q=memory%201&page=1");
+  });
+
+  it("follows the URL when it changes from outside, as Back does", async () => {
+    const api = fakeApi([userHandler(), listHandler(all)]);
+    const { location } = renderWithApp(<HomeMemories />, "/?q=memory");
+    await screen.findByRole("list", { name: "Memories" });
+    const box = screen.getByPlaceholderText(MESSAGES.searchPlaceholder);
+    expect(box).toHaveValue("memory");
+    act(() => location.navigate("/?page=2"));
+    await waitFor(() => expect(box).toHaveValue(""));
+    await waitFor(() => expect(api.requests.at(-1)?.url).toBe("/api/memories?page=2"));
+    // The emptied box does not write its old text back.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(location.history?.at(-1)).toBe("/?page=2");
+  });
+
+  it.each(["abc", "0", "-2", "1.5"])("reads ?page=%s as page 1", async (page) => {
+    const api = fakeApi([userHandler(), listHandler(all)]);
+    renderWithApp(<HomeMemories />, `/?page=${page}`);
+    await screen.findByRole("list", { name: "Memories" });
+    expect(listRequests(api.requests)).toEqual(["/api/memories?page=1"]);
+  });
+});

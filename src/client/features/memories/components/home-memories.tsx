@@ -1,92 +1,28 @@
-import { BookOpen, Download } from "lucide-react";
-import { lazy, Suspense, useCallback, useState } from "react";
-import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
-import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { usePrefetchQuery } from "@tanstack/react-query";
+import { lazy, Suspense } from "react";
+import { PageLoading } from "../../../components/ui/page-loading";
 import { useUser } from "../../auth/api/get-user";
-import { downloadBackup } from "../api/backup-memories";
-import { useMemories } from "../api/get-memories";
-import { MemoryList } from "./memory-list";
-import { SearchBox } from "./search-box";
+import { memoriesListUrl } from "../api/memory-keys";
+import { useListParams } from "./use-list-params";
 
-const MemoryBookDialog = lazy(() =>
-  import("./memory-book-dialog").then((m) => ({ default: m.MemoryBookDialog })),
-);
+// Visitors never see the list, so its code (list, search, paging, backup) is not part of the home
+// page's first download; it loads once someone is logged in.
+const OwnMemories = lazy(() => import("./own-memories").then((m) => ({ default: m.OwnMemories })));
 
 /** Home, logged in: the memory book, Backup Memories, the search box and 'Recent Memories' (nothing when logged out). */
 export function HomeMemories() {
   const { data: user } = useUser();
   if (!user) return null;
-  return <OwnMemories userId={user.id} />;
+  return <LoggedIn userId={user.id} />;
 }
 
-function OwnMemories({ userId }: { userId: string }) {
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState("");
-  const [backingUp, setBackingUp] = useState(false);
-  const [bookOpen, setBookOpen] = useState(false);
-  const memories = useMemories({ page, search, enabled: true });
-  const onSearch = useCallback((text: string) => {
-    setSearch((previous) => {
-      // A new search starts again at page 1.
-      if (previous.trim() !== text.trim()) setPage(1);
-      return text;
-    });
-  }, []);
-
-  const backup = async () => {
-    setBackingUp(true);
-    try {
-      await downloadBackup();
-      toast({ title: MESSAGES.backupSuccessful });
-    } catch (error) {
-      toast({
-        title: MESSAGES.backupFailed,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
-    } finally {
-      setBackingUp(false);
-    }
-  };
-
-  const searching = search.trim() !== "";
+function LoggedIn({ userId }: { userId: string }) {
+  const { page, search } = useListParams();
+  // Asks for the list while its code loads, rather than after.
+  usePrefetchQuery({ queryKey: [memoriesListUrl(page, search)] });
   return (
-    <section className="space-y-4" aria-labelledby="recent-memories">
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="outline" onClick={() => setBookOpen(true)}>
-          <BookOpen className="h-4 w-4" aria-hidden="true" />
-          {MEMORY_BOOK.button}
-        </Button>
-        <Button variant="outline" onClick={() => void backup()} disabled={backingUp}>
-          <Download className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.backupMemories}
-        </Button>
-      </div>
-      {bookOpen ? (
-        <Suspense fallback={null}>
-          <MemoryBookDialog open={bookOpen} onOpenChange={setBookOpen} />
-        </Suspense>
-      ) : null}
-      <SearchBox onSearch={onSearch} />
-      <h2 id="recent-memories" className="text-xl font-semibold">
-        {MESSAGES.recentMemories}
-      </h2>
-      <MemoryList
-        data={memories.data}
-        isLoading={memories.isLoading}
-        error={memories.error ? MESSAGES.failedFetchMemories : null}
-        page={page}
-        onPage={setPage}
-        isOwner={(memory) => memory.user_id === userId}
-        empty={
-          <>
-            <p>{MESSAGES.noMemoriesFound}</p>
-            {searching ? null : <p className="text-slate-700">{MESSAGES.startByRecording}</p>}
-          </>
-        }
-      />
-    </section>
+    <Suspense fallback={<PageLoading />}>
+      <OwnMemories userId={userId} />
+    </Suspense>
   );
 }

@@ -1,6 +1,7 @@
 import { Pencil } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
 import { Link } from "wouter";
+import { MESSAGES } from "../../../../shared/messages";
 import { isEditable } from "../../../../shared/rules";
 import type { Memory, MemoryPage } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
@@ -52,12 +53,18 @@ export function MemoryList({
   const [editing, setEditing] = useState<Memory | null>(null);
   // The dialog unmounts as it closes, so focus goes back to its edit button by hand.
   const editButton = useRef<HTMLButtonElement | null>(null);
+  const top = useRef<HTMLDivElement>(null);
+  // Another page starts at the top of the list, not at the page buttons below it.
+  const goToPage = (next: number) => {
+    onPage(next);
+    top.current?.scrollIntoView?.({ block: "start" });
+  };
   // Full height while loading, so the footer does not jump when the list arrives.
   if (isLoading && !data) return <PageLoading />;
   if (error) return <p className="text-red-800">{error}</p>;
   if (!data || data.items.length === 0) return <div className="text-center">{empty}</div>;
   return (
-    <div className="space-y-4">
+    <div className="scroll-mt-4 space-y-4" ref={top} data-testid="memory-list">
       <ul className="space-y-3" aria-label="Memories">
         {data.items.map((memory) => (
           <li
@@ -66,7 +73,7 @@ export function MemoryList({
           >
             <Link href={`/memory/${memory.id}`} className="min-w-0 flex-1 space-y-1">
               <span className="block truncate font-semibold text-slate-900 hover:underline">
-                {memory.title || "Untitled memory"}
+                {memory.title || MESSAGES.untitledMemory}
               </span>
               <span className="block text-sm text-slate-700">
                 {formatRecordedAt(memory.recordedAt)}
@@ -102,7 +109,7 @@ export function MemoryList({
           </li>
         ))}
       </ul>
-      <PageButtons total={data.total} page={page} onPage={onPage} />
+      <PageButtons total={data.total} page={page} onPage={goToPage} />
       {editing ? (
         <Suspense fallback={null}>
           <EditMemoryDialog

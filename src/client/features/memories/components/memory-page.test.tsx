@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MESSAGES } from "../../../../shared/messages";
+import { documentTitle, MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
 import { fakeApi, json, makeMemory, me, renderWithApp, userHandler } from "../test/fake-api";
@@ -169,5 +169,31 @@ describe("Memory page", () => {
     expect(await screen.findByText(MESSAGES.failedUpdateTags)).toBeInTheDocument();
     expect(screen.getByLabelText("New tag")).toHaveValue("sun");
     expect(screen.getByText("2/5 tags used")).toBeInTheDocument();
+  });
+});
+
+describe("Memory page titles and the not-found layout", () => {
+  it("names the browser tab after the memory", async () => {
+    setup();
+    await screen.findByRole("heading", { name: "Our day at the beach" });
+    await waitFor(() => expect(document.title).toBe(documentTitle("Our day at the beach")));
+  });
+
+  it("shows a missing memory in the app's one not-found layout", async () => {
+    fakeApi([userHandler(me), () => json({ message: MESSAGES.notFound }, 404)]);
+    renderWithApp(<MemoryPage id="gone" />, "/memory/gone");
+    const notFound = await screen.findByTestId("not-found");
+    expect(within(notFound).getByRole("heading", { name: MESSAGES.notFoundPage })).toBeVisible();
+    expect(within(notFound).getByRole("link", { name: MESSAGES.returnToHome })).toHaveAttribute(
+      "href",
+      "/",
+    );
+    await waitFor(() => expect(document.title).toBe(documentTitle(MESSAGES.pageNotFoundTitle)));
+  });
+
+  it("says 'Failed to fetch memory' in the same layout when the server fails", async () => {
+    fakeApi([userHandler(me), () => json({ message: "boom" }, 500)]);
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    expect(await screen.findByTestId("not-found")).toHaveTextContent(MESSAGES.failedFetchMemory);
   });
 });

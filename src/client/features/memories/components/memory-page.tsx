@@ -3,11 +3,13 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
 import { isEditable } from "../../../../shared/rules";
+import { NotFound } from "../../../components/not-found";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
+import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useUser } from "../../auth/api/get-user";
 import { CommentsCard } from "../../comments/components/comments-card";
 import { useDeleteMemory } from "../api/delete-memory";
@@ -36,18 +38,22 @@ export function MemoryPage({ id }: { id: string }) {
     window.scrollTo(0, 0);
   }, [id]);
 
+  const missing = memory.error instanceof ApiError && memory.error.status === 404;
+  useDocumentTitle(
+    memory.data
+      ? memory.data.title || MESSAGES.untitledMemory
+      : memory.isLoading
+        ? MESSAGES.loading
+        : missing
+          ? MESSAGES.pageNotFoundTitle
+          : MESSAGES.failedFetchMemory,
+  );
+
   if (memory.isLoading) return <PageLoading />;
   if (memory.error || !memory.data) {
-    const missing = memory.error instanceof ApiError && memory.error.status === 404;
-    return (
-      <div className="space-y-4">
-        <Button variant="ghost" onClick={() => navigate("/")}>
-          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-          Back
-        </Button>
-        <p>{missing ? MESSAGES.notFoundPage : MESSAGES.failedFetchMemory}</p>
-      </div>
-    );
+    // Gone, private or never there: the app's one 404 layout.
+    if (missing) return <NotFound />;
+    return <NotFound message={MESSAGES.failedFetchMemory} title={MESSAGES.failedFetchMemory} />;
   }
   const data = memory.data;
   const isOwner = Boolean(user) && data.user_id === user?.id;
@@ -89,13 +95,17 @@ export function MemoryPage({ id }: { id: string }) {
         ) : null}
       </div>
       <header className="space-y-3">
-        <h1 className="text-2xl font-bold">{data.title || "Untitled memory"}</h1>
+        <h1 className="text-2xl font-bold text-balance">{data.title || MESSAGES.untitledMemory}</h1>
         <MemoryStateBadge memory={data} />
         {data.status === "failed" && data.error ? (
           <p className="text-red-800">{data.error}</p>
         ) : null}
         {data.status === "failed" && isOwner ? <RetryButton memory={data} /> : null}
-        <AudioPlayer src={data.audioUrl} caption={formatRecordedAt(data.recordedAt)} />
+        <AudioPlayer
+          src={data.audioUrl}
+          caption={formatRecordedAt(data.recordedAt)}
+          durationHint={data.duration}
+        />
       </header>
       <Card className="space-y-2">
         <h2 className="text-lg font-semibold">Transcript</h2>

@@ -34,7 +34,7 @@ export function PageButtons({
         ) : (
           <Button
             key={item}
-            size="sm"
+            size="tap"
             variant={item === page ? "primary" : "outline"}
             aria-label={`Page ${item}`}
             aria-current={item === page ? "page" : undefined}

@@ -1,23 +1,17 @@
-import { useCallback, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { ApiError } from "../../../lib/api-client";
 import { useUser } from "../../auth/api/get-user";
 import { useProfileMemories } from "../api/get-memories";
 import { MemoryList } from "./memory-list";
 import { SearchBox } from "./search-box";
+import { useListParams } from "./use-list-params";
 
 /** A profile's shared memories with search, 15 per page, and the edit dialog for the owner. */
-export function ProfileMemories({ username }: { username: string }) {
+export function ProfileMemories({ username, isOwner }: { username: string; isOwner: boolean }) {
   const { data: user } = useUser();
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState("");
+  // Page and search live in the URL (/profile/nana?page=2&q=sea): they survive Back and reload.
+  const { page, search, setPage, setSearch } = useListParams();
   const memories = useProfileMemories({ username, page, search });
-  const onSearch = useCallback((text: string) => {
-    setSearch((previous) => {
-      if (previous.trim() !== text.trim()) setPage(1);
-      return text;
-    });
-  }, []);
   const notFound = memories.error instanceof ApiError && memories.error.status === 404;
   if (notFound) return null;
   const failed = search.trim()
@@ -25,7 +19,11 @@ export function ProfileMemories({ username }: { username: string }) {
     : MESSAGES.failedFetchPublicMemories;
   return (
     <section className="space-y-4 pt-4 text-left" aria-label="Shared memories">
-      <SearchBox onSearch={onSearch} />
+      <SearchBox
+        value={search}
+        onSearch={setSearch}
+        placeholder={isOwner ? MESSAGES.searchPlaceholder : MESSAGES.searchTheseMemories}
+      />
       <MemoryList
         data={memories.data}
         isLoading={memories.isLoading}

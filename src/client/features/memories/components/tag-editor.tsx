@@ -3,7 +3,6 @@ import { type KeyboardEvent, useId, useState } from "react";
 import { MAX_TAGS } from "../../../../shared/constants";
 import { MESSAGES, tagsUsedLabel } from "../../../../shared/messages";
 import { addTag } from "../../../../shared/rules";
-import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Input } from "../../../components/ui/input";
 import { toast } from "../../../components/ui/use-toast";
@@ -63,11 +62,12 @@ export function TagEditor({
       <ul className="flex flex-wrap gap-2" aria-label="Tags">
         {tags.map((tag) => (
           <li key={tag}>
-            <Badge>
+            {/* A 44 px chip whose remove button is a 44 px target, for a thumb. */}
+            <span className="inline-flex h-11 items-center rounded-full bg-brand-100 pl-3 text-sm font-medium text-brand-800">
               {tag}
               <button
                 type="button"
-                className="rounded-full p-0.5 hover:bg-brand-50 disabled:opacity-50"
+                className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-brand-50 disabled:opacity-50"
                 aria-label={`Remove tag ${tag}`}
                 disabled={disabled}
                 onClick={() =>
@@ -77,9 +77,9 @@ export function TagEditor({
                   )
                 }
               >
-                <X className="h-3 w-3" aria-hidden="true" />
+                <X className="h-4 w-4" aria-hidden="true" />
               </button>
-            </Badge>
+            </span>
           </li>
         ))}
       </ul>

@@ -291,7 +291,9 @@ export function Recorder({ kind, meta, beforeStart, onSaved, variant = "card" }:
       {!compact && (
         <AudioVisualiser
           stream={stream}
-          className={stream ? (watch ? "max-h-16" : "max-h-40") : ""}
+          // Folded away it keeps a margin as tall as the status line below (min-h-5), so the idle
+          // button sits in the middle of the home card.
+          className={stream ? (watch ? "max-h-16" : "max-h-40") : watch ? "" : "mb-5"}
         />
       )}
       <div

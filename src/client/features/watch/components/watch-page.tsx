@@ -8,6 +8,7 @@ import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError } from "../../../lib/api-client";
 import { validateForm } from "../../../lib/form-errors";
+import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useUser } from "../../auth/api/get-user";
 import { useLogin } from "../../auth/api/login";
 import { useLogout } from "../../auth/api/logout";
@@ -15,6 +16,7 @@ import { Recorder } from "../../recorder/components/recorder";
 
 export function WatchPage() {
   const { data: user, isLoading } = useUser();
+  useDocumentTitle(MESSAGES.watchTitle);
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-6 bg-slate-900 p-4">
       <div className="flex min-h-[340px] w-[280px] flex-col items-center gap-4 rounded-[3rem] border-8 border-slate-700 bg-black p-6 text-white">

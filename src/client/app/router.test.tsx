@@ -1,0 +1,68 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { matchRoute, type Parser, useRouter } from "wouter";
+import { documentTitle, MESSAGES } from "../../shared/messages";
+import { CLIENT_ROUTES, isClientRoute } from "../../shared/routes";
+import { fakeApi, renderWithApp } from "../test/app-render";
+import { AppRouter } from "./router";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The router's own pattern parser (wouter's default), read from the router. */
+let routerParser: Parser | undefined;
+function ParserProbe() {
+  routerParser = useRouter().parser;
+  return null;
+}
+
+const SAMPLE_PATHS = [
+  "/",
+  "/memory/abc",
+  "/memory/abc/",
+  "/Memory/abc",
+  "/memory",
+  "/memory/a/b",
+  "/profile/nana",
+  "/profile/",
+  "/reset-password",
+  "/reset-password/",
+  "/watch",
+  "/watch/x",
+  "/account",
+  "/no/such/page",
+  "//",
+];
+
+describe("the app's routes", () => {
+  it("are matched by the server exactly as the client router matches them", () => {
+    render(<ParserProbe />);
+    const parse = routerParser;
+    if (!parse) throw new Error("no parser");
+    for (const path of SAMPLE_PATHS) {
+      const router = Object.values(CLIENT_ROUTES).some(
+        (pattern) => matchRoute(parse, pattern, path)[0],
+      );
+      expect(isClientRoute(path), path).toBe(router);
+    }
+  });
+
+  it("shows the 404 page, titled, on a path that is no screen", async () => {
+    fakeApi({ "GET /api/user": { status: 401, body: { message: "Not logged in" } } });
+    renderWithApp(<AppRouter />, { path: "/no/such/page" });
+    expect(await screen.findByRole("heading", { name: MESSAGES.notFoundPage })).toBeVisible();
+    await waitFor(() => expect(document.title).toBe(documentTitle(MESSAGES.pageNotFoundTitle)));
+  });
+
+  it.each([
+    ["/reset-password", MESSAGES.invalidResetLink],
+    ["/reset-password?token=abc", MESSAGES.resetPasswordTitle],
+    ["/watch", MESSAGES.watchTitle],
+  ])("gives %s its own title", async (path, title) => {
+    fakeApi({ "GET /api/user": { status: 401, body: { message: "Not logged in" } } });
+    renderWithApp(<AppRouter />, { path });
+    await waitFor(() => expect(document.title).toBe(documentTitle(title)));
+    expect(screen.queryByTestId("not-found")).toBeNull();
+  });
+});

@@ -1,0 +1,79 @@
+import { BookOpen, Download } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
+import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
+import { Button } from "../../../components/ui/button";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { downloadBackup } from "../api/backup-memories";
+import { useMemories } from "../api/get-memories";
+import { MemoryList } from "./memory-list";
+import { SearchBox } from "./search-box";
+import { useListParams } from "./use-list-params";
+
+const MemoryBookDialog = lazy(() =>
+  import("./memory-book-dialog").then((m) => ({ default: m.MemoryBookDialog })),
+);
+
+/** Home, logged in: the memory book, Backup Memories, the search box and 'Recent Memories'. */
+export function OwnMemories({ userId }: { userId: string }) {
+  // Page and search live in the URL (/?page=2&q=beach): they survive Back and reload.
+  const { page, search, setPage, setSearch } = useListParams();
+  const [backingUp, setBackingUp] = useState(false);
+  const [bookOpen, setBookOpen] = useState(false);
+  const memories = useMemories({ page, search, enabled: true });
+
+  const backup = async () => {
+    setBackingUp(true);
+    try {
+      await downloadBackup();
+      toast({ title: MESSAGES.backupSuccessful });
+    } catch (error) {
+      toast({
+        title: MESSAGES.backupFailed,
+        description: errorMessage(error),
+        variant: "destructive",
+      });
+    } finally {
+      setBackingUp(false);
+    }
+  };
+
+  const searching = search.trim() !== "";
+  return (
+    <section className="space-y-4" aria-labelledby="recent-memories">
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="outline" onClick={() => setBookOpen(true)}>
+          <BookOpen className="h-4 w-4" aria-hidden="true" />
+          {MEMORY_BOOK.button}
+        </Button>
+        <Button variant="outline" onClick={() => void backup()} disabled={backingUp}>
+          <Download className="h-4 w-4" aria-hidden="true" />
+          {MESSAGES.backupMemories}
+        </Button>
+      </div>
+      {bookOpen ? (
+        <Suspense fallback={null}>
+          <MemoryBookDialog open={bookOpen} onOpenChange={setBookOpen} />
+        </Suspense>
+      ) : null}
+      <SearchBox value={search} onSearch={setSearch} />
+      <h2 id="recent-memories" className="text-xl font-semibold">
+        {MESSAGES.recentMemories}
+      </h2>
+      <MemoryList
+        data={memories.data}
+        isLoading={memories.isLoading}
+        error={memories.error ? MESSAGES.failedFetchMemories : null}
+        page={page}
+        onPage={setPage}
+        isOwner={(memory) => memory.user_id === userId}
+        empty={
+          <>
+            <p>{MESSAGES.noMemoriesFound}</p>
+            {searching ? null : <p className="text-slate-700">{MESSAGES.startByRecording}</p>}
+          </>
+        }
+      />
+    </section>
+  );
+}

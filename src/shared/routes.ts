@@ -1,0 +1,35 @@
+/**
+ * The web app's screens, defined once: the client router mounts these patterns and the server
+ * answers 404 (with the app's shell, which shows the 404 page) for any path none of them matches.
+ * Patterns use the router's syntax: `:name` is one path segment.
+ */
+export const CLIENT_ROUTES = {
+  home: "/",
+  memory: "/memory/:id",
+  resetPassword: "/reset-password",
+  profile: "/profile/:username",
+  watch: "/watch",
+  account: "/account",
+} as const;
+
+export type ClientRoute = (typeof CLIENT_ROUTES)[keyof typeof CLIENT_ROUTES];
+
+/** The pattern as the client router (wouter's regexparam) reads it: case-insensitive, optional trailing slash. */
+function routeRegExp(pattern: string): RegExp {
+  const segments = pattern
+    .split("/")
+    .filter(Boolean)
+    .map((segment) =>
+      segment.startsWith(":") ? "/([^/]+?)" : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+    );
+  return new RegExp(`^${segments.join("")}/?$`, "i");
+}
+
+// Built on first use, so the browser bundle (which needs only the patterns) can drop the matcher.
+let matchers: RegExp[] | undefined;
+
+/** Whether a path (without its query string) is one of the app's screens. */
+export function isClientRoute(pathname: string): boolean {
+  matchers ??= Object.values(CLIENT_ROUTES).map(routeRegExp);
+  return matchers.some((matcher) => matcher.test(pathname));
+}
