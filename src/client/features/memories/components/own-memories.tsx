@@ -2,9 +2,7 @@ import { BookOpen, Download } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
-import { downloadBackup } from "../api/backup-memories";
+import { useBackupDownload } from "../api/backup-memories";
 import { useMemories } from "../api/get-memories";
 import { MemoryList } from "./memory-list";
 import { SearchBox } from "./search-box";
@@ -18,25 +16,9 @@ const MemoryBookDialog = lazy(() =>
 export function OwnMemories({ userId }: { userId: string }) {
   // Page and search live in the URL (/?page=2&q=beach): they survive Back and reload.
   const { page, search, setPage, setSearch } = useListParams();
-  const [backingUp, setBackingUp] = useState(false);
+  const backup = useBackupDownload();
   const [bookOpen, setBookOpen] = useState(false);
   const memories = useMemories({ page, search, enabled: true });
-
-  const backup = async () => {
-    setBackingUp(true);
-    try {
-      await downloadBackup();
-      toast({ title: MESSAGES.backupSuccessful });
-    } catch (error) {
-      toast({
-        title: MESSAGES.backupFailed,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
-    } finally {
-      setBackingUp(false);
-    }
-  };
 
   const searching = search.trim() !== "";
   return (
@@ -46,7 +28,7 @@ export function OwnMemories({ userId }: { userId: string }) {
           <BookOpen className="h-4 w-4" aria-hidden="true" />
           {MEMORY_BOOK.button}
         </Button>
-        <Button variant="outline" onClick={() => void backup()} disabled={backingUp}>
+        <Button variant="outline" onClick={() => void backup.download()} disabled={backup.pending}>
           <Download className="h-4 w-4" aria-hidden="true" />
           {MESSAGES.backupMemories}
         </Button>
