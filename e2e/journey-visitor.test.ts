@@ -52,7 +52,7 @@ describe("journey 3: a visitor on a profile that becomes private", () => {
     await list.getByText("Our first snow day").waitFor();
     await list.getByText("Beach picnic in July").waitFor();
 
-    await page.getByRole("searchbox", { name: MESSAGES.searchPlaceholder }).fill("picnic");
+    await page.getByRole("searchbox", { name: MESSAGES.searchTheseMemories }).fill("picnic");
     await expect.poll(() => list.getByRole("listitem").count(), { timeout: 10_000 }).toBe(1);
     await list.getByText("Beach picnic in July").waitFor();
     expect(await list.getByText("Our first snow day").count()).toBe(0);
