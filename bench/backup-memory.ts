@@ -2,7 +2,6 @@ import { createReadStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AudioRepo } from "../src/server/audio/audio.repo";
 import { loadConfig } from "../src/server/config";
@@ -11,6 +10,7 @@ import { MemoriesRepo } from "../src/server/memories/memories.repo";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
+import { sink } from "./lib/sink";
 
 /**
  * The backup's peak memory and speed for a journal with at least 1 GB of audio, streamed over real
@@ -18,19 +18,6 @@ import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/
  */
 const FILES = Number(process.env.BENCH_BACKUP_FILES ?? 64);
 const FILE_MB = Number(process.env.BENCH_BACKUP_FILE_MB ?? 16);
-
-function sink(): { stream: Writable; bytes: () => number } {
-  let bytes = 0;
-  return {
-    stream: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        done();
-      },
-    }),
-    bytes: () => bytes,
-  };
-}
 
 async function main(): Promise<void> {
   const dataDir = await makeTempDir("vmj-bench-backup-");

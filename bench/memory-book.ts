@@ -1,7 +1,6 @@
 import { rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AudioRepo } from "../src/server/audio/audio.repo";
 import { loadConfig } from "../src/server/config";
@@ -10,6 +9,7 @@ import { MemoriesRepo, type NewMemory } from "../src/server/memories/memories.re
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession, type TestUser } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
+import { sink } from "./lib/sink";
 
 /**
  * The printable memory book's time and peak memory for journals of 250 and 1,000 memories, streamed
@@ -36,19 +36,6 @@ function transcript(seed: number, words: number): string {
     if (i % 14 === 13) out.push(".");
   }
   return out.join(" ").replace(/ \./g, ".");
-}
-
-function sink(): { stream: Writable; bytes: () => number } {
-  let bytes = 0;
-  return {
-    stream: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        done();
-      },
-    }),
-    bytes: () => bytes,
-  };
 }
 
 /** Peak RSS growth and seconds while `work` runs. */
