@@ -97,12 +97,20 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
+/** Per-user memory counts, kept by triggers (migration 0008); read for list totals. */
+export interface MemoryCountsTable {
+  user_id: string;
+  total: number;
+  saved: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   password_reset_tokens: PasswordResetTokensTable;
   audio_files: AudioFilesTable;
   memories: MemoriesTable;
+  memory_counts: MemoryCountsTable;
   comments: CommentsTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;

@@ -60,6 +60,12 @@ export interface MemoryScope {
 /** At most this many unclaimed recordings are listed for one browser. */
 export const UNCLAIMED_LIMIT = 50;
 
+/**
+ * A search ranks (and counts) at most this many matches: the most recently added ones. Enough
+ * for 66 pages; a query matching more is not a search anyone pages through (ADR 0025).
+ */
+export const SEARCH_RANK_LIMIT = 1000;
+
 /** At most this many query words are used; more only slows the query without changing much. */
 export const MAX_SEARCH_TOKENS = 16;
 
@@ -174,33 +180,54 @@ export class MemoriesRepo {
       .then(stripSearchVector);
   }
 
-  /** A user's memories, newest recorded first, one page of PAGE_SIZE with the total. */
+  /**
+   * A user's memories, newest recorded first, one page of PAGE_SIZE with the total. The total is
+   * the trigger-kept count (migration 0008), not a count of the journal, so page 1 costs the same
+   * at any size; pages past the middle are read from the oldest end, so the last page is as cheap
+   * as the first (ADR 0025).
+   */
   async list(scope: MemoryScope, page: number): Promise<RowPage> {
+    const total = await this.countOf(scope);
+    const offset = (page - 1) * PAGE_SIZE;
+    if (offset >= total) return { rows: [], total };
+    const fromOldest = offset > total / 2;
+    const direction = fromOldest ? "asc" : "desc";
     let base = this.db.selectFrom("memories").where("user_id", "=", scope.userId);
     if (scope.savedOnly) base = base.where("status", "=", "saved");
     // The page's keys come from the index alone (a deferred join), then only 15 rows are read.
     const pageKeys = base
       .select("seq")
+      .orderBy("recorded_at", direction)
+      .orderBy("seq", direction)
+      .limit(fromOldest ? Math.min(PAGE_SIZE, total - offset) : PAGE_SIZE)
+      .offset(fromOldest ? Math.max(0, total - offset - PAGE_SIZE) : offset);
+    const rows = await this.db
+      .selectFrom("memories")
+      .selectAll()
+      .where("seq", "in", pageKeys)
       .orderBy("recorded_at", "desc")
       .orderBy("seq", "desc")
-      .limit(PAGE_SIZE)
-      .offset((page - 1) * PAGE_SIZE);
-    const [rows, count] = await Promise.all([
-      this.db
-        .selectFrom("memories")
-        .selectAll()
-        .where("seq", "in", pageKeys)
-        .orderBy("recorded_at", "desc")
-        .orderBy("seq", "desc")
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-    ]);
-    return { rows: rows.map((row) => stripSearchVector(row) as MemoryRow), total: Number(count.n) };
+      .execute();
+    return { rows: rows.map((row) => stripSearchVector(row) as MemoryRow), total };
+  }
+
+  /** How many memories the scope covers, from the counts the triggers keep (migration 0008). */
+  async countOf(scope: MemoryScope): Promise<number> {
+    const row = await this.db
+      .selectFrom("memory_counts")
+      .select(["total", "saved"])
+      .where("user_id", "=", scope.userId)
+      .executeTakeFirst();
+    return Number((scope.savedOnly ? row?.saved : row?.total) ?? 0);
   }
 
   /**
    * Full-text search over title, transcript, summary and tags, ranked by relevance (title and
    * tags weigh most), every token matched as a prefix. Empty token lists match nothing.
+   *
+   * Bounded (ADR 0025): only the SEARCH_RANK_LIMIT most recently added matches are ranked and
+   * counted, so a query matching most of a large journal costs what a selective one does. A query
+   * with fewer matches than that ranks all of them, exactly as before.
    */
   async search(scope: MemoryScope, tokens: readonly string[], page: number): Promise<RowPage> {
     if (tokens.length === 0) return { rows: [], total: 0 };
@@ -209,35 +236,60 @@ export class MemoriesRepo {
     if (this.kind === "sqlite") {
       // Each token is quoted (a quote inside is impossible: tokens are letters and digits).
       const match = tokens.map((token) => `"${token}"*`).join(" ");
-      const [rows, count] = await Promise.all([
-        sql<MemoryRow>`select m.* from memories_fts f join memories m on m.seq = f.rowid
+      // The full-text index yields matches newest rowid (seq) first and stops at the limit.
+      const result = await sql<MemoryRow & { matches: number }>`with candidates as materialized (
+          select f.rowid as seq, bm25(memories_fts, 10.0, 1.0, 3.0, 10.0) as rank
+          from memories_fts f join memories m on m.seq = f.rowid
           where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}
-          order by bm25(memories_fts, 10.0, 1.0, 3.0, 10.0), m.recorded_at desc, m.seq desc
-          limit ${PAGE_SIZE} offset ${offset}`.execute(this.db),
-        sql<{
-          n: number;
-        }>`select count(*) as n from memories_fts f join memories m on m.seq = f.rowid
-          where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}`.execute(
-          this.db,
-        ),
-      ]);
-      return { rows: rows.rows, total: Number(count.rows[0]?.n ?? 0) };
+          order by f.rowid desc limit ${SEARCH_RANK_LIMIT}
+        )
+        select m.*, (select count(*) from candidates) as matches
+        from candidates c join memories m on m.seq = c.seq
+        order by c.rank, m.recorded_at desc, m.seq desc
+        limit ${PAGE_SIZE} offset ${offset}`.execute(this.db);
+      return this.searchPage(result.rows, () => this.countSearchCandidates(match, scope));
     }
     const tsquery = tokens.map((token) => `${token}:*`).join(" & ");
-    const [rows, count] = await Promise.all([
-      sql<MemoryRow>`select m.* from memories m, to_tsquery('simple', ${tsquery}) q
-        where m.search_vector @@ q and m.user_id = ${scope.userId} ${saved}
-        order by ts_rank(m.search_vector, q) desc, m.recorded_at desc, m.seq desc
-        limit ${PAGE_SIZE} offset ${offset}`.execute(this.db),
-      sql<{ n: number }>`select count(*) as n from memories m
-        where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}`.execute(
-        this.db,
-      ),
-    ]);
+    const result = await sql<MemoryRow & { matches: number }>`with candidates as materialized (
+        select m.seq from memories m
+        where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}
+        order by m.seq desc limit ${SEARCH_RANK_LIMIT}
+      )
+      select m.*, (select count(*) from candidates) as matches
+      from candidates c join memories m on m.seq = c.seq, to_tsquery('simple', ${tsquery}) q
+      order by ts_rank(m.search_vector, q) desc, m.recorded_at desc, m.seq desc
+      limit ${PAGE_SIZE} offset ${offset}`.execute(this.db);
+    return this.searchPage(result.rows, () => this.countSearchCandidates(tsquery, scope));
+  }
+
+  /** A search page from its rows, each carrying the candidates' count (none past the last page). */
+  private async searchPage(
+    rows: Array<MemoryRow & { matches: number }>,
+    countWhenPastEnd: () => Promise<number>,
+  ): Promise<RowPage> {
+    const first = rows[0];
+    const total = first ? Number(first.matches) : await countWhenPastEnd();
     return {
-      rows: rows.rows.map((row) => stripSearchVector(row) as MemoryRow),
-      total: Number(count.rows[0]?.n ?? 0),
+      rows: rows.map(({ matches: _matches, ...row }) => stripSearchVector(row) as MemoryRow),
+      total,
     };
+  }
+
+  /** The bounded match count alone, for a page past the last one (it has no rows to carry it). */
+  private async countSearchCandidates(query: string, scope: MemoryScope): Promise<number> {
+    const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
+    const bounded =
+      this.kind === "sqlite"
+        ? sql`select 1 from memories_fts f join memories m on m.seq = f.rowid
+            where memories_fts match ${query} and m.user_id = ${scope.userId} ${saved}
+            order by f.rowid desc limit ${SEARCH_RANK_LIMIT}`
+        : sql`select 1 from memories m
+            where m.search_vector @@ to_tsquery('simple', ${query}) and m.user_id = ${scope.userId} ${saved}
+            order by m.seq desc limit ${SEARCH_RANK_LIMIT}`;
+    const result = await sql<{ n: number }>`select count(*) as n from (${bounded}) b`.execute(
+      this.db,
+    );
+    return Number(result.rows[0]?.n ?? 0);
   }
 
   /**
