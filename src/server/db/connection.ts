@@ -1,7 +1,13 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import {
+  Kysely,
+  type SqliteDatabase as KyselySqliteDatabase,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./migrate";
 import type { Database } from "./schema";
@@ -45,6 +51,44 @@ function makeSqliteFilesPrivate(file: string): void {
   }
 }
 
+/** How many prepared statements one SQLite connection keeps for reuse. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely prepares every query afresh, and preparing costs about as much as running a small
+ * query; the app sends the same few hundred query texts over and over, so their prepared
+ * statements are kept (least recently used dropped first). A statement still being iterated (a
+ * stream) is never handed out twice: a fresh one is prepared instead. SQLite re-prepares a cached
+ * statement by itself after a schema change.
+ */
+export function withStatementCache(
+  sqlite: SqliteDatabase.Database,
+  size = STATEMENT_CACHE_SIZE,
+): KyselySqliteDatabase {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text) {
+      const cached = cache.get(text);
+      if (cached && !cached.busy) {
+        // Re-inserted to mark it recently used (a Map keeps insertion order).
+        cache.delete(text);
+        cache.set(text, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(text);
+      if (!cached) {
+        cache.set(text, statement);
+        if (cache.size > size) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) cache.delete(oldest);
+        }
+      }
+      return statement;
+    },
+  };
+}
+
 export async function openDatabase(
   target: DatabaseTarget,
   options: OpenOptions = {},
@@ -57,7 +101,9 @@ export async function openDatabase(
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    });
     const handle: DatabaseHandle = {
       db,
       kind: "sqlite",
