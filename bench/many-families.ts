@@ -1,13 +1,11 @@
 import { rm } from "node:fs/promises";
-import { type Kysely, sql } from "kysely";
 import { loadConfig } from "../src/server/config";
 import type { DatabaseKind } from "../src/server/db/connection";
-import type { Database } from "../src/server/db/schema";
 import { MemoriesRepo, searchTokens } from "../src/server/memories/memories.repo";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
-import { benchMemory, JOURNAL_START, mulberry32 } from "./lib/journal";
+import { addOtherUsers, seedMemories } from "./lib/families";
 import {
   CONNECTIONS,
   HTTP_SECONDS,
@@ -32,69 +30,6 @@ import {
 const MEMORIES = Number(process.env.BENCH_FAMILY_MEMORIES ?? 1_000_000);
 const USERS = Number(process.env.BENCH_FAMILY_USERS ?? 10_000);
 const KINDS = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",") as DatabaseKind[];
-const TEXTS = 1000;
-
-/** Users other than the measured one: plain rows nobody logs in as. */
-async function addOtherUsers(db: Kysely<Database>, kind: DatabaseKind, count: number) {
-  if (count <= 0) return;
-  const now = new Date().toISOString();
-  const series =
-    kind === "sqlite"
-      ? sql`with recursive s(j) as (select 1 union all select j + 1 from s where j < ${count})`
-      : sql``;
-  const from = kind === "sqlite" ? sql`from s` : sql`from generate_series(1, ${count}) as s(j)`;
-  await sql`${series} insert into users (id, username, username_lower, display_name, email,
-      email_lower, password_hash, is_public, created_at, updated_at)
-    select 'family' || j, 'family' || j, 'family' || j, null, null, null, 'x', 1, ${now}, ${now}
-    ${from}`.execute(db);
-}
-
-/**
- * `total` memories, memory i belonging to the measured user when i % users = 0 and to
- * family<i % users> otherwise; the measured user's k-th memory gets the same text and date on
- * every server, so the two journals they see are identical.
- */
-async function seedMemories(
-  db: Kysely<Database>,
-  kind: DatabaseKind,
-  userId: string,
-  total: number,
-  users: number,
-): Promise<void> {
-  await sql`create table bench_texts (n integer primary key, title text, transcript text,
-    summary text, tags text)`.execute(db);
-  const rng = mulberry32(42);
-  for (let n = 0; n < TEXTS; n += 250) {
-    const values = [];
-    for (let k = n; k < n + 250; k++) {
-      const memory = benchMemory(rng, k);
-      values.push(
-        sql`(${k}, ${memory.title}, ${memory.transcript}, ${memory.summary}, ${JSON.stringify(memory.tags)})`,
-      );
-    }
-    await sql`insert into bench_texts values ${sql.join(values)}`.execute(db);
-  }
-  const now = new Date().toISOString();
-  const startSeconds = JOURNAL_START / 1000;
-  // The k-th memory of each user is recorded k hours after the journal's start.
-  const recordedAt =
-    kind === "sqlite"
-      ? sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${startSeconds} + (i / ${users}) * 3600, 'unixepoch')`
-      : sql`to_char(to_timestamp(${startSeconds} + (i / ${users}) * 3600) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  const owner = sql`case when i % ${users} = 0 then ${userId} else 'family' || (i % ${users}) end`;
-  const series =
-    kind === "sqlite"
-      ? sql`with recursive s(i) as (select 0 union all select i + 1 from s where i + 1 < ${total})`
-      : sql``;
-  const from = kind === "sqlite" ? sql`from s` : sql`from generate_series(0, ${total - 1}) as s(i)`;
-  await sql`${series} insert into memories (id, user_id, audio_id, title, transcript, summary,
-      scores, duration, recorded_at, tags, status, created_at, updated_at)
-    select 'fam' || i, ${owner}, null, t.title, t.transcript, t.summary, '{}', 0, ${recordedAt},
-      t.tags, 'saved', ${now}, ${now}
-    ${from} join bench_texts t on t.n = ((i / ${users}) * 7 + i % ${users}) % ${TEXTS}`.execute(db);
-  await sql`drop table bench_texts`.execute(db);
-  if (kind === "postgres") await sql`vacuum analyze`.execute(db);
-}
 
 interface Measured {
   query: number;

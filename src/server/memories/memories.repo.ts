@@ -66,6 +66,35 @@ export const UNCLAIMED_LIMIT = 50;
  */
 export const SEARCH_RANK_LIMIT = 1000;
 
+/** How many of a user's newest memories are tried to tell a common query from a selective one. */
+const BROAD_QUERY_SAMPLE = 200;
+
+/** How much a hit in each field counts for relevance (as the PostgreSQL weights A, B, C). */
+const FIELD_WEIGHTS = { title: 10, tags: 10, summary: 3, transcript: 1 } as const;
+
+/**
+ * Relevance of a candidate row on SQLite: for each query word, each field adds its weight times
+ * a saturating share of the word's occurrences there (n / (n + 1.2), as BM25's term frequency).
+ * Not bm25(): FTS5's bm25 reads every row of every user holding each word to weigh rare words,
+ * which made a common word cost as much as the whole database (ADR 0025). Counted in lower case
+ * as substrings; which rows match is still decided by the full-text index.
+ */
+function sqliteRelevance(tokens: readonly string[]) {
+  const terms = tokens.flatMap((token) =>
+    Object.entries(FIELD_WEIGHTS).map(([field, weight]) => {
+      const text = sql`lower(m.${sql.ref(field)})`;
+      const hits = sql`((length(${text}) - length(replace(${text}, ${token}, ''))) / ${sql.lit(token.length)}.0)`;
+      return sql`${sql.lit(weight)} * ${hits} / (${hits} + 1.2)`;
+    }),
+  );
+  return sql.join(terms, sql` + `);
+}
+
+/** The token memories_fts holds in its owner column: the hex of the user id (SQLite's hex()). */
+function ownerToken(userId: string): string {
+  return Buffer.from(userId, "utf8").toString("hex");
+}
+
 /** At most this many query words are used; more only slows the query without changing much. */
 export const MAX_SEARCH_TOKENS = 16;
 
@@ -234,32 +263,66 @@ export class MemoriesRepo {
     const offset = (page - 1) * PAGE_SIZE;
     const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
     if (this.kind === "sqlite") {
-      // Each token is quoted (a quote inside is impossible: tokens are letters and digits).
-      const match = tokens.map((token) => `"${token}"*`).join(" ");
-      // The full-text index yields matches newest rowid (seq) first and stops at the limit.
+      const match = this.ftsQuery(scope.userId, tokens);
+      // The full-text index yields the user's matches newest rowid (seq) first and stops at the
+      // limit; the join re-checks the owner and applies the saved-only filter.
       const result = await sql<MemoryRow & { matches: number }>`with candidates as materialized (
-          select f.rowid as seq, bm25(memories_fts, 10.0, 1.0, 3.0, 10.0) as rank
-          from memories_fts f join memories m on m.seq = f.rowid
+          select f.rowid as seq from memories_fts f join memories m on m.seq = f.rowid
           where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}
           order by f.rowid desc limit ${SEARCH_RANK_LIMIT}
         )
         select m.*, (select count(*) from candidates) as matches
         from candidates c join memories m on m.seq = c.seq
-        order by c.rank, m.recorded_at desc, m.seq desc
+        order by ${sqliteRelevance(tokens)} desc, m.recorded_at desc, m.seq desc
         limit ${PAGE_SIZE} offset ${offset}`.execute(this.db);
       return this.searchPage(result.rows, () => this.countSearchCandidates(match, scope));
     }
     const tsquery = tokens.map((token) => `${token}:*`).join(" & ");
-    const result = await sql<MemoryRow & { matches: number }>`with candidates as materialized (
-        select m.seq from memories m
-        where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}
-        order by m.seq desc limit ${SEARCH_RANK_LIMIT}
-      )
-      select m.*, (select count(*) from candidates) as matches
-      from candidates c join memories m on m.seq = c.seq, to_tsquery('simple', ${tsquery}) q
-      order by ts_rank(m.search_vector, q) desc, m.recorded_at desc, m.seq desc
-      limit ${PAGE_SIZE} offset ${offset}`.execute(this.db);
+    const rankPage = (ex: Executor) =>
+      sql<MemoryRow & { matches: number }>`with candidates as materialized (
+          select m.seq from memories m
+          where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}
+          order by m.seq desc limit ${SEARCH_RANK_LIMIT}
+        )
+        select m.*, (select count(*) from candidates) as matches
+        from candidates c join memories m on m.seq = c.seq, to_tsquery('simple', ${tsquery}) q
+        order by ts_rank(m.search_vector, q) desc, m.recorded_at desc, m.seq desc
+        limit ${PAGE_SIZE} offset ${offset}`.execute(ex);
+    // The GIN index finds every match before the newest can be picked: right for a selective
+    // query, but a common word makes it read most of the journal. Such a query instead walks the
+    // user's memories newest first and stops at the limit, which the planner (whose estimate for
+    // prefix queries is far too low) is told by turning bitmap scans off for this one query.
+    const result = (await this.isBroadPostgresQuery(scope, tsquery))
+      ? await this.db.transaction().execute(async (trx) => {
+          await sql`set local enable_bitmapscan = off`.execute(trx);
+          return rankPage(trx);
+        })
+      : await rankPage(this.db);
     return this.searchPage(result.rows, () => this.countSearchCandidates(tsquery, scope));
+  }
+
+  /**
+   * The FTS5 query for one user's search: their owner token AND every word as a prefix (prefixes
+   * up to eight letters have their own index, migration 0008). Tokens are letters and digits, so
+   * quoting them is safe.
+   */
+  private ftsQuery(userId: string, tokens: readonly string[]): string {
+    const words = tokens.map((token) => `"${token}"*`).join(" AND ");
+    return `owner : "${ownerToken(userId)}" AND ${words}`;
+  }
+
+  /**
+   * True when at least one in ten of the user's newest memories match (PostgreSQL): walking newest
+   * first then finds SEARCH_RANK_LIMIT matches within ten times as many rows, fewer than the
+   * index would read for a query that common.
+   */
+  private async isBroadPostgresQuery(scope: MemoryScope, tsquery: string): Promise<boolean> {
+    const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
+    const result = await sql<{ hits: number }>`select count(*) as hits from (
+        select m.search_vector from memories m where m.user_id = ${scope.userId} ${saved}
+        order by m.seq desc limit ${BROAD_QUERY_SAMPLE}
+      ) newest where newest.search_vector @@ to_tsquery('simple', ${tsquery})`.execute(this.db);
+    return Number(result.rows[0]?.hits ?? 0) * 10 >= BROAD_QUERY_SAMPLE;
   }
 
   /** A search page from its rows, each carrying the candidates' count (none past the last page). */
@@ -277,6 +340,7 @@ export class MemoriesRepo {
 
   /** The bounded match count alone, for a page past the last one (it has no rows to carry it). */
   private async countSearchCandidates(query: string, scope: MemoryScope): Promise<number> {
+    // (`query` is the FTS5 or tsquery text the search used.)
     const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
     const bounded =
       this.kind === "sqlite"

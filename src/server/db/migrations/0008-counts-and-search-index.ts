@@ -9,9 +9,17 @@ import type { DialectMigration } from "../migrate";
  * them can forget the count. Anonymous memories (no user yet) are not counted until claimed.
  *
  * PostgreSQL also gets a (user_id, seq) index: bounded search takes a user's newest matches by
- * seq (SQLite reads them in rowid order from the full-text index).
+ * seq. SQLite's full-text index is rebuilt so that one user's search does not read everyone's
+ * matches (ADR 0025):
+ * - an `owner` column holds the hex of the memory's user id as a single token, so a search is
+ *   `owner AND words` inside the index, which skips other users' rows by seeking;
+ * - prefix indexes for prefixes of one to eight letters: without one, FTS5 answers `garden*` by
+ *   merging the whole lists of every word it starts, all users' rows, before the first match;
+ *   with one it reads a single list lazily, newest first, and stops at the page budget. The
+ *   index is about twice the size and twice as slow to write (ADR 0025);
+ * - contentless with deletes, since nothing reads text back from it.
  */
-export const memoryCounts: DialectMigration = {
+export const countsAndSearchIndex: DialectMigration = {
   async up(db: Kysely<unknown>, kind) {
     await db.schema
       .createTable("memory_counts")
@@ -25,6 +33,33 @@ export const memoryCounts: DialectMigration = {
       .execute();
 
     if (kind === "sqlite") {
+      for (const trigger of ["memories_fts_insert", "memories_fts_delete", "memories_fts_update"]) {
+        await sql`drop trigger ${sql.raw(trigger)}`.execute(db);
+      }
+      await sql`drop table memories_fts`.execute(db);
+      await sql`create virtual table memories_fts using fts5(
+        title, transcript, summary, tags, owner,
+        content='', contentless_delete=1, prefix='1 2 3 4 5 6 7 8',
+        tokenize='unicode61 remove_diacritics 2'
+      )`.execute(db);
+      await sql`insert into memories_fts (rowid, title, transcript, summary, tags, owner)
+        select seq, title, transcript, summary, tags, hex(coalesce(user_id, '')) from memories`.execute(
+        db,
+      );
+      await sql`create trigger memories_fts_insert after insert on memories begin
+        insert into memories_fts (rowid, title, transcript, summary, tags, owner)
+        values (new.seq, new.title, new.transcript, new.summary, new.tags, hex(coalesce(new.user_id, '')));
+      end`.execute(db);
+      await sql`create trigger memories_fts_delete after delete on memories begin
+        delete from memories_fts where rowid = old.seq;
+      end`.execute(db);
+      await sql`create trigger memories_fts_update
+        after update of title, transcript, summary, tags, user_id on memories begin
+        delete from memories_fts where rowid = old.seq;
+        insert into memories_fts (rowid, title, transcript, summary, tags, owner)
+        values (new.seq, new.title, new.transcript, new.summary, new.tags, hex(coalesce(new.user_id, '')));
+      end`.execute(db);
+
       await sql`create trigger memory_counts_insert after insert on memories
         when new.user_id is not null begin
           insert into memory_counts (user_id, total, saved) values (new.user_id, 1, new.status = 'saved')
