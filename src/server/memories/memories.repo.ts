@@ -69,25 +69,61 @@ export const SEARCH_RANK_LIMIT = 1000;
 /** How many of a user's newest memories are tried to tell a common query from a selective one. */
 const BROAD_QUERY_SAMPLE = 200;
 
-/** How much a hit in each field counts for relevance (as the PostgreSQL weights A, B, C). */
-const FIELD_WEIGHTS = { title: 10, tags: 10, summary: 3, transcript: 1 } as const;
+/** What SQLite's ranking reads of each candidate (not the transcript: it can be long). */
+type RankedFields = Pick<MemoryRow, "seq" | "recorded_at" | "title" | "tags" | "summary">;
+
+/** The fields SQLite's ranking weighs, as PostgreSQL's weights A (10) and B (3). */
+const RANKED_FIELDS = [
+  ["title", 10],
+  ["tags", 10],
+  ["summary", 3],
+] as const;
+
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/** How often `word` starts a word of `text` (both lower case). */
+function wordStarts(text: string, word: string): number {
+  let count = 0;
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
+    if (at === 0 || !WORD_CHARACTER.test(text.charAt(at - 1))) count += 1;
+  }
+  return count;
+}
 
 /**
- * Relevance of a candidate row on SQLite: for each query word, each field adds its weight times
- * a saturating share of the word's occurrences there (n / (n + 1.2), as BM25's term frequency).
- * Not bm25(): FTS5's bm25 reads every row of every user holding each word to weigh rare words,
- * which made a common word cost as much as the whole database (ADR 0025). Counted in lower case
- * as substrings; which rows match is still decided by the full-text index.
+ * Orders SQLite's candidates by relevance: for each query word, the title, tags and summary add
+ * their weight times a saturating share of the word's occurrences there (n / (n + 1.2), as BM25's
+ * term frequency); every candidate matched every word somewhere, so a word found in none of them
+ * is in the transcript, which weighs least. Newest recorded first among equals. Not FTS5's
+ * bm25(): it reads every row of every user holding each query word to weigh rare words, which
+ * made a common word cost as much as the whole database (ADR 0025).
  */
-function sqliteRelevance(tokens: readonly string[]) {
-  const terms = tokens.flatMap((token) =>
-    Object.entries(FIELD_WEIGHTS).map(([field, weight]) => {
-      const text = sql`lower(m.${sql.ref(field)})`;
-      const hits = sql`((length(${text}) - length(replace(${text}, ${token}, ''))) / ${sql.lit(token.length)}.0)`;
-      return sql`${sql.lit(weight)} * ${hits} / (${hits} + 1.2)`;
-    }),
+function rankByRelevance<T extends RankedFields>(
+  rows: readonly T[],
+  tokens: readonly string[],
+): T[] {
+  const scored = rows.map((row) => {
+    let score = 0;
+    for (const [field, weight] of RANKED_FIELDS) {
+      const text = row[field].toLowerCase();
+      for (const token of tokens) {
+        const hits = wordStarts(text, token);
+        score += (weight * hits) / (hits + 1.2);
+      }
+    }
+    return { row, score };
+  });
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (a.row.recorded_at < b.row.recorded_at
+        ? 1
+        : a.row.recorded_at > b.row.recorded_at
+          ? -1
+          : 0) ||
+      b.row.seq - a.row.seq,
   );
-  return sql.join(terms, sql` + `);
+  return scored.map((each) => each.row);
 }
 
 /** The token memories_fts holds in its owner column: the hex of the user id (SQLite's hex()). */
@@ -263,19 +299,29 @@ export class MemoriesRepo {
     const offset = (page - 1) * PAGE_SIZE;
     const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
     if (this.kind === "sqlite") {
-      const match = this.ftsQuery(scope.userId, tokens);
       // The full-text index yields the user's matches newest rowid (seq) first and stops at the
       // limit; the join re-checks the owner and applies the saved-only filter.
-      const result = await sql<MemoryRow & { matches: number }>`with candidates as materialized (
-          select f.rowid as seq from memories_fts f join memories m on m.seq = f.rowid
-          where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}
-          order by f.rowid desc limit ${SEARCH_RANK_LIMIT}
-        )
-        select m.*, (select count(*) from candidates) as matches
-        from candidates c join memories m on m.seq = c.seq
-        order by ${sqliteRelevance(tokens)} desc, m.recorded_at desc, m.seq desc
-        limit ${PAGE_SIZE} offset ${offset}`.execute(this.db);
-      return this.searchPage(result.rows, () => this.countSearchCandidates(match, scope));
+      const candidates = await sql<RankedFields>`select m.seq, m.recorded_at, m.title, m.tags,
+          m.summary
+        from memories_fts f join memories m on m.seq = f.rowid
+        where memories_fts match ${this.ftsQuery(scope.userId, tokens)}
+          and m.user_id = ${scope.userId} ${saved}
+        order by f.rowid desc limit ${SEARCH_RANK_LIMIT}`.execute(this.db);
+      const pageSeqs = rankByRelevance(candidates.rows, tokens)
+        .slice(offset, offset + PAGE_SIZE)
+        .map((row) => row.seq);
+      const total = candidates.rows.length;
+      if (pageSeqs.length === 0) return { rows: [], total };
+      const rows = await this.db
+        .selectFrom("memories")
+        .selectAll()
+        .where("seq", "in", pageSeqs)
+        .execute();
+      const bySeq = new Map(rows.map((row) => [row.seq, row]));
+      return {
+        rows: pageSeqs.flatMap((seq) => bySeq.get(seq) ?? []),
+        total,
+      };
     }
     const tsquery = tokens.map((token) => `${token}:*`).join(" & ");
     const rankPage = (ex: Executor) =>
@@ -291,10 +337,12 @@ export class MemoriesRepo {
     // The GIN index finds every match before the newest can be picked: right for a selective
     // query, but a common word makes it read most of the journal. Such a query instead walks the
     // user's memories newest first and stops at the limit, which the planner (whose estimate for
-    // prefix queries is far too low) is told by turning bitmap scans off for this one query.
+    // prefix queries is far too low) is told by turning bitmap and sequential scans off for this
+    // one query, leaving the (user_id, seq) index.
     const result = (await this.isBroadPostgresQuery(scope, tsquery))
       ? await this.db.transaction().execute(async (trx) => {
           await sql`set local enable_bitmapscan = off`.execute(trx);
+          await sql`set local enable_seqscan = off`.execute(trx);
           return rankPage(trx);
         })
       : await rankPage(this.db);
@@ -339,20 +387,13 @@ export class MemoriesRepo {
   }
 
   /** The bounded match count alone, for a page past the last one (it has no rows to carry it). */
-  private async countSearchCandidates(query: string, scope: MemoryScope): Promise<number> {
-    // (`query` is the FTS5 or tsquery text the search used.)
+  private async countSearchCandidates(tsquery: string, scope: MemoryScope): Promise<number> {
     const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
-    const bounded =
-      this.kind === "sqlite"
-        ? sql`select 1 from memories_fts f join memories m on m.seq = f.rowid
-            where memories_fts match ${query} and m.user_id = ${scope.userId} ${saved}
-            order by f.rowid desc limit ${SEARCH_RANK_LIMIT}`
-        : sql`select 1 from memories m
-            where m.search_vector @@ to_tsquery('simple', ${query}) and m.user_id = ${scope.userId} ${saved}
-            order by m.seq desc limit ${SEARCH_RANK_LIMIT}`;
-    const result = await sql<{ n: number }>`select count(*) as n from (${bounded}) b`.execute(
-      this.db,
-    );
+    const result = await sql<{ n: number }>`select count(*) as n from (
+        select 1 from memories m
+        where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}
+        order by m.seq desc limit ${SEARCH_RANK_LIMIT}
+      ) b`.execute(this.db);
     return Number(result.rows[0]?.n ?? 0);
   }
 
