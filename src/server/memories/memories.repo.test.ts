@@ -207,6 +207,7 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       anonOwnerHash: "visitor",
       claimExpiresAt: new Date(now.getTime() + 60_000).toISOString(),
       audioId: null,
+      title: "Claimed lighthouse",
       status: "failed",
     });
     expect(await counts(user.id)).toEqual({ total: 2, saved: 2 });
@@ -214,6 +215,10 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       .transaction()
       .execute((trx) => repo.claim(anonymous.id, user.id, "visitor", now, trx));
     expect(await counts(user.id)).toEqual({ total: 3, saved: 2 });
+
+    // The claimed memory is now found by its new owner's search (the index follows user_id).
+    const found = await repo.search({ userId: user.id, savedOnly: false }, ["lighthouse"], 1);
+    expect(found.rows.map((row) => row.id)).toEqual([anonymous.id]);
 
     await t.handle.db.transaction().execute((trx) => repo.delete(saved.id, trx));
     expect(await counts(user.id)).toEqual({ total: 2, saved: 1 });
