@@ -31,6 +31,19 @@ class DialectMigrationProvider implements MigrationProvider {
   }
 }
 
+/** Applies migrations up to and including `name` only: for tests of upgrades with data. */
+export async function migrateUpTo(
+  db: Kysely<unknown>,
+  kind: DatabaseKind,
+  name: keyof typeof MIGRATIONS,
+): Promise<void> {
+  const { error } = await new Migrator({
+    db,
+    provider: new DialectMigrationProvider(kind),
+  }).migrateTo(name);
+  if (error) throw error;
+}
+
 /** Brings the schema up to date; several instances starting at once are serialised by Kysely's lock. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   const migrator = new Migrator({
