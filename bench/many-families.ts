@@ -53,38 +53,46 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-/** A server with `total` memories over `users` users; the measured user's figures on it. */
-async function measureServer(
+interface Server {
+  label: string;
+  /** The measured user's cases: label, API path, and the repository call alone. */
+  cases: [string, string, () => Promise<unknown>][];
+  address: string;
+  cookie: string;
+}
+
+/** A listening server with `total` memories over `users` users (cleaned up by releaseAll). */
+async function openServer(
   kind: DatabaseKind,
   total: number,
   users: number,
   seeding: string[],
-): Promise<Map<string, Measured>> {
-  const depth = cleanups.length;
-  try {
-    const dataDir = await makeTempDir("vmj-bench-");
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const db = await createTestDatabase(kind);
-    cleanups.push(() => db.cleanup());
-    const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "silent" });
-    const app = await buildAppOn({
-      config,
-      database: db.handle,
-      storage: new LocalAudioStorage(config.audioDir),
-    });
-    cleanups.push(() => app.close());
-    const owner = await createUserWithSession({ database: db.handle, config });
-    const started = Date.now();
-    await addOtherUsers(db.handle.db, kind, users - 1);
-    await seedMemories(db.handle.db, kind, owner.user.id, total, users);
-    const note = `${kind} ${total.toLocaleString("en")} memories over ${users.toLocaleString("en")} users: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`;
-    seeding.push(note);
-    process.stderr.write(`${note}\n`);
-
-    const address = await app.listen({ port: 0, host: "127.0.0.1" });
-    const repo = new MemoriesRepo(db.handle.db, kind);
-    const scope = { userId: owner.user.id, savedOnly: false };
-    const cases: [string, string, () => Promise<unknown>][] = [
+): Promise<Server> {
+  const dataDir = await makeTempDir("vmj-bench-");
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const db = await createTestDatabase(kind);
+  cleanups.push(() => db.cleanup());
+  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "silent" });
+  const app = await buildAppOn({
+    config,
+    database: db.handle,
+    storage: new LocalAudioStorage(config.audioDir),
+  });
+  cleanups.push(() => app.close());
+  const owner = await createUserWithSession({ database: db.handle, config });
+  const started = Date.now();
+  await addOtherUsers(db.handle.db, kind, users - 1);
+  await seedMemories(db.handle.db, kind, owner.user.id, total, users);
+  const note = `${kind} ${total.toLocaleString("en")} memories over ${users.toLocaleString("en")} users: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+  seeding.push(note);
+  process.stderr.write(`${note}\n`);
+  const repo = new MemoriesRepo(db.handle.db, kind);
+  const scope = { userId: owner.user.id, savedOnly: false };
+  return {
+    label: `${kind} ${total}`,
+    address: await app.listen({ port: 0, host: "127.0.0.1" }),
+    cookie: owner.cookie,
+    cases: [
       ["list page 1", "/api/memories?page=1", () => repo.list(scope, 1)],
       [
         "search 'castl'",
@@ -96,21 +104,20 @@ async function measureServer(
         "/api/memories/search?q=garden%20rain",
         () => repo.search(scope, searchTokens("garden rain"), 1),
       ],
-    ];
-    const results = new Map<string, Measured>();
-    for (const [label, path, direct] of cases) {
-      const response = await fetch(`${address}${path}`, { headers: { cookie: owner.cookie } });
-      const body = (await response.json()) as { total: number };
-      if (!response.ok) throw new Error(`${path}: ${response.status}`);
-      process.stderr.write(`${kind} ${total}: ${label} total ${body.total}\n`);
-      const query = await queryFloor(direct);
-      const http = await load(`${address}${path}`, owner.cookie);
-      results.set(label, { query: query.latency.p50, http });
-    }
-    return results;
-  } finally {
-    while (cleanups.length > depth) await cleanups.pop()?.();
-  }
+    ],
+  };
+}
+
+/** One case on one server: the query alone, then over HTTP. */
+async function measure(server: Server, index: number): Promise<Measured> {
+  const [label, path, direct] = server.cases[index] as Server["cases"][number];
+  const response = await fetch(`${server.address}${path}`, { headers: { cookie: server.cookie } });
+  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  const body = (await response.json()) as { total: number };
+  process.stderr.write(`${server.label}: ${label} total ${body.total}\n`);
+  const query = await queryFloor(direct);
+  const http = await load(`${server.address}${path}`, server.cookie);
+  return { query: query.latency.p50, http };
 }
 
 async function main(): Promise<void> {
@@ -120,11 +127,13 @@ async function main(): Promise<void> {
   const perUser = Math.round(MEMORIES / USERS);
   try {
     for (const kind of KINDS) {
-      const alone = await measureServer(kind, perUser, 1, seeding);
-      const shared = await measureServer(kind, MEMORIES, USERS, seeding);
-      for (const [label, many] of shared) {
-        const own = alone.get(label);
-        if (!own) continue;
+      const depth = cleanups.length;
+      const alone = await openServer(kind, perUser, 1, seeding);
+      const shared = await openServer(kind, MEMORIES, USERS, seeding);
+      // Each case on both servers back to back, so the shared cores' load is alike for both.
+      for (const [index, [label]] of shared.cases.entries()) {
+        const own = await measure(alone, index);
+        const many = await measure(shared, index);
         rows.push([
           kind,
           loadAverage(),
@@ -138,6 +147,7 @@ async function main(): Promise<void> {
           many.http.loopDelay.p99.toFixed(1),
         ]);
       }
+      while (cleanups.length > depth) await cleanups.pop()?.();
     }
   } finally {
     await releaseAll();
