@@ -14,13 +14,15 @@ export const METRICS_PATH = "/metrics";
 export const metricsPlugin = fp<{ metrics: Metrics; token: string }>(
   async (app, { metrics, token }) => {
     // Labelled by the route's pattern (`/api/memories/:id`), never the URL: bounded, and no ids.
-    app.addHook("onResponse", async (request, reply) => {
+    // A callback hook, not an async one: no promise per request.
+    app.addHook("onResponse", (request, reply, done) => {
       metrics.observeRequest(
         request.method,
         request.routeOptions.url ?? UNMATCHED_ROUTE,
         reply.statusCode,
         reply.elapsedTime / 1000,
       );
+      done();
     });
 
     const expected = digest(token);
