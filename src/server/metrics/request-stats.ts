@@ -40,7 +40,7 @@ export class RequestStats {
     let series = byStatus.get(status);
     if (!series) {
       series = {
-        labels: `method="${escape(method)}",route="${escape(route)}",status="${status}"`,
+        labels: `method="${escapeLabelValue(method)}",route="${escapeLabelValue(route)}",status="${status}"`,
         buckets: new Float64Array(REQUEST_BUCKETS.length + 1),
         sum: 0,
         count: 0,
@@ -86,6 +86,6 @@ export class RequestStats {
 }
 
 /** A label value as the text format wants it: backslash, double quote and newline escaped. */
-function escape(value: string): string {
+function escapeLabelValue(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
