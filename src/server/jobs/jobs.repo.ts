@@ -192,41 +192,21 @@ export class JobsRepo {
     const nowIso = now.toISOString();
     const rows = await this.db
       .selectFrom("jobs")
-      .select((eb) => [
-        "kind",
-        eb.fn
-          .sum<number | string>(
-            eb
-              .case()
-              .when(eb.and([eb("status", "=", "queued"), eb("run_after", "<=", nowIso)]))
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as("waiting"),
-        eb.fn
-          .sum<number | string>(
-            eb
-              .case()
-              .when(eb.and([eb("status", "=", "queued"), eb("run_after", ">", nowIso)]))
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as("scheduled"),
-        eb.fn
-          .sum<number | string>(eb.case().when("status", "=", "running").then(1).else(0).end())
-          .as("running"),
-        eb.fn
-          .min<string | null>(
-            eb
-              .case()
-              .when(eb.and([eb("status", "=", "queued"), eb("run_after", "<=", nowIso)]))
-              .then(eb.ref("run_after"))
-              .end(),
-          )
-          .as("oldest_waiting"),
-      ])
+      .select((eb) => {
+        const due = eb.and([eb("status", "=", "queued"), eb("run_after", "<=", nowIso)]);
+        const later = eb.and([eb("status", "=", "queued"), eb("run_after", ">", nowIso)]);
+        const count = (condition: typeof due) =>
+          eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
+        return [
+          "kind",
+          count(due).as("waiting"),
+          count(later).as("scheduled"),
+          count(eb("status", "=", "running")).as("running"),
+          eb.fn
+            .min<string | null>(eb.case().when(due).then(eb.ref("run_after")).end())
+            .as("oldest_waiting"),
+        ];
+      })
       .where("status", "in", ["queued", "running"])
       .groupBy("kind")
       .orderBy("kind")

@@ -65,6 +65,20 @@ describe.each(DATABASE_KINDS)("GET /metrics on %s", (kind) => {
     return res.body;
   };
 
+  /** Uploads a recording as `cookie` and sends it for processing; returns the new memory. */
+  const recordMemory = async (cookie: string): Promise<Memory> => {
+    const uploaded = await upload(t, await fixture("tone.mp3"), { cookie });
+    expect(uploaded.statusCode).toBe(201);
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/memories/process",
+      payload: { audioUrl: uploaded.json<{ url: string }>().url },
+      headers: { cookie },
+    });
+    expect(created.statusCode).toBe(201);
+    return created.json<Memory>();
+  };
+
   it("does not exist without METRICS_TOKEN", async () => {
     const off = await createTestApp({ kind });
     try {
@@ -138,15 +152,7 @@ describe.each(DATABASE_KINDS)("GET /metrics on %s", (kind) => {
 
   it("reports the queue, and times a processed job, its stages and its AI calls", async () => {
     const owner = await createUserWithSession(t);
-    const uploaded = await upload(t, await fixture("tone.mp3"), { cookie: owner.cookie });
-    expect(uploaded.statusCode).toBe(201);
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/api/memories/process",
-      payload: { audioUrl: uploaded.json<{ url: string }>().url },
-      headers: { cookie: owner.cookie },
-    });
-    expect(created.statusCode).toBe(201);
+    const created = await recordMemory(owner.cookie);
 
     const queued = await scrape();
     expect(sample(queued, "job_queue_waiting", { kind: "process-memory" })).toBe(1);
@@ -159,7 +165,7 @@ describe.each(DATABASE_KINDS)("GET /metrics on %s", (kind) => {
     expect(await t.app.worker.drain()).toBe(1);
     const memory = await t.app.inject({
       method: "GET",
-      url: `/api/memories/${created.json<Memory>().id}`,
+      url: `/api/memories/${created.id}`,
       headers: { cookie: owner.cookie },
     });
     expect(memory.json<Memory>().status).toBe("saved");
@@ -187,7 +193,6 @@ describe.each(DATABASE_KINDS)("GET /metrics on %s", (kind) => {
 
   it("counts AI errors and the stage that failed", async () => {
     const owner = await createUserWithSession(t);
-    const uploaded = await upload(t, await fixture("tone.mp3"), { cookie: owner.cookie });
     stub.handle((request) =>
       request.path.endsWith("/audio/transcriptions")
         ? { status: 500, body: { error: { message: "provider down" } } }
@@ -199,13 +204,7 @@ describe.each(DATABASE_KINDS)("GET /metrics on %s", (kind) => {
     const stageBefore = sample(before, "pipeline_stage_failures_total", failedStage) ?? 0;
     const aiBefore = sample(before, "ai_call_errors_total", aiError) ?? 0;
 
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/api/memories/process",
-      payload: { audioUrl: uploaded.json<{ url: string }>().url },
-      headers: { cookie: owner.cookie },
-    });
-    expect(created.statusCode).toBe(201);
+    await recordMemory(owner.cookie);
     expect(await t.app.worker.drain()).toBe(1);
 
     const after = await scrape();
