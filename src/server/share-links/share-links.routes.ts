@@ -100,8 +100,9 @@ export const shareLinkOpenRoute: FastifyPluginAsync<{
   shareLinks: ShareLinksService;
   config: Pick<Config, "RATE_LIMIT_SHARE_OPEN_PER_MINUTE" | "COOKIE_SECURE">;
 }> = async (app, { shareLinks, config }) => {
-  app.get<{ Params: { token: string } }>(
-    `${SHARE_LINK_PATH_PREFIX}:token`,
+  // A wildcard, not `:token`: a named parameter over 100 characters would answer 414, not 404.
+  app.get<{ Params: { "*": string } }>(
+    `${SHARE_LINK_PATH_PREFIX}*`,
     {
       logLevel: "warn",
       config: {
@@ -111,9 +112,10 @@ export const shareLinkOpenRoute: FastifyPluginAsync<{
     },
     async (request, reply) => {
       reply.header("referrer-policy", "no-referrer").header("cache-control", "no-store");
-      const opened = await shareLinks.open(request.params.token);
+      const token = request.params["*"];
+      const opened = await shareLinks.open(token);
       if (!opened) return reply.callNotFound();
-      addShareToken(request, reply, config, request.params.token);
+      addShareToken(request, reply, config, token);
       return reply.redirect(`/profile/${encodeURIComponent(opened.username)}`, 303);
     },
   );
