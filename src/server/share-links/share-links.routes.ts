@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponseSchema, idParamsSchema } from "../../shared/schemas";
@@ -9,7 +9,7 @@ import {
   shareLinkListSchema,
 } from "../../shared/share-links";
 import type { Config } from "../config";
-import { unauthorized } from "../http-errors";
+import { requireUser } from "../users/account.routes";
 import { addShareToken } from "./share-cookie";
 import type { ShareLinksService } from "./share-links.service";
 
@@ -20,12 +20,6 @@ const errors = {
   409: errorResponseSchema,
   429: errorResponseSchema,
 };
-
-function requireUser(request: FastifyRequest): string {
-  const userId = request.identity.userId;
-  if (!userId) throw unauthorized();
-  return userId;
-}
 
 /**
  * The owner's side of share links (ADR 0019), under /api: create (and mail), list, revoke. Only a
