@@ -5,6 +5,7 @@ import { MESSAGES } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
 import { SHARE_MESSAGES } from "../src/shared/share-links";
 import { ApiClient } from "./api-client";
+import { seriousViolations } from "./axe";
 import { type JourneySetup, seedMemory, startJourney } from "./fixtures";
 import { newPage, unexpectedConsoleErrors } from "./harness";
 
@@ -77,6 +78,7 @@ describe("a private profile shared with Grandma by link", () => {
     const link = await created.getByRole("textbox").inputValue();
     expect(link).toMatch(new RegExp(`^${server.url}/s/[A-Za-z0-9_-]{43}$`));
     await shot(page, "share-link-dialog.png");
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");
 
     // Without the link the profile is not there for anyone else.
@@ -123,6 +125,7 @@ describe("a private profile shared with Grandma by link", () => {
     await page.goto(`${server.url}/account`);
     const row = page.getByTestId("share-link").filter({ hasText: "Grandma" });
     await row.getByText(`${SHARE_MESSAGES.visits}: 1`).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await row.getByRole("button", { name: `${SHARE_MESSAGES.revoke} Grandma` }).click();
     const confirm = page.getByRole("dialog", { name: SHARE_MESSAGES.revokeTitle });
     await confirm.getByRole("button", { name: SHARE_MESSAGES.revoke }).click();
