@@ -197,6 +197,9 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
   it("opening a link redirects to the profile without the token, counts the visit and sets no referrer", async () => {
     const link = await createLink("Auntie");
     const token = new URL(link.url).pathname.slice(3);
+    const head = await t.app.inject({ method: "HEAD", url: `/s/${token}` });
+    expect(head.statusCode).not.toBe(303);
+    expect(head.cookies.find((c) => c.name === SHARE_COOKIE)).toBeUndefined();
     const res = await api("GET", `/s/${token}`);
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`/profile/${owner.user.username}`);

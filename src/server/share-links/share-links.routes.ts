@@ -99,6 +99,8 @@ export const shareLinkOpenRoute: FastifyPluginAsync<{
     `${SHARE_LINK_PATH_PREFIX}*`,
     {
       logLevel: "warn",
+      // A HEAD (a link checker, a chat app's preview) neither counts a visit nor gets a grant.
+      exposeHeadRoute: false,
       config: {
         rateLimit: { max: config.RATE_LIMIT_SHARE_OPEN_PER_MINUTE, timeWindow: "1 minute" },
       },
