@@ -24,6 +24,8 @@ import { MemoryBook } from "./memories/memory-book";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
 import { RateLimitCounters } from "./rate-limit-store";
+import { ShareLinksRepo } from "./share-links/share-links.repo";
+import { ShareLinksService } from "./share-links/share-links.service";
 import type { AudioStorage } from "./storage/audio-storage";
 import { AccountService } from "./users/account.service";
 import { UsersRepo } from "./users/users.repo";
@@ -56,11 +58,14 @@ export function createServices(deps: ServiceDeps) {
 
   const users = new UsersService(new UsersRepo(db, database.kind));
   const sessions = new SessionService(new SessionsRepo(db), config);
-  const auth = new AuthService({
-    db,
-    transactions,
-    sessions,
-    mailer: deps.mailer ?? createMailer(config, log),
+  const mailer = deps.mailer ?? createMailer(config, log);
+  const auth = new AuthService({ db, transactions, sessions, mailer, log });
+  // Deleting an account deletes its links by the foreign key's cascade (migration 0005).
+  const shareLinks = new ShareLinksService({
+    repo: new ShareLinksRepo(db),
+    users,
+    mailer,
+    appUrl: publicAppUrl(config),
     log,
   });
   const audio = new AudioService(new AudioRepo(db), storage);
@@ -137,6 +142,7 @@ export function createServices(deps: ServiceDeps) {
     users,
     sessions,
     auth,
+    shareLinks,
     audio,
     mayHear,
     memories,
