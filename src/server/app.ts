@@ -27,6 +27,7 @@ import { metricsPlugin } from "./plugins/metrics";
 import { securityHeaders } from "./plugins/security-headers";
 import { webApp } from "./plugins/web-app";
 import { databaseRateLimitStore } from "./rate-limit-store";
+import { shareLinkOpenRoute, shareLinksRoutes } from "./share-links/share-links.routes";
 import { accountRoutes } from "./users/account.routes";
 import { usersRoutes } from "./users/users.routes";
 
@@ -86,7 +87,10 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
   await app.register(
     async (api) => {
       await api.register(crossSiteGuard, { appUrl: config.APP_URL });
-      await api.register(identityPlugin, { sessions: services.sessions });
+      await api.register(identityPlugin, {
+        sessions: services.sessions,
+        shareLinks: services.shareLinks,
+      });
       await api.register(healthRoutes, { health: services.health });
       await api.register(appInfoRoutes, { config });
       await api.register(authRoutes, { auth: services.auth, users: services.users, config });
@@ -105,10 +109,13 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         comments: services.comments,
         perMemoryPerHour: config.RATE_LIMIT_COMMENTS_PER_HOUR,
       });
+      await api.register(shareLinksRoutes, { shareLinks: services.shareLinks, config });
     },
     { prefix: "/api" },
   );
 
   await app.register(webApp, { clientDir, sessions: services.sessions, users: services.users });
+  // Where a share link lands (`/s/<token>`); a bad token falls through to the web app's 404 path.
+  await app.register(shareLinkOpenRoute, { shareLinks: services.shareLinks, config });
   return app;
 }

@@ -27,6 +27,8 @@ import { MemoryProcessingService } from "./memories/memory-processing.service";
 import { countStorageErrors, timeAiCalls } from "./metrics/instrument";
 import { Metrics } from "./metrics/metrics";
 import { RateLimitCounters } from "./rate-limit-store";
+import { ShareLinksRepo } from "./share-links/share-links.repo";
+import { ShareLinksService } from "./share-links/share-links.service";
 import type { AudioStorage } from "./storage/audio-storage";
 import { AccountService } from "./users/account.service";
 import { UsersRepo } from "./users/users.repo";
@@ -65,11 +67,14 @@ export function createServices(deps: ServiceDeps) {
 
   const users = new UsersService(new UsersRepo(db, database.kind));
   const sessions = new SessionService(new SessionsRepo(db), config);
-  const auth = new AuthService({
-    db,
-    transactions,
-    sessions,
-    mailer: deps.mailer ?? createMailer(config, log),
+  const mailer = deps.mailer ?? createMailer(config, log);
+  const auth = new AuthService({ db, transactions, sessions, mailer, log });
+  // Deleting an account deletes its links by the foreign key's cascade (migration 0005).
+  const shareLinks = new ShareLinksService({
+    repo: new ShareLinksRepo(db),
+    users,
+    mailer,
+    appUrl: publicAppUrl(config),
     log,
   });
   const audio = new AudioService(new AudioRepo(db), storage);
@@ -154,6 +159,7 @@ export function createServices(deps: ServiceDeps) {
     users,
     sessions,
     auth,
+    shareLinks,
     audio,
     mayHear,
     memories,

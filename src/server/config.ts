@@ -39,6 +39,10 @@ const configSchema = z.object({
   /** However many visitor cookies or accounts one address uses. */
   RATE_LIMIT_PROCESS_PER_DAY_PER_IP: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_COMMENTS_PER_HOUR: z.coerce.number().int().positive().default(20),
+  /** Share links opened (`/s/<token>`) per address per minute: guessing stays hopeless. */
+  RATE_LIMIT_SHARE_OPEN_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  /** Share links made (and mailed) per account per hour. */
+  RATE_LIMIT_SHARE_LINKS_PER_HOUR: z.coerce.number().int().positive().default(30),
   ANON_DAILY_RECORDINGS: z.coerce.number().int().nonnegative().default(20),
   CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(24),
   AI_PROVIDER: z.enum(["openai", "local"]).optional(),
