@@ -23,6 +23,7 @@ import { restoreRoutes } from "./memories/restore.routes";
 import { apiDocs } from "./plugins/api-docs";
 import { crossSiteGuard } from "./plugins/cross-site-guard";
 import { identityPlugin } from "./plugins/identity";
+import { metricsPlugin } from "./plugins/metrics";
 import { securityHeaders } from "./plugins/security-headers";
 import { webApp } from "./plugins/web-app";
 import { databaseRateLimitStore } from "./rate-limit-store";
@@ -65,6 +66,10 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   await app.register(nulGuard);
+  if (config.METRICS_TOKEN) {
+    // First, so its timing hook sees every route registered after it.
+    await app.register(metricsPlugin, { metrics: services.metrics, token: config.METRICS_TOKEN });
+  }
 
   await app.register(fastifyCookie);
   // Limits are set per route; counters live in the database, shared by every instance.
@@ -86,7 +91,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         sessions: services.sessions,
         shareLinks: services.shareLinks,
       });
-      await api.register(healthRoutes, { database: services.database });
+      await api.register(healthRoutes, { health: services.health });
       await api.register(appInfoRoutes, { config });
       await api.register(authRoutes, { auth: services.auth, users: services.users, config });
       await api.register(usersRoutes, { users: services.users });

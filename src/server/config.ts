@@ -74,6 +74,14 @@ const configSchema = z.object({
   UNATTACHED_UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(48),
   /** On a signal or a crash, the process ends this long after shutdown began, finished or not. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(8000),
+  /**
+   * Turns on `GET /metrics` (Prometheus), which then requires it as a bearer token; unset, the
+   * route does not exist (404). Long and random, as it guards what the server is doing.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters (for example the output of `openssl rand -hex 32`)")
+    .optional(),
   /** Largest backup zip `POST /api/restore` accepts (separate from UPLOAD_MAX_BYTES). */
   RESTORE_MAX_BYTES: z.coerce
     .number()
