@@ -9,7 +9,8 @@ import {
   SAYS_LOVE,
 } from "./languages";
 
-const TITLE_MAX_WORDS = 16;
+/** About what a phone's list shows on two lines. */
+const TITLE_MAX_WORDS = 12;
 const BODY_MAX_WORDS = 18;
 const BODY_SENTENCES = 2;
 
@@ -71,28 +72,30 @@ const DANGLING = new Set(
 );
 
 /**
- * A sentence no longer than `maxWords`: cut at a comma or "and" when it runs on, and never left
- * ending on "to" or "about".
+ * A sentence of about `maxWords`: cut where a clause ends (a comma, "and", "but") when it runs
+ * on; a sentence with no such place is kept whole up to a third longer, then cut, never left
+ * ending on "to" or "about". `rest` is what followed a clause cut (a sentence of its own), "" else.
  */
-function shorten(text: string, maxWords: number): string {
+function shorten(text: string, maxWords: number): { text: string; rest: string } {
   const words = text.split(/\s+/);
-  if (words.length <= maxWords) return text;
-  let cut = words.slice(0, maxWords);
+  if (words.length <= maxWords) return { text, rest: "" };
   for (let i = maxWords - 1; i >= 5; i--) {
     const word = words[i] ?? "";
     const next = (words[i + 1] ?? "").toLowerCase();
     if (/[,;:]$/.test(word) || CLAUSE_WORDS.has(next)) {
-      cut = words.slice(0, i + 1);
-      break;
+      return { text: words.slice(0, i + 1).join(" "), rest: words.slice(i + 1).join(" ") };
     }
   }
+  const longest = Math.round(maxWords * 1.34);
+  if (words.length <= longest) return { text, rest: "" };
+  let cut = words.slice(0, longest);
   while (
     cut.length > 3 &&
     DANGLING.has((cut.at(-1) ?? "").toLowerCase().replace(/[^\p{L}]/gu, ""))
   ) {
     cut = cut.slice(0, -1);
   }
-  return cut.join(" ");
+  return { text: cut.join(" "), rest: "" };
 }
 
 /**
@@ -166,27 +169,32 @@ export function composeSummary(transcript: string, analysis: Analysis): string {
   const byWeight = [...weighted].sort((a, b) => b.weight - a.weight || a.index - b.index);
   const best = byWeight[0];
   if (!best) return original;
-  const title = withStop(
-    cleanOpening(shorten(best.sentence.text, TITLE_MAX_WORDS), language, true),
-  );
-  const body = byWeight
-    .filter((s) => s !== best && s.sentence.words.length >= 3)
-    .slice(0, BODY_SENTENCES);
+  const cut = shorten(best.sentence.text, TITLE_MAX_WORDS);
+  const title = withStop(cleanOpening(cut.text, language, true));
+  // What a long title sentence said after the cut follows it ("And you built a sandcastle").
+  const rest = cut.rest;
+  /** Body sentences, most telling first (the last is dropped first when over the budget). */
+  const body: { text: string; index: number }[] = [
+    ...(rest.split(/\s+/).length >= 3 ? [{ text: rest, index: best.index + 0.5 }] : []),
+    ...byWeight
+      .filter((s) => s !== best && s.sentence.words.length >= 3)
+      .slice(0, BODY_SENTENCES)
+      .map((s) => ({ text: s.sentence.text, index: s.index })),
+  ];
   const parts = () =>
     [
       title,
       ...[...body]
         .sort((a, b) => a.index - b.index)
-        .map((s) =>
-          withStop(cleanOpening(shorten(s.sentence.text, BODY_MAX_WORDS), language, false)),
-        ),
+        .map((s) => withStop(cleanOpening(shorten(s.text, BODY_MAX_WORDS).text, language, false))),
     ].join(" ");
   const closingLine = closing(analysis, original);
   // Longer transcripts get a summary well under their length; short ones just under it.
   const budget = original.length > 400 ? Math.max(300, original.length * 0.5) : original.length - 1;
   // The recorder may have said it already ("I love you"): then it is not said twice.
   const withEnd = () => {
-    const saidLove = [best, ...body].some((s) => SAYS_LOVE[language].test(s.sentence.text));
+    const said = [best.sentence.text, ...body.map((s) => s.text)];
+    const saidLove = said.some((text) => SAYS_LOVE[language].test(text));
     return saidLove ? parts() : `${parts()} ${closingLine}`;
   };
   let summary = withEnd();
