@@ -137,7 +137,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
         <Button
           variant="outline"
           title={MESSAGES.regenerateHint}
-          disabled={busy}
+          disabled={busy || !transcript.trim()}
           onClick={() => void saveAndRegenerate()}
         >
           {MESSAGES.saveAndRegenerate}

@@ -139,6 +139,22 @@ describe("Regenerate on the memory page", () => {
     ).toBeGreaterThan(0);
   }, 20_000);
 
+  it("is not offered without a transcript to make it from", async () => {
+    fakeApi([
+      userHandler(me),
+      ({ url }) =>
+        url === "/api/memories/m1"
+          ? json(makeMemory({ transcript: "  " }))
+          : url === "/api/memories/m1/comments"
+            ? json([])
+            : undefined,
+    ]);
+    vi.stubGlobal("scrollTo", vi.fn());
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    expect(await screen.findByRole("heading", { name: "Our day at the beach" })).toBeVisible();
+    expect(screen.queryByRole("button", { name: MESSAGES.regenerate })).not.toBeInTheDocument();
+  });
+
   it("is not offered to anyone but the owner", async () => {
     fakeApi([
       userHandler({ ...me, id: "someone-else", username: "visitor" }),
@@ -185,4 +201,15 @@ describe("Save and regenerate in the edit dialog", () => {
     ]);
     expect(writes[0]?.body).toMatchObject({ transcript: "We built castles with Lucia." });
   }, 20_000);
+
+  it("cannot regenerate from an empty transcript", async () => {
+    regeneratingServer();
+    renderWithApp(<EditMemoryDialog memory={makeMemory()} open onOpenChange={vi.fn()} />);
+    const user = userEvent.setup();
+    const dialog = screen.getByRole("dialog", { name: MESSAGES.editMemory });
+    const button = within(dialog).getByRole("button", { name: MESSAGES.saveAndRegenerate });
+    expect(button).toBeEnabled();
+    await user.clear(within(dialog).getByLabelText("Transcript"));
+    expect(button).toBeDisabled();
+  });
 });
