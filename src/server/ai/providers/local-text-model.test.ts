@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SCORE_DIMENSIONS } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
@@ -165,6 +166,61 @@ describe("LocalTextModel", () => {
     controller.abort(reason);
     await expect(model.summarize("hello there", { signal: controller.signal })).rejects.toBe(
       reason,
+    );
+  });
+});
+
+describe("LocalTextModel, for any transcript", () => {
+  const model = new LocalTextModel();
+  const now = new Date("2026-11-22T12:00:00.000Z");
+  const word = fc.oneof(
+    fc.constantFrom(
+      "you",
+      "and",
+      "then",
+      "so",
+      "um",
+      "the",
+      "beach",
+      "pancakes",
+      "pancake",
+      "Grandpa",
+      "first",
+      "steps",
+      "hoy",
+      "zum",
+      "cumpleaños",
+      "Kühe",
+      "2026",
+      "november",
+      "love",
+      "cried",
+      "!",
+      ",",
+      ".",
+      "?",
+    ),
+    fc.stringMatching(/^[a-zA-Zäöüñé']{1,12}$/),
+  );
+  const transcript = fc
+    .array(word, { minLength: 1, maxLength: 120 })
+    .map((words) => words.join(" "))
+    .filter((text) => text.trim().length > 0);
+
+  it("never writes a summary longer than the transcript, and always valid tags and scores", async () => {
+    await fc.assert(
+      fc.asyncProperty(transcript, async (text) => {
+        const summary = await model.summarize(text);
+        expect(summary.length).toBeLessThanOrEqual(text.trim().length);
+        expect(summary.trim()).not.toBe("");
+        const tags = await model.tags(text, now);
+        expect(validateGeneratedTags(tags)).toEqual(tags);
+        const scores = await model.score(text);
+        for (const value of Object.values(scores)) {
+          expect(Number.isInteger(value) && value >= 1 && value <= 10).toBe(true);
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 });
