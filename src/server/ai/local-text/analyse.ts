@@ -197,12 +197,17 @@ function otherWords(sentence: string, language: LocalLanguage): Word[] {
     if (language === "es") {
       const previous = (tokens[index - 1] ?? "").toLowerCase();
       const verb = (ES_VERB_ENDING.test(lower) && lower.length > 4) || ES_HABER.has(previous);
-      content = content && !verb && lower.length >= 4;
-      modifier = modifier && !verb;
+      // "muchísimo", "grande": how much or how big, not what.
+      const weak = WEAK_MODIFIERS.has(lower) || /ísim[oa]s?$/.test(lower);
+      content = content && !verb && !weak && lower.length >= 4;
+      modifier = modifier && !verb && !weak;
     } else {
-      // German nouns are written with a capital; lowercase words are verbs and adjectives.
+      // German nouns are written with a capital; lowercase words are verbs and adjectives. Two
+      // nouns side by side are two topics ("Kühe Namen"), except a relative and a name ("Opa
+      // Heinrich"): German writes its compounds as one word.
       content = content && capital;
-      modifier = modifier && (capital || /(e|en|er|es|em)$/.test(lower));
+      modifier =
+        modifier && (FAMILY_WORDS.has(lower) || (!capital && /(e|en|er|es|em)$/.test(lower)));
     }
     words.push({
       lower,
@@ -233,7 +238,7 @@ function phrasesOf(words: Word[], language: LocalLanguage): Word[][] {
     phrases.push([last]);
     for (let start = end - 1; start >= Math.max(0, end - 2); start--) {
       const run = words.slice(start, end + 1);
-      if (!run.every((w) => w.modifier || w.content)) break;
+      if (!run.slice(0, -1).every((w) => w.modifier)) break;
       phrases.push(run);
     }
   }

@@ -386,7 +386,8 @@ export const CLOSINGS: Record<LocalLanguage, { warm: string; sad: string; funny:
 };
 
 /** Spanish verb endings (past and gerund forms) that are never a topic. */
-export const ES_VERB_ENDING = /(aba|abas|ábamos|aban|aron|ieron|imos|amos|aste|iste|ando|iendo|ó)$/;
+export const ES_VERB_ENDING =
+  /(aba|abas|ábamos|aban|aron|ieron|imos|amos|aste|iste|íste|ando|iendo|ó)$/;
 /** Spanish forms of "haber": the word after them is a participle ("hemos ido"). */
 export const ES_HABER = words("he has ha hemos han había habías habíamos habían");
 

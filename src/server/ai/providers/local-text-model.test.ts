@@ -132,6 +132,12 @@ describe("LocalTextModel", () => {
     expect(summary).toMatch(/te quiero/i);
     const tags = await model.tags(spanish, now);
     expect(tags).toContain("primeros pasos");
+    // Verbs ("reíste") and words of degree ("muchísimo") are not topics.
+    expect(tags.join(" ")).not.toMatch(/reíste|muchísimo/);
+    // German writes compounds as one word: two nouns side by side are two topics.
+    expect(
+      await model.tags("Du hast gefragt, ob die Kühe Namen hatten. Opa Heinrich hat gelacht.", now),
+    ).not.toContain("kühe namen");
     expect(validateGeneratedTags(tags)).toEqual(tags);
 
     // German nouns are the capitalised words; "war", "mit", "im" are function words.
