@@ -8,7 +8,7 @@ import {
   validateGeneratedTags,
 } from "../../shared/rules";
 import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
-import { AiError, type AiProviders, userFacingFailure } from "../ai/ai";
+import { AiError, type AiProviders, type TextOptions, userFacingFailure } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
 import type { JobKind } from "../jobs/job-kinds";
 import type { Job } from "../jobs/jobs.repo";
@@ -32,6 +32,16 @@ const transcriptionSchema = z.object({
   duration: z.number().nonnegative(),
 });
 const summarySchema = z.string().trim().min(1, MESSAGES.noSummaryGenerated).max(TEXT_MAX_LENGTH);
+
+/**
+ * What the text steps are told: the signal, and the spoken language when the speech engine kept
+ * it on the memory (a `language` column, ISO 639-1), so summary, title and tags are written in it;
+ * without it the text model works the language out from the transcript.
+ */
+function textOptions(row: MemoryRow, signal: AbortSignal): TextOptions {
+  const language: unknown = (row as MemoryRow & { language?: unknown }).language;
+  return typeof language === "string" && language ? { signal, language } : { signal };
+}
 
 /** A failure the user sees on the memory; the job itself is finished (no automatic retry). */
 class StageFailure extends Error {}
@@ -167,19 +177,27 @@ export class MemoryPipeline implements JobHandler {
         return;
       }
       case "summarize": {
-        const summary = summarySchema.parse(await textModel.summarize(row.transcript, { signal }));
+        const summary = summarySchema.parse(
+          await textModel.summarize(row.transcript, textOptions(row, signal)),
+        );
         signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { summary, title: titleFromSummary(summary) });
         return;
       }
       case "score": {
-        const scores = normalizeScores(await textModel.score(row.transcript, { signal }));
+        const scores = normalizeScores(
+          await textModel.score(row.transcript, textOptions(row, signal)),
+        );
         signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { scores });
         return;
       }
       case "tag": {
-        const generated = await textModel.tags(row.transcript, this.now(), { signal });
+        const generated = await textModel.tags(
+          row.transcript,
+          this.now(),
+          textOptions(row, signal),
+        );
         let tags: string[];
         try {
           tags = validateGeneratedTags(generated);
