@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
 import { createHousekeeping } from "./housekeeping/housekeeping";
 import { installShutdown } from "./shutdown";
-import { LocalAudioStorage } from "./storage/local-storage";
+import { createAudioStorage } from "./storage/storage-factory";
 
 /**
  * Composition root: config -> storage -> database -> app -> shutdown handling -> app.listen ->
@@ -22,8 +22,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = pino({ level: config.LOG_LEVEL });
 
-  const storage = new LocalAudioStorage(config.audioDir);
+  // A bucket that cannot be reached or written stops start-up with the variable to fix.
+  const storage = createAudioStorage(config.storage);
   await storage.checkWritable();
+  logger.info({ storage: storage.description }, "audio storage");
 
   const target =
     config.database.kind === "sqlite"
