@@ -82,7 +82,9 @@ const configSchema = z.object({
     })
     .default("file:"),
   /** Any S3-compatible service (MinIO, Garage, R2, B2); AWS when absent. */
-  S3_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .optional(),
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
