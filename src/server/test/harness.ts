@@ -100,6 +100,8 @@ export interface TestApp {
   app: App;
   config: Config;
   database: DatabaseHandle;
+  /** Where the database lives, to open another connection to it (a second instance). */
+  databaseTarget: DatabaseTarget;
   storage: AudioStorage;
   /** Set when the app stores audio in a bucket (`storage: "s3"`). */
   bucket: TestBucket | null;
@@ -164,6 +166,7 @@ export async function createTestApp(
     app,
     config,
     database: testDb.handle,
+    databaseTarget: testDb.target,
     storage,
     bucket,
     services,
