@@ -2,6 +2,8 @@
 import { loadDotEnv } from "./config";
 import { copyAudio, storageFromArgument } from "./storage/storage-copy";
 
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
 const USAGE = `Usage: npm run storage -- copy <from> <to>
   <from>, <to>: file: (DATA_DIR/audio), file:/some/folder, or s3://bucket/optional/prefix
   (S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE apply).
@@ -18,13 +20,13 @@ async function main(argv: string[]): Promise<number> {
   const target = storageFromArgument(to, process.env);
   await source.check();
   await target.checkWritable();
-  console.log(`Copying audio from ${source.description} to ${target.description}`);
+  print(`Copying audio from ${source.description} to ${target.description}`);
   let seen = 0;
   const report = await copyAudio(source, target, (key, outcome) => {
     seen += 1;
-    if (outcome === "failed" || seen % 100 === 0) console.log(`${seen} files (${key}: ${outcome})`);
+    if (outcome === "failed" || seen % 100 === 0) print(`${seen} files (${key}: ${outcome})`);
   });
-  console.log(
+  print(
     `Done: ${report.copied} copied (${report.bytesCopied} bytes), ${report.alreadyThere} already there, ${report.failed.length} failed.`,
   );
   for (const failure of report.failed) console.error(`  ${failure.key}: ${failure.reason}`);
@@ -32,8 +34,8 @@ async function main(argv: string[]): Promise<number> {
     console.error("Run the same command again to retry the failed files.");
     return 1;
   }
-  console.log(`Every recording is in ${target.description}.`);
-  if (to === "file:" || to.startsWith("s3://")) console.log(`Set STORAGE_URL=${to} and restart.`);
+  print(`Every recording is in ${target.description}.`);
+  if (to === "file:" || to.startsWith("s3://")) print(`Set STORAGE_URL=${to} and restart.`);
   return 0;
 }
 
