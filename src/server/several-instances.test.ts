@@ -18,6 +18,7 @@ import {
   startOpenAiStub,
   stubProviders,
 } from "./test/openai-stub";
+import { startTestS3 } from "./test/s3-server";
 import { multipart, upload, visitorCookie } from "./test/upload-helpers";
 import { unzip } from "./test/zip";
 
@@ -241,6 +242,24 @@ describe("several instances on PostgreSQL and one bucket", () => {
       expect((await seenByB()).status).toBe("saved");
     } finally {
       server.process.kill("SIGKILL");
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe("starting a server on a bucket", () => {
+  it("stops start-up with a message naming the variable when the bucket is missing", async () => {
+    const s3 = await startTestS3();
+    const dataDir = await makeTempDir("vmj-data-start-");
+    try {
+      const settings = { ...(await s3.createBucket()), bucket: "no-such-bucket" };
+      await expect(
+        startServerProcess({ ...s3.env(settings), DATA_DIR: dataDir, PORT: "0", NODE_ENV: "test" }),
+      ).rejects.toThrow(
+        /server exited \(1\)[\s\S]*Start-up failed: Audio bucket s3:\/\/no-such-bucket\/ is not reachable or not writable: the bucket does not exist\. Check STORAGE_URL\./,
+      );
+    } finally {
+      await s3.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);

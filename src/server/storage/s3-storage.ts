@@ -267,7 +267,7 @@ export function describeS3Error(error: unknown): string {
   const status = (error as S3ServiceException).$metadata?.httpStatusCode;
   const message = (error as Error).message ?? String(error);
   if (name === "NoSuchBucket" || (name === "NotFound" && status === 404)) {
-    return `the bucket does not exist (${message}). Check STORAGE_URL.`;
+    return "the bucket does not exist. Check STORAGE_URL.";
   }
   if (
     ["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "Forbidden"].includes(name) ||
