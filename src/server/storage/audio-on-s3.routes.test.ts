@@ -196,6 +196,36 @@ describe("audio in an S3 bucket, through the app", () => {
     expect((await keysIn(t.storage)).length).toBe(keysBefore.length - 2);
   });
 
+  it("deletes every recording of a deleted account from the bucket", async () => {
+    const leaving = await createUserWithSession(t);
+    const before = await keysIn(t.storage);
+    const saved = await upload(t, mp3, { cookie: leaving.cookie });
+    const memory = await t.app.inject({
+      method: "POST",
+      url: "/api/memories",
+      headers: { cookie: leaving.cookie },
+      payload: {
+        title: "A day out",
+        audioUrl: saved.json<{ url: string }>().url,
+        transcript: "We went to the beach.",
+        summary: "We went to the beach.",
+        recordedAt: "2026-05-01T10:00:00.000Z",
+      },
+    });
+    expect(memory.statusCode).toBe(201);
+    // And one upload never made into a memory.
+    await upload(t, await fixture("tone.mp3"), { cookie: leaving.cookie });
+    expect((await keysIn(t.storage)).length).toBe(before.length + 2);
+    const deleted = await t.app.inject({
+      method: "DELETE",
+      url: "/api/user",
+      headers: { cookie: leaving.cookie },
+      payload: { confirm: "delete" },
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(await keysIn(t.storage)).toEqual(before);
+  });
+
   it("sweeps an upload never attached, object and all, after the retention period", async () => {
     const uploaded = await upload(t, await fixture("tone.mp3"), { cookie: owner.cookie });
     expect(uploaded.statusCode).toBe(201);
