@@ -44,9 +44,10 @@ describe("audio in an S3 bucket, through the app", () => {
     await stub?.close();
   });
 
-  it("selects the bucket from STORAGE_URL", () => {
+  it("selects the bucket from STORAGE_URL, and reports it reachable for health checks", async () => {
     expect(t.config.storage.kind).toBe("s3");
     expect(t.storage.description).toMatch(/^s3:\/\/vmj-/);
+    await expect(t.services.audio.checkStorage()).resolves.toBeUndefined();
   });
 
   it("stores an upload sniffed by its bytes and plays it with Range, to the uploader only", async () => {
