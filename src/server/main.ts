@@ -7,6 +7,7 @@ import { createServices } from "./compose";
 import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
 import { createHousekeeping } from "./housekeeping/housekeeping";
+import { logSerializers } from "./http/log-serializers";
 import { installShutdown } from "./shutdown";
 import { createAudioStorage } from "./storage/storage-factory";
 
@@ -20,7 +21,8 @@ async function main(): Promise<void> {
   process.umask(0o077);
   loadDotEnv();
   const config = loadConfig();
-  const logger = pino({ level: config.LOG_LEVEL });
+  // Tokens in URLs (share and reset links) are redacted from every logged request.
+  const logger = pino({ level: config.LOG_LEVEL, serializers: logSerializers });
 
   // A bucket that cannot be reached or written stops start-up with the variable to fix.
   const storage = createAudioStorage(config.storage);

@@ -299,14 +299,6 @@ export class AudioService {
     return (await this.repo.findById(id)) ?? null;
   }
 
-  /**
-   * Throws when the audio storage (folder or bucket) cannot be reached: for health checks, so a
-   * load balancer can take an instance out. Cheap (one stat, or one HeadBucket request).
-   */
-  checkStorage(): Promise<void> {
-    return this.storage.check();
-  }
-
   /** The stored size in bytes, or null when the file is missing. */
   size(row: AudioRow): Promise<number | null> {
     return this.storage.size(row.storage_key);

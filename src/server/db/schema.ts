@@ -97,6 +97,17 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
+/** Private share links (migration 0005): only the token's hash is stored. */
+export interface ShareLinksTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  label: string;
+  created_at: string;
+  last_used_at: string | null;
+  visits: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -106,4 +117,5 @@ export interface Database {
   comments: CommentsTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;
+  share_links: ShareLinksTable;
 }

@@ -47,9 +47,17 @@ export interface PipelineLog {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
+/**
+ * How a stage ended: done; `failed` (recorded on the memory for the owner to retry); `error`
+ * (database or storage trouble, left to the queue's retries); `aborted` (the worker gave up).
+ */
+export type StageOutcome = "done" | "failed" | "error" | "aborted";
+
 export interface PipelineOptions {
   now?: () => Date;
   log?: PipelineLog;
+  /** Told how long each stage run took and how it ended (the metrics). */
+  onStage?: (stage: PipelineStage, outcome: StageOutcome, seconds: number) => void;
 }
 
 /**
@@ -60,6 +68,7 @@ export interface PipelineOptions {
 export class MemoryPipeline implements JobHandler {
   private readonly now: () => Date;
   private readonly log: PipelineLog;
+  private readonly onStage: NonNullable<PipelineOptions["onStage"]>;
 
   constructor(
     private readonly memories: MemoriesRepo,
@@ -69,6 +78,7 @@ export class MemoryPipeline implements JobHandler {
   ) {
     this.now = options.now ?? (() => new Date());
     this.log = options.log ?? { warn() {} };
+    this.onStage = options.onStage ?? (() => {});
   }
 
   /**
@@ -90,21 +100,28 @@ export class MemoryPipeline implements JobHandler {
       if (!(await this.memories.setStage(memoryId, stage))) return;
       const row = await this.memories.findById(memoryId);
       if (!row) return;
+      const began = performance.now();
+      const ended = (outcome: StageOutcome) =>
+        this.onStage(stage, outcome, (performance.now() - began) / 1000);
       try {
         await this.runStage(stage, row, signal);
+        ended("done");
       } catch (error) {
         // An aborted call is the worker giving up, not the stage failing: nothing is recorded.
+        if (signal.aborted) ended("aborted");
         signal.throwIfAborted();
         if (
           error instanceof AiError ||
           error instanceof StageFailure ||
           error instanceof z.ZodError
         ) {
+          ended("failed");
           this.log.warn({ memoryId, stage, err: error }, "memory processing failed");
           await this.memories.markFailed(memoryId, stage, failureMessage(stage, error));
           return;
         }
         // Database or storage trouble: the queue retries with backoff, then calls giveUp.
+        ended("error");
         throw error;
       }
     }

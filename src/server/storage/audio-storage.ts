@@ -47,7 +47,10 @@ export interface AudioStorage {
   list(): AsyncIterable<StoredFile>;
   /** Throws when the storage cannot be written, naming the setting to fix (checked at start-up). */
   checkWritable(): Promise<void>;
-  /** A cheap probe that the storage is reachable, for health checks; throws when it is not. */
+  /**
+   * Throws when the storage is unreachable. Cheap, read-only and with no side effects: the health
+   * check calls it on every probe of a load balancer (checkWritable writes, and may sweep).
+   */
   check(): Promise<void>;
   /**
    * Removes what interrupted writes left behind (temporary files, unfinished multipart uploads)

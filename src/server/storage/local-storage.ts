@@ -106,10 +106,6 @@ export class LocalAudioStorage implements AudioStorage {
     }
   }
 
-  async check(): Promise<void> {
-    await access(this.dir, constants.W_OK);
-  }
-
   /**
    * Creates the folder (0700), tightens an existing one, checks it can be written, and removes
    * temporary files a crash left behind. Called at start-up.
@@ -128,6 +124,13 @@ export class LocalAudioStorage implements AudioStorage {
       );
     }
     await this.sweepTemporaryFiles(new Date());
+  }
+
+  /** The folder exists, is a folder, and this process may write to it (one stat, one access). */
+  async check(): Promise<void> {
+    const info = await stat(this.dir);
+    if (!info.isDirectory()) throw new Error(`Audio folder ${this.dir} is not a folder`);
+    await access(this.dir, constants.R_OK | constants.W_OK | constants.X_OK);
   }
 
   /**
