@@ -7,8 +7,9 @@ import { createServices } from "./compose";
 import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
 import { createHousekeeping } from "./housekeeping/housekeeping";
+import { logSerializers } from "./http/log-serializers";
 import { installShutdown } from "./shutdown";
-import { LocalAudioStorage } from "./storage/local-storage";
+import { createAudioStorage } from "./storage/storage-factory";
 
 /**
  * Composition root: config -> storage -> database -> app -> shutdown handling -> app.listen ->
@@ -20,10 +21,13 @@ async function main(): Promise<void> {
   process.umask(0o077);
   loadDotEnv();
   const config = loadConfig();
-  const logger = pino({ level: config.LOG_LEVEL });
+  // Tokens in URLs (share and reset links) are redacted from every logged request.
+  const logger = pino({ level: config.LOG_LEVEL, serializers: logSerializers });
 
-  const storage = new LocalAudioStorage(config.audioDir);
+  // A bucket that cannot be reached or written stops start-up with the variable to fix.
+  const storage = createAudioStorage(config.storage);
   await storage.checkWritable();
+  logger.info({ storage: storage.description }, "audio storage");
 
   const target =
     config.database.kind === "sqlite"

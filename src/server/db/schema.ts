@@ -104,6 +104,17 @@ export interface MemoryCountsTable {
   saved: number;
 }
 
+/** Private share links (migration 0005): only the token's hash is stored. */
+export interface ShareLinksTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  label: string;
+  created_at: string;
+  last_used_at: string | null;
+  visits: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -114,4 +125,5 @@ export interface Database {
   comments: CommentsTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;
+  share_links: ShareLinksTable;
 }

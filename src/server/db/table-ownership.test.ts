@@ -20,6 +20,7 @@ const OWNERS: Record<string, string> = {
   comments: "comments/comments.repo.ts",
   jobs: "jobs/jobs.repo.ts",
   rate_limits: "rate-limit-store.ts",
+  share_links: "share-links/share-links.repo.ts",
 };
 
 const TABLES = Object.keys(OWNERS).join("|");
