@@ -2,6 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import {
+  type Driver,
   Kysely,
   type SqliteDatabase as KyselySqliteDatabase,
   PostgresDialect,
@@ -89,6 +90,24 @@ export function withStatementCache(
   };
 }
 
+/**
+ * better-sqlite3 runs each query synchronously, and Kysely resolves its result at once, so the
+ * queries of many waiting requests would run back to back inside one turn of the event loop, and
+ * timers and sockets would wait for all of them. Each query first yields one turn (setImmediate):
+ * the longest wait for anything else is then one query, not a queue of them (issue 18).
+ */
+class YieldingSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return acquire();
+    };
+    return driver;
+  }
+}
+
 export async function openDatabase(
   target: DatabaseTarget,
   options: OpenOptions = {},
@@ -102,7 +121,7 @@ export async function openDatabase(
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }),
     });
     const handle: DatabaseHandle = {
       db,
