@@ -26,6 +26,7 @@ import { identityPlugin } from "./plugins/identity";
 import { securityHeaders } from "./plugins/security-headers";
 import { webApp } from "./plugins/web-app";
 import { databaseRateLimitStore } from "./rate-limit-store";
+import { remindersRoutes } from "./reminders/reminders.routes";
 import { accountRoutes } from "./users/account.routes";
 import { usersRoutes } from "./users/users.routes";
 
@@ -99,6 +100,11 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
       await api.register(commentsRoutes, {
         comments: services.comments,
         perMemoryPerHour: config.RATE_LIMIT_COMMENTS_PER_HOUR,
+      });
+      await api.register(remindersRoutes, {
+        reminders: services.reminders,
+        questions: services.questions,
+        unsubscribePerMinute: config.RATE_LIMIT_AUTH_PER_MINUTE,
       });
     },
     { prefix: "/api" },

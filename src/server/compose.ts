@@ -24,6 +24,11 @@ import { MemoryBook } from "./memories/memory-book";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
 import { RateLimitCounters } from "./rate-limit-store";
+import { QuestionsRepo } from "./reminders/questions.repo";
+import { QuestionsService } from "./reminders/questions.service";
+import { RemindersRepo } from "./reminders/reminders.repo";
+import { RemindersService } from "./reminders/reminders.service";
+import { ServerSecretsRepo } from "./secrets/server-secrets.repo";
 import type { AudioStorage } from "./storage/audio-storage";
 import { AccountService } from "./users/account.service";
 import { UsersRepo } from "./users/users.repo";
@@ -56,13 +61,8 @@ export function createServices(deps: ServiceDeps) {
 
   const users = new UsersService(new UsersRepo(db, database.kind));
   const sessions = new SessionService(new SessionsRepo(db), config);
-  const auth = new AuthService({
-    db,
-    transactions,
-    sessions,
-    mailer: deps.mailer ?? createMailer(config, log),
-    log,
-  });
+  const mailer = deps.mailer ?? createMailer(config, log);
+  const auth = new AuthService({ db, transactions, sessions, mailer, log });
   const audio = new AudioService(new AudioRepo(db), storage);
 
   const memoriesRepo = new MemoriesRepo(db, database.kind);
@@ -130,6 +130,12 @@ export function createServices(deps: ServiceDeps) {
   );
   const account = new AccountService({ users, auth, memories, audio, transactions });
   const book = new MemoryBook(memoriesRepo, { appUrl: publicAppUrl(config) });
+  const questions = new QuestionsService(new QuestionsRepo(db));
+  const reminders = new RemindersService(
+    new RemindersRepo(db),
+    { secrets: new ServerSecretsRepo(db), users, questions, mailer, log },
+    { appUrl: publicAppUrl(config) },
+  );
 
   return {
     config,
@@ -146,6 +152,8 @@ export function createServices(deps: ServiceDeps) {
     restore,
     account,
     book,
+    questions,
+    reminders,
     worker,
     rateLimitCounters: new RateLimitCounters(db),
     /** Stops the worker (jobs in hand keep their lease) and waits for mail being sent. */

@@ -29,10 +29,15 @@ export interface Transcriber {
   transcribe(audio: AudioInput, options?: CallOptions): Promise<TranscriptionResult>;
 }
 
+/** Summarizing may be told the question the recording answers, as context. */
+export interface SummarizeOptions extends CallOptions {
+  question?: string;
+}
+
 /** Summary, scores and tags from a transcript. Errors carry the spec's user-facing messages. */
 export interface TextModel {
   /** A warm summary addressed to a child, in the recorder's voice; its first sentence is the title. */
-  summarize(transcript: string, options?: CallOptions): Promise<string>;
+  summarize(transcript: string, options?: SummarizeOptions): Promise<string>;
   /** Six integer scores 1 to 10 (5 where missing or invalid). */
   score(transcript: string, options?: CallOptions): Promise<Scores>;
   /** Exactly 3 tags of 1 to 3 lowercase words; `now` is the current time. */

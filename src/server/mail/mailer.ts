@@ -10,6 +10,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Extra headers (reminders' List-Unsubscribe, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /** Sends mail: over SMTP when configured, otherwise into a local outbox folder. */

@@ -150,7 +150,12 @@ export class MemoryPipeline implements JobHandler {
         return;
       }
       case "summarize": {
-        const summary = summarySchema.parse(await textModel.summarize(row.transcript, { signal }));
+        const summary = summarySchema.parse(
+          await textModel.summarize(row.transcript, {
+            signal,
+            ...(row.question ? { question: row.question } : {}),
+          }),
+        );
         signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { summary, title: titleFromSummary(summary) });
         return;

@@ -7,6 +7,7 @@ import {
   type AudioInput,
   audioBytes,
   type CallOptions,
+  type SummarizeOptions,
   type TextModel,
   type Transcriber,
   type TranscriptionResult,
@@ -105,7 +106,7 @@ export class OpenAiTextModel implements TextModel {
     this.client = client(options, options.baseURL);
   }
 
-  summarize(transcript: string, options: CallOptions = {}): Promise<string> {
+  summarize(transcript: string, options: SummarizeOptions = {}): Promise<string> {
     return withErrorPrefix(
       MESSAGES.summarizeFailedPrefix,
       async () => {
@@ -146,14 +147,14 @@ export class OpenAiTextModel implements TextModel {
     system: string,
     transcript: string,
     json: boolean,
-    { signal }: CallOptions,
+    { signal, question }: SummarizeOptions,
   ) {
     const response = await this.client.chat.completions.create(
       {
         model: this.options.textModel,
         messages: [
           { role: "system", content: system },
-          { role: "user", content: PROMPTS.transcriptMessage(transcript) },
+          { role: "user", content: PROMPTS.transcriptMessage(transcript, question) },
         ],
         ...(json ? { response_format: { type: "json_object" as const } } : {}),
       },

@@ -35,13 +35,17 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * throws, it waits until the last notice has been shown (when `report` says so with a promise).
  */
 export async function runMemoryProcessing(
-  upload: { url: string; recordedAt: string },
+  upload: { url: string; recordedAt: string; question?: string | undefined },
   report: ReportNotice,
   options: RunOptions = {},
 ): Promise<Memory> {
   const sleep = options.sleep ?? defaultSleep;
   const pollMs = options.pollMs ?? 1000;
-  let memory = await startProcessing({ audioUrl: upload.url, recordedAt: upload.recordedAt });
+  let memory = await startProcessing({
+    audioUrl: upload.url,
+    recordedAt: upload.recordedAt,
+    ...(upload.question ? { question: upload.question } : {}),
+  });
   if (memory.status === "failed") memory = await retryProcessing(memory.id);
   /** Index in STAGE_ORDER of the last stage whose notice was reported. */
   let reported = -1;
