@@ -10,6 +10,7 @@ export const CLIENT_ROUTES = {
   profile: "/profile/:username",
   watch: "/watch",
   account: "/account",
+  unsubscribe: "/unsubscribe",
 } as const;
 
 export type ClientRoute = (typeof CLIENT_ROUTES)[keyof typeof CLIENT_ROUTES];

@@ -12,7 +12,7 @@ import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { type OpenAiStub, startOpenAiStub, stubProviders } from "../test/openai-stub";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
-import { upload } from "../test/upload-helpers";
+import { multipart, upload } from "../test/upload-helpers";
 import { unzip } from "../test/zip";
 
 const APP_URL = "https://journal.example.org";
@@ -409,6 +409,27 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
         memories: { id: string; question: string | null }[];
       };
       expect(json.memories.find((m) => m.id === id)?.question).toBe(question);
+
+      // Restore puts it back, in another account.
+      const heir = await createUserWithSession(t);
+      const form = multipart(backup.rawPayload, {
+        field: "backup",
+        filename: "backup.zip",
+        type: "application/zip",
+      });
+      const restored = await t.app.inject({
+        method: "POST",
+        url: "/api/restore",
+        payload: form.payload,
+        headers: { ...form.headers, cookie: heir.cookie },
+      });
+      expect(restored.statusCode).toBe(200);
+      const list = await t.app.inject({
+        method: "GET",
+        url: "/api/memories",
+        headers: { cookie: heir.cookie },
+      });
+      expect(list.json<{ items: Memory[] }>().items.map((m) => m.question)).toEqual([question]);
 
       // Too long a question is refused and makes nothing.
       const second = await upload(t, await speechMp3("Again."), { cookie: me.cookie });

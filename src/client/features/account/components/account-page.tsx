@@ -19,6 +19,7 @@ import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useUser } from "../../auth/api/get-user";
 import { useForm } from "../../auth/components/use-form";
 import { useBackupDownload } from "../../memories/api/backup-memories";
+import { RemindersSection } from "../../reminders/components/reminders-section";
 import { useChangePassword } from "../api/change-password";
 import { useDeleteAccount } from "../api/delete-account";
 import { useRestoreBackup } from "../api/restore-backup";
@@ -49,6 +50,7 @@ export function AccountPage() {
       <DisplayNameSection user={user} />
       <EmailSection user={user} />
       <PasswordSection />
+      <RemindersSection />
       <RestoreSection />
       <DangerZone />
     </div>
