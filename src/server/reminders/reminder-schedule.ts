@@ -88,8 +88,9 @@ export interface DueReminder {
 
 /**
  * The reminders due at `now` (docs/adr/0020): on the user's local day, once the local hour has come.
- * An hour that passed while no server ran is still due until that local day ends; an hour that had
- * already passed when the settings were saved is not (saving at 15:00 sends nothing for 09:00).
+ * An hour that passed while no server ran is still due until that local day ends; an hour that was
+ * already over when the settings were saved is not (saving at 15:00 sends nothing for 09:00 that
+ * day; saving at 09:30 for 09:00 does send).
  * In a daylight-saving gap the reminder comes at the first hour after; in a repeated hour, at the
  * first (the occurrence key stops the second).
  */
@@ -98,7 +99,7 @@ export function dueReminders(settings: ScheduleSettings, now: Date): DueReminder
   if (local.hour < settings.hour) return [];
   const saved = localTime(settings.updatedAt, settings.timeZone);
   const hourKey = (date: string, hour: number) => `${date} ${String(hour).padStart(2, "0")}`;
-  if (hourKey(saved.date, saved.hour) >= hourKey(local.date, settings.hour)) return [];
+  if (hourKey(saved.date, saved.hour) > hourKey(local.date, settings.hour)) return [];
 
   const due: DueReminder[] = [];
   if (settings.weeklyEnabled && local.weekday === settings.weekday) {

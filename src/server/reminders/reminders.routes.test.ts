@@ -217,7 +217,7 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       expect(await send("2026-05-14T06:00:00Z")).toBe(0);
     });
 
-    it("does not send for an hour that had passed when the settings were saved", async () => {
+    it("does not send for an hour that was over when the settings were saved", async () => {
       await t.services.reminders.save(
         me.user.id,
         body({ weekday: 3, hour: 9, timeZone: "UTC" }),
@@ -225,6 +225,13 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       );
       expect(await send("2026-05-06T15:01:00Z")).toBe(0);
       expect(await send("2026-05-13T09:00:00Z")).toBe(1);
+      // Saved while the hour is still on: that hour's reminder comes.
+      await t.services.reminders.save(
+        me.user.id,
+        body({ weekday: 3, hour: 9, timeZone: "UTC" }),
+        new Date("2026-05-20T09:30:00Z"),
+      );
+      expect(await send("2026-05-20T09:31:00Z")).toBe(1);
     });
 
     it("sends a special day's question, in the mail with a link to the recorder", async () => {
