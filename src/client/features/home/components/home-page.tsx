@@ -29,12 +29,14 @@ export function HomePage() {
       <h1 className="text-center text-3xl font-bold text-balance text-brand-800">
         {MESSAGES.homeHeader}
       </h1>
-      <Card className="mx-auto max-w-2xl" data-testid="record-card">
+      <div className="space-y-3">
         <Suspense fallback={null}>
           <QuestionPrompt onQuestion={setQuestion} />
         </Suspense>
-        <Recorder kind="memory" variant="card" meta={question ? { question } : undefined} />
-      </Card>
+        <Card className="mx-auto max-w-2xl" data-testid="record-card">
+          <Recorder kind="memory" variant="card" meta={question ? { question } : undefined} />
+        </Card>
+      </div>
       <PendingRecordings />
       <Suspense fallback={null}>
         <UnclaimedRecordings />

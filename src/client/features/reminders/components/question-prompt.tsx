@@ -85,7 +85,7 @@ export function QuestionPrompt({ onQuestion }: QuestionPromptProps) {
   return (
     <section
       aria-labelledby="question-prompt-heading"
-      className="mb-4 rounded-lg border border-brand-100 bg-brand-50 p-4"
+      className="mx-auto max-w-2xl rounded-lg border border-brand-100 bg-white p-4 shadow-sm"
       data-testid="question-prompt"
     >
       <h2
