@@ -7,7 +7,7 @@ import { createServices } from "./compose";
 import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
 import { createHousekeeping } from "./housekeeping/housekeeping";
-import { ReminderScheduler } from "./reminders/reminder-scheduler";
+import { reminderScheduler } from "./reminders/reminder-scheduler";
 import { installShutdown } from "./shutdown";
 import { LocalAudioStorage } from "./storage/local-storage";
 
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     ],
   });
 
-  const reminders = new ReminderScheduler(
+  const reminders = reminderScheduler(
     (now) => services.reminders.sendDue(now),
     config.REMINDER_CHECK_SECONDS * 1000,
     app.log,

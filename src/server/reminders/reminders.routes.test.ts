@@ -334,6 +334,10 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       const rows = await repo.occurrencesOf(me.user.id);
       expect(rows).toHaveLength(1);
       expect(rows[0]?.status).toBe("sent");
+      // Housekeeping removes occurrences long past their day, and only those.
+      expect(await t.services.reminders.sweepOccurrences(new Date("2026-03-02T08:00:00Z"))).toBe(0);
+      expect(await t.services.reminders.sweepOccurrences(new Date("2026-04-02T00:00:00Z"))).toBe(1);
+      expect(await repo.occurrencesOf(me.user.id)).toHaveLength(0);
     });
   });
 
