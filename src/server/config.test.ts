@@ -24,6 +24,7 @@ describe("loadConfig", () => {
     ["UPLOAD_MAX_BYTES", "-5"],
     ["AI_PROVIDER", "gemini"],
     ["APP_URL", "not a url"],
+    ["METRICS_TOKEN", "short"],
   ])("names the variable in the error for %s=%s", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });

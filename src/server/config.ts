@@ -39,6 +39,10 @@ const configSchema = z.object({
   /** However many visitor cookies or accounts one address uses. */
   RATE_LIMIT_PROCESS_PER_DAY_PER_IP: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_COMMENTS_PER_HOUR: z.coerce.number().int().positive().default(20),
+  /** Share links opened (`/s/<token>`) per address per minute: guessing stays hopeless. */
+  RATE_LIMIT_SHARE_OPEN_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  /** Share links made (and mailed) per account per hour. */
+  RATE_LIMIT_SHARE_LINKS_PER_HOUR: z.coerce.number().int().positive().default(30),
   ANON_DAILY_RECORDINGS: z.coerce.number().int().nonnegative().default(20),
   CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(24),
   AI_PROVIDER: z.enum(["openai", "local"]).optional(),
@@ -72,6 +76,14 @@ const configSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(8000),
   /** How often due reminder mails are looked for (and once at start-up); 0 turns sending off. */
   REMINDER_CHECK_SECONDS: z.coerce.number().nonnegative().default(60),
+  /**
+   * Turns on `GET /metrics` (Prometheus), which then requires it as a bearer token; unset, the
+   * route does not exist (404). Long and random, as it guards what the server is doing.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters (for example the output of `openssl rand -hex 32`)")
+    .optional(),
   /** Largest backup zip `POST /api/restore` accepts (separate from UPLOAD_MAX_BYTES). */
   RESTORE_MAX_BYTES: z.coerce
     .number()

@@ -7,6 +7,7 @@ import { createServices } from "./compose";
 import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
 import { createHousekeeping } from "./housekeeping/housekeeping";
+import { logSerializers } from "./http/log-serializers";
 import { reminderScheduler } from "./reminders/reminder-scheduler";
 import { installShutdown } from "./shutdown";
 import { LocalAudioStorage } from "./storage/local-storage";
@@ -21,7 +22,8 @@ async function main(): Promise<void> {
   process.umask(0o077);
   loadDotEnv();
   const config = loadConfig();
-  const logger = pino({ level: config.LOG_LEVEL });
+  // Tokens in URLs (share and reset links) are redacted from every logged request.
+  const logger = pino({ level: config.LOG_LEVEL, serializers: logSerializers });
 
   const storage = new LocalAudioStorage(config.audioDir);
   await storage.checkWritable();

@@ -27,7 +27,21 @@ export const okResponseSchema = z.object({ ok: z.literal(true) });
 export const healthResponseSchema = z.object({
   status: z.literal("ok"),
   database: z.enum(["sqlite", "postgres"]),
+  /** The audio storage answered its check. */
+  storage: z.literal("ok"),
+  /** The job queue, all kinds together. */
+  queue: z.object({
+    /** Jobs due now, waiting for a free worker. */
+    waiting: z.number().int().nonnegative(),
+    /** Jobs held by a worker. */
+    running: z.number().int().nonnegative(),
+    /** Jobs queued for later (a retry's backoff, a scheduled job). */
+    scheduled: z.number().int().nonnegative(),
+    /** How long the longest-waiting due job has waited; null when none waits. */
+    oldestWaitingSeconds: z.number().nonnegative().nullable(),
+  }),
 });
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
 // ---- Users and accounts -------------------------------------------------
 

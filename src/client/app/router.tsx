@@ -1,5 +1,6 @@
 import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
+import { MESSAGES } from "../../shared/messages";
 import { CLIENT_ROUTES } from "../../shared/routes";
 import { NotFound } from "../components/not-found";
 import { PageLoading } from "../components/ui/page-loading";
@@ -70,6 +71,10 @@ export function AppRouter() {
               <Suspense fallback={<PageLoading />}>
                 <UnsubscribePage />
               </Suspense>
+            </Route>
+            {/* A share link the server did not redirect: wrong or revoked, shown like a missing profile. */}
+            <Route path={CLIENT_ROUTES.shareLink}>
+              <NotFound message={MESSAGES.profileNotFound} title={MESSAGES.profileNotFound} />
             </Route>
             <Route path={CLIENT_ROUTES.profile}>
               {(params) => (

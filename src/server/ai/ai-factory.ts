@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { AiProviders } from "./ai";
-import { LocalTextModel, PocketsphinxTranscriber } from "./providers/local";
+import { PocketsphinxTranscriber } from "./providers/local";
+import { LocalTextModel } from "./providers/local-text-model";
 import { type OpenAiOptions, OpenAiTextModel, OpenAiTranscriber } from "./providers/openai";
 
 /** The providers of any OpenAI-compatible server. */

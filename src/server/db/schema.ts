@@ -140,6 +140,17 @@ export interface ServerSecretsTable {
   created_at: string;
 }
 
+/** Private share links (migration 0005): only the token's hash is stored. */
+export interface ShareLinksTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  label: string;
+  created_at: string;
+  last_used_at: string | null;
+  visits: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -153,4 +164,5 @@ export interface Database {
   reminder_occurrences: ReminderOccurrencesTable;
   question_rotation: QuestionRotationTable;
   server_secrets: ServerSecretsTable;
+  share_links: ShareLinksTable;
 }

@@ -23,6 +23,7 @@ const OWNERS: Record<string, string> = {
   reminder_occurrences: "reminders/reminders.repo.ts",
   question_rotation: "reminders/questions.repo.ts",
   server_secrets: "secrets/server-secrets.repo.ts",
+  share_links: "share-links/share-links.repo.ts",
 };
 
 const TABLES = Object.keys(OWNERS).join("|");

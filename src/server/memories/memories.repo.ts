@@ -427,6 +427,21 @@ export class MemoriesRepo {
   }
 
   /**
+   * Puts a saved or failed memory back to processing at the summarize stage, so the pipeline makes
+   * the summary, title, scores and tags again from its (corrected) transcript. One conditional
+   * UPDATE: false when it is processing already, or gone.
+   */
+  async startRegenerate(id: string, trx: Executor): Promise<boolean> {
+    const result = await trx
+      .updateTable("memories")
+      .set({ status: "processing", stage: "summarize", error: null, updated_at: nowIso() })
+      .where("id", "=", id)
+      .where("status", "in", ["saved", "failed"])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
    * Gives an anonymous memory to `userId` when `visitorHash` recorded it and the claim window is
    * open. One conditional UPDATE: of two concurrent claims only one can match `user_id is null`.
    */

@@ -129,6 +129,26 @@ export class MemoryProcessingService {
     return this.memories.getVisible(id, identity);
   }
 
+  /**
+   * The owner asks for the summary, title, scores and tags to be made again from the transcript
+   * (after correcting it): the same durable pipeline runs from its summarize stage. 401 logged
+   * out, 404 not visible, 403 someone else's, 409 while processing, 400 without a transcript.
+   */
+  async regenerate(id: string, identity: Identity): Promise<Memory> {
+    const row = await this.memories.getOwnedRow(id, identity);
+    if (row.status === "processing") throw conflict(MESSAGES.alreadyProcessing);
+    if (!row.transcript.trim()) throw badRequest(MESSAGES.regenerateNeedsTranscript);
+    const started = await this.transactions.run(async (trx) => {
+      if (!(await this.repo.startRegenerate(id, trx))) return false;
+      await this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
+      return true;
+    });
+    // Another request started it between the read and the update.
+    if (!started) throw conflict(MESSAGES.alreadyProcessing);
+    this.onQueued();
+    return this.memories.getVisible(id, identity);
+  }
+
   /** Attaches an anonymous memory to the logged-in user: same browser, within the window, once. */
   async claim(id: string, identity: Identity): Promise<Memory> {
     if (!identity.userId) throw unauthorized();

@@ -223,6 +223,8 @@ export class RemindersService {
           "You get this mail because you turned on reminders in Voice Memory Journal.",
           `Stop reminder mails: ${unsubscribe.page}`,
         ].join("\n"),
+        // The signed unsubscribe link stays out of the outbox's log line.
+        secret: true,
         headers: {
           "List-Unsubscribe": `<${unsubscribe.oneClick}>`,
           "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

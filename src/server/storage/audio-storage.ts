@@ -16,4 +16,9 @@ export interface AudioStorage {
   delete(key: string): Promise<void>;
   /** Throws when the storage cannot be written (checked at start-up). */
   checkWritable(): Promise<void>;
+  /**
+   * Throws when the storage is unreachable. Cheap, read-only and with no side effects: the health
+   * check calls it on every probe of a load balancer (checkWritable writes, and may sweep).
+   */
+  check(): Promise<void>;
 }

@@ -102,6 +102,13 @@ export class LocalAudioStorage implements AudioStorage {
     await this.sweepTemporaryFiles(new Date());
   }
 
+  /** The folder exists, is a folder, and this process may write to it (one stat, one access). */
+  async check(): Promise<void> {
+    const info = await stat(this.dir);
+    if (!info.isDirectory()) throw new Error(`Audio folder ${this.dir} is not a folder`);
+    await access(this.dir, constants.R_OK | constants.W_OK | constants.X_OK);
+  }
+
   /**
    * Deletes temporary files (partial uploads of a crashed process) last written more than
    * TEMPORARY_FILE_GRACE_MS before `now`; returns how many. Safe to run on several instances at once.

@@ -19,6 +19,7 @@ import { AudioPlayer } from "./audio-player";
 import { MemoryStateBadge } from "./memory-list";
 import { MemoryScores } from "./memory-scores";
 import { MemoryTagsCard } from "./memory-tags-card";
+import { RegenerateButton } from "./regenerate-button";
 import { RetryButton } from "./retry-button";
 
 const DeleteMemoryDialog = lazy(() =>
@@ -107,6 +108,9 @@ export function MemoryPage({ id }: { id: string }) {
           <p className="text-red-800">{data.error}</p>
         ) : null}
         {data.status === "failed" && isOwner ? <RetryButton memory={data} /> : null}
+        {/* Mounted while it runs (the memory is processing then), so its notices stay on screen;
+            nothing to regenerate from without a transcript. */}
+        {isOwner && data.transcript.trim() ? <RegenerateButton memory={data} /> : null}
         <AudioPlayer
           src={data.audioUrl}
           caption={formatRecordedAt(data.recordedAt)}
