@@ -10,7 +10,7 @@ import { createHousekeeping } from "./housekeeping/housekeeping";
 import { logSerializers } from "./http/log-serializers";
 import { reminderScheduler } from "./reminders/reminder-scheduler";
 import { installShutdown } from "./shutdown";
-import { LocalAudioStorage } from "./storage/local-storage";
+import { createAudioStorage } from "./storage/storage-factory";
 
 /**
  * Composition root: config -> storage -> database -> app -> shutdown handling -> app.listen ->
@@ -25,8 +25,10 @@ async function main(): Promise<void> {
   // Tokens in URLs (share and reset links) are redacted from every logged request.
   const logger = pino({ level: config.LOG_LEVEL, serializers: logSerializers });
 
-  const storage = new LocalAudioStorage(config.audioDir);
+  // A bucket that cannot be reached or written stops start-up with the variable to fix.
+  const storage = createAudioStorage(config.storage);
   await storage.checkWritable();
+  logger.info({ storage: storage.description }, "audio storage");
 
   const target =
     config.database.kind === "sqlite"

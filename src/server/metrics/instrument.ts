@@ -20,6 +20,7 @@ export function countStorageErrors(
     }
   };
   return {
+    description: storage.description,
     write: (key: string, source: Readable) => counted("write", () => storage.write(key, source)),
     read: (key: string, range?: ByteRange) => {
       let stream: Readable;
@@ -38,6 +39,15 @@ export function countStorageErrors(
     delete: (key: string) => counted("delete", () => storage.delete(key)),
     checkWritable: () => counted("checkWritable", () => storage.checkWritable()),
     check: () => counted("check", () => storage.check()),
+    sweepTemporaryFiles: (now: Date) => counted("sweep", () => storage.sweepTemporaryFiles(now)),
+    list: async function* () {
+      try {
+        yield* storage.list();
+      } catch (error) {
+        metrics.storageError("list");
+        throw error;
+      }
+    },
   };
 }
 

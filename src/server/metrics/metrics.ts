@@ -13,7 +13,15 @@ export const UNMATCHED_ROUTE = "unmatched";
 
 export type AiOperation = "transcribe" | "summarize" | "score" | "tags";
 export type AiOutcome = "ok" | "error" | "aborted";
-export type StorageOperation = "write" | "read" | "size" | "delete" | "check" | "checkWritable";
+export type StorageOperation =
+  | "write"
+  | "read"
+  | "size"
+  | "delete"
+  | "list"
+  | "check"
+  | "checkWritable"
+  | "sweep";
 
 export interface MetricsOptions {
   /** The queue right now, read at each scrape. */
