@@ -78,6 +78,8 @@ const configSchema = z.object({
   UNATTACHED_UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(48),
   /** On a signal or a crash, the process ends this long after shutdown began, finished or not. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(8000),
+  /** How often due reminder mails are looked for (and once at start-up); 0 turns sending off. */
+  REMINDER_CHECK_SECONDS: z.coerce.number().nonnegative().default(60),
   /** Where audio lives: `file:` (DATA_DIR/audio) or `s3://bucket/optional/prefix`. */
   STORAGE_URL: z
     .string()

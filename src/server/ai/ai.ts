@@ -36,6 +36,8 @@ export interface Transcriber {
  */
 export interface TextOptions extends CallOptions {
   language?: string;
+  /** The question the recording answers (shown while it was recorded): context for the summary. */
+  question?: string;
 }
 
 /** Summary, scores and tags from a transcript. Errors carry the spec's user-facing messages. */

@@ -5,6 +5,7 @@ import { memoriesListOrder } from "./migrations/0002-memories-list-order";
 import { rateLimits } from "./migrations/0003-rate-limits";
 import { audioAttachment } from "./migrations/0004-audio-attachment";
 import { shareLinks } from "./migrations/0005-share-links";
+import { remindersAndQuestions } from "./migrations/0006-reminders-and-questions";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0003-rate-limits": rateLimits,
   "0004-audio-attachment": audioAttachment,
   "0005-share-links": shareLinks,
+  "0006-reminders-and-questions": remindersAndQuestions,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -34,6 +34,8 @@ export interface NewMemory {
   error?: string | null;
   /** Defaults to now; a restored memory keeps its original. */
   createdAt?: string;
+  /** The question shown while it was recorded, if any. */
+  question?: string | null;
 }
 
 /** The fields an owner may change through PUT /api/memories/{id}. */
@@ -112,6 +114,7 @@ export function toMemoryDto(row: MemoryRow): Memory {
     stage,
     error: row.error,
     createdAt: row.created_at,
+    question: row.question ?? null,
   };
 }
 
@@ -135,6 +138,7 @@ function toValues(input: NewMemory) {
     error: input.error ?? null,
     created_at: input.createdAt ?? now,
     updated_at: now,
+    question: input.question ?? null,
   };
 }
 

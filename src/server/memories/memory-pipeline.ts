@@ -178,7 +178,11 @@ export class MemoryPipeline implements JobHandler {
       }
       case "summarize": {
         const summary = summarySchema.parse(
-          await textModel.summarize(row.transcript, textOptions(row, signal)),
+          await textModel.summarize(row.transcript, {
+            ...textOptions(row, signal),
+            // The question the memory answers is context for the summary only.
+            ...(row.question ? { question: row.question } : {}),
+          }),
         );
         signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { summary, title: titleFromSummary(summary) });
