@@ -1,0 +1,53 @@
+/**
+ * The Whisper engine's own process (started by WhisperTranscriber through `fork`): whisper.cpp
+ * runs here, never in the web server, because a malformed model or a native fault aborts the
+ * whole process it runs in. It takes one request over IPC, answers once, and exits.
+ */
+import { readFile } from "node:fs/promises";
+import { wavSamples } from "./wav";
+
+/** What the server asks: a model file, a 16 kHz mono WAV, a thread count. */
+export interface EngineRequest {
+  model: string;
+  wav: string;
+  threads: number;
+}
+
+/** The engine's one answer. */
+export type EngineReply =
+  | { ok: true; text: string; language: string | null; loadMs: number; runMs: number }
+  | { ok: false; error: string };
+
+async function transcribe(request: EngineRequest): Promise<EngineReply> {
+  // Loaded here only: the server process never loads the native library.
+  const { Whisper, WhisperFullParams, WhisperSamplingStrategy } = await import("@napi-rs/whisper");
+  const samples = wavSamples(await readFile(request.wav));
+  const loadStart = performance.now();
+  const whisper = new Whisper(request.model);
+  const runStart = performance.now();
+  const params = new WhisperFullParams(WhisperSamplingStrategy.Greedy);
+  params.nThreads = request.threads;
+  // Whisper's own language detection; the language found is kept on the memory.
+  params.language = "auto";
+  params.translate = false;
+  params.printProgress = false;
+  params.printRealtime = false;
+  params.printTimestamps = false;
+  params.printSpecial = false;
+  // No JS callbacks: `full` blocks this thread, and a callback into JS would wait on it forever.
+  const text = whisper.full(params, samples);
+  const language = Whisper.lang(whisper.fullLangId);
+  return {
+    ok: true,
+    text,
+    language,
+    loadMs: Math.round(runStart - loadStart),
+    runMs: Math.round(performance.now() - runStart),
+  };
+}
+
+process.once("message", (request: EngineRequest) => {
+  transcribe(request)
+    .catch((error: unknown): EngineReply => ({ ok: false, error: String(error) }))
+    .then((reply) => process.send?.(reply, () => process.exit(0)));
+});
