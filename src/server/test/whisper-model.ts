@@ -39,10 +39,12 @@ function random(seed: number): () => number {
   };
 }
 
+const scratch = new Float32Array(1);
+const scratchBits = new Uint32Array(scratch.buffer);
 /** IEEE half-precision bits of `value` (small values only: no overflow handling needed). */
 function toHalf(value: number): number {
-  const f = new Float32Array([value]);
-  const bits = new Uint32Array(f.buffer)[0] ?? 0;
+  scratch[0] = value;
+  const bits = scratchBits[0] ?? 0;
   const sign = (bits >>> 16) & 0x8000;
   const exponent = ((bits >>> 23) & 0xff) - 127 + 15;
   if (exponent <= 0) return sign;
@@ -92,11 +94,14 @@ export function testModelBytes(shape: TestModelShape = DEFAULT_SHAPE, seed = 42)
   // " " (id 220 in GPT-2's vocabulary): whisper.cpp looks it up to suppress blank output.
   const words = 50257;
   w.int32(words);
+  const vocab: Buffer[] = [];
   for (let i = 0; i < words; i++) {
     const word = Buffer.from(i === 220 ? " " : ` w${i.toString(36)}`);
-    w.int32(word.length);
-    w.bytes(word);
+    const length = Buffer.alloc(4);
+    length.writeInt32LE(word.length);
+    vocab.push(length, word);
   }
+  w.bytes(Buffer.concat(vocab));
 
   const tensor = (name: string, dims: number[], type = F32, scale = 0.05, offset = 0) => {
     const count = dims.reduce((a, b) => a * b, 1);

@@ -94,12 +94,20 @@ export async function inspectModel(file: string): Promise<ModelInfo> {
   try {
     const size = (await handle.stat()).size;
     let offset = 0;
+    // Headers are read through a 1 MB window (the vocabulary alone is 50,000 small records);
+    // tensor data is skipped, never read.
+    let window = Buffer.alloc(0);
+    let windowStart = 0;
     const read = async (bytes: number): Promise<Buffer> => {
       if (offset + bytes > size) throw new Error(`the Whisper model ${file} is cut short`);
-      const buffer = Buffer.alloc(bytes);
-      await handle.read(buffer, 0, bytes, offset);
+      if (offset < windowStart || offset + bytes > windowStart + window.length) {
+        window = Buffer.alloc(Math.min(size - offset, Math.max(bytes, 1 << 20)));
+        await handle.read(window, 0, window.length, offset);
+        windowStart = offset;
+      }
+      const start = offset - windowStart;
       offset += bytes;
-      return buffer;
+      return window.subarray(start, start + bytes);
     };
     const int32s = async (count: number) => {
       const b = await read(4 * count);
