@@ -4,6 +4,7 @@ import { initialSchema } from "./migrations/0001-initial";
 import { memoriesListOrder } from "./migrations/0002-memories-list-order";
 import { rateLimits } from "./migrations/0003-rate-limits";
 import { audioAttachment } from "./migrations/0004-audio-attachment";
+import { memoryLanguage } from "./migrations/0007-memory-language";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0002-memories-list-order": memoriesListOrder,
   "0003-rate-limits": rateLimits,
   "0004-audio-attachment": audioAttachment,
+  "0007-memory-language": memoryLanguage,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -30,6 +30,11 @@ const STAGE_PREFIX: Record<PipelineStage, string> = {
 const transcriptionSchema = z.object({
   text: z.string().max(TEXT_MAX_LENGTH),
   duration: z.number().nonnegative(),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}$/)
+    .optional()
+    .catch(undefined),
 });
 const summarySchema = z.string().trim().min(1, MESSAGES.noSummaryGenerated).max(TEXT_MAX_LENGTH);
 
@@ -146,6 +151,7 @@ export class MemoryPipeline implements JobHandler {
         await this.memories.saveStageOutput(row.id, {
           transcript,
           duration: estimateDuration(audio.bytes),
+          language: result.language ?? null,
         });
         return;
       }
