@@ -12,6 +12,9 @@ import {
 } from "../src/server/ai/whisper/whisper-models";
 import { loadConfig, loadDotEnv } from "../src/server/config";
 
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const complain = (line: string) => process.stderr.write(`${line}\n`);
+
 const USAGE = `Usage: npm run models -- download <${Object.keys(WHISPER_MODELS).join("|")}>
        npm run models -- list`;
 
@@ -24,18 +27,18 @@ async function main(): Promise<number> {
       const file = modelPath(model, config.dataDir);
       const present = await fileExists(file);
       const selected = config.WHISPER_MODEL === model ? " (selected by WHISPER_MODEL)" : "";
-      console.log(
+      say(
         `${model}: ${present ? file : "not downloaded"}, ${(entry.bytes / 1e6).toFixed(0)} MB${selected}`,
       );
     }
     return 0;
   }
   if (command !== "download" || !isModelName(name)) {
-    console.error(USAGE);
+    complain(USAGE);
     return 2;
   }
   const entry = WHISPER_MODELS[name];
-  console.log(
+  say(
     `Downloading ${entry.file} (${(entry.bytes / 1e6).toFixed(0)} MB) from ${config.WHISPER_MODEL_HOST}`,
   );
   let shown = -1;
@@ -52,13 +55,11 @@ async function main(): Promise<number> {
     },
   });
   await inspectModel(file);
-  console.log(`Saved and verified (SHA-256 ${entry.sha256}): ${file}`);
+  say(`Saved and verified (SHA-256 ${entry.sha256}): ${file}`);
   if (config.WHISPER_MODEL !== name) {
-    console.log(
-      `Select it with WHISPER_MODEL=${name} (now ${config.WHISPER_MODEL}), then restart.`,
-    );
+    say(`Select it with WHISPER_MODEL=${name} (now ${config.WHISPER_MODEL}), then restart.`);
   } else {
-    console.log("Restart the server to use it.");
+    say("Restart the server to use it.");
   }
   return 0;
 }
@@ -66,7 +67,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    complain(error instanceof Error ? error.message : String(error));
     process.exit(1);
   },
 );

@@ -28,6 +28,14 @@ const F16 = 1;
 
 const DEFAULT_SHAPE: TestModelShape = { state: 64, heads: 2, audioLayers: 1, textLayers: 1 };
 
+/** The published models' shapes (whisper.cpp's hyper-parameters for tiny and base). */
+export const TINY_SHAPE: TestModelShape = { state: 384, heads: 6, audioLayers: 4, textLayers: 4 };
+export const BASE_SHAPE: TestModelShape = { state: 512, heads: 8, audioLayers: 6, textLayers: 6 };
+
+// Special token ids of the multilingual vocabulary.
+const TOKEN_EOT = 50257;
+const TOKEN_BEG = 50364;
+
 /** A deterministic pseudo-random sequence (tests are repeatable). */
 function random(seed: number): () => number {
   let x = seed >>> 0 || 1;
@@ -68,8 +76,16 @@ class Writer {
   }
 }
 
-/** The model file's bytes. */
-export function testModelBytes(shape: TestModelShape = DEFAULT_SHAPE, seed = 42): Buffer {
+/**
+ * The model file's bytes. With `endAtOnce`, the decoder's output is made constant and its logits
+ * favour a timestamp, then the end of text: each 30 s window costs the real encoder and two decoder
+ * steps (the benchmark's measure of the fixed cost); random weights otherwise decode for long.
+ */
+export function testModelBytes(
+  shape: TestModelShape = DEFAULT_SHAPE,
+  seed = 42,
+  options: { endAtOnce?: boolean } = {},
+): Buffer {
   const next = random(seed);
   const w = new Writer();
   const s = shape.state;
@@ -103,7 +119,23 @@ export function testModelBytes(shape: TestModelShape = DEFAULT_SHAPE, seed = 42)
   }
   w.bytes(Buffer.concat(vocab));
 
-  const tensor = (name: string, dims: number[], type = F32, scale = 0.05, offset = 0) => {
+  /** The decoder's final norm bias: with a zero weight, the decoder's output is exactly this. */
+  const direction = Array.from({ length: s }, () => next() * 2 - 1);
+  const norm2 = direction.reduce((sum, v) => sum + v * v, 0);
+  /** Rows of the token embedding that get a chosen logit (`value` = logit) under `endAtOnce`. */
+  const chosenLogits = new Map([
+    [TOKEN_EOT, 30],
+    [TOKEN_BEG, 29],
+  ]);
+
+  const tensor = (
+    name: string,
+    dims: number[],
+    type = F32,
+    scale = 0.05,
+    offset = 0,
+    value?: (index: number) => number | undefined,
+  ) => {
     const count = dims.reduce((a, b) => a * b, 1);
     const nameBytes = Buffer.from(name);
     w.int32(dims.length, nameBytes.length, type);
@@ -111,11 +143,13 @@ export function testModelBytes(shape: TestModelShape = DEFAULT_SHAPE, seed = 42)
     w.bytes(nameBytes);
     if (type === F16) {
       const data = new Uint16Array(count);
-      for (let i = 0; i < count; i++) data[i] = toHalf(offset + (next() * 2 - 1) * scale);
+      for (let i = 0; i < count; i++) {
+        data[i] = toHalf(value?.(i) ?? offset + (next() * 2 - 1) * scale);
+      }
       w.bytes(Buffer.from(data.buffer));
     } else {
       const data = new Float32Array(count);
-      for (let i = 0; i < count; i++) data[i] = offset + (next() * 2 - 1) * scale;
+      for (let i = 0; i < count; i++) data[i] = value?.(i) ?? offset + (next() * 2 - 1) * scale;
       w.bytes(Buffer.from(data.buffer));
     }
   };
@@ -154,7 +188,10 @@ export function testModelBytes(shape: TestModelShape = DEFAULT_SHAPE, seed = 42)
   norm("encoder.ln_post");
 
   tensor("decoder.positional_embedding", [s, N_TEXT_CTX]);
-  tensor("decoder.token_embedding.weight", [s, N_VOCAB], F16);
+  tensor("decoder.token_embedding.weight", [s, N_VOCAB], F16, 0.05, 0, (i) => {
+    const logit = options.endAtOnce ? chosenLogits.get(Math.floor(i / s)) : undefined;
+    return logit === undefined ? undefined : (logit * (direction[i % s] ?? 0)) / norm2;
+  });
   for (let i = 0; i < shape.textLayers; i++) {
     const p = `decoder.blocks.${i}`;
     mlp(p);
@@ -163,11 +200,20 @@ export function testModelBytes(shape: TestModelShape = DEFAULT_SHAPE, seed = 42)
     norm(`${p}.cross_attn_ln`);
     attention(`${p}.cross_attn`);
   }
-  norm("decoder.ln");
+  if (options.endAtOnce) {
+    tensor("decoder.ln.weight", [s], F32, 0, 0);
+    tensor("decoder.ln.bias", [s], F32, 0, 0, (i) => direction[i]);
+  } else {
+    norm("decoder.ln");
+  }
   return w.toBuffer();
 }
 
 /** Writes a loadable test model to `file`. */
-export async function writeTestModel(file: string, shape?: TestModelShape): Promise<void> {
-  await writeFile(file, testModelBytes(shape));
+export async function writeTestModel(
+  file: string,
+  shape?: TestModelShape,
+  options?: { endAtOnce?: boolean },
+): Promise<void> {
+  await writeFile(file, testModelBytes(shape, 42, options));
 }

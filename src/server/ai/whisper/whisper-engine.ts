@@ -15,7 +15,15 @@ export interface EngineRequest {
 
 /** The engine's one answer. */
 export type EngineReply =
-  | { ok: true; text: string; language: string | null; loadMs: number; runMs: number }
+  | {
+      ok: true;
+      text: string;
+      language: string | null;
+      loadMs: number;
+      runMs: number;
+      /** This process's peak resident memory: what a transcription costs in RAM. */
+      peakRssMb: number;
+    }
   | { ok: false; error: string };
 
 async function transcribe(request: EngineRequest): Promise<EngineReply> {
@@ -43,6 +51,7 @@ async function transcribe(request: EngineRequest): Promise<EngineReply> {
     language,
     loadMs: Math.round(runStart - loadStart),
     runMs: Math.round(performance.now() - runStart),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
 }
 

@@ -27,6 +27,8 @@ export interface WhisperOptions {
   timeoutMs: number;
   /** Called with the engine's process id once it runs (tests use it to kill the engine). */
   onEngineStart?: (pid: number) => void;
+  /** Called with the engine's timings and peak memory after each run (the benchmark reports them). */
+  onEngineDone?: (stats: { loadMs: number; runMs: number; peakRssMb: number }) => void;
 }
 
 /** Where the engine's entry is: beside the bundle in dist/, or the TypeScript source under tsx. */
@@ -80,6 +82,7 @@ export class WhisperTranscriber implements Transcriber {
           timeoutMs,
           signal,
         );
+        this.options.onEngineDone?.(reply);
         const text = reply.text.replace(NON_SPEECH_NOTE, " ").replace(/\s+/g, " ").trim();
         const language =
           reply.language && LANGUAGE_CODE.test(reply.language) ? reply.language : null;
