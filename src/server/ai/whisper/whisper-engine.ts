@@ -4,7 +4,8 @@
  * whole process it runs in. It takes one request over IPC, answers once, and exits.
  */
 import { readFile } from "node:fs/promises";
-import { wavSamples } from "./wav";
+import { hasSpeech } from "./speech-detect";
+import { WHISPER_SAMPLE_RATE, wavSamples } from "./wav";
 
 /** What the server asks: a model file, a 16 kHz mono WAV, a thread count. */
 export interface EngineRequest {
@@ -23,13 +24,32 @@ export type EngineReply =
       runMs: number;
       /** This process's peak resident memory: what a transcription costs in RAM. */
       peakRssMb: number;
+      /** False when the recording held no speech: the model was not even loaded. */
+      speech: boolean;
+      seconds: number;
     }
   | { ok: false; error: string };
 
 async function transcribe(request: EngineRequest): Promise<EngineReply> {
   // Loaded here only: the server process never loads the native library.
   const { Whisper, WhisperFullParams, WhisperSamplingStrategy } = await import("@napi-rs/whisper");
+  // The audio is read here, not in the web server: an hour-long recording is 230 MB of samples.
   const samples = wavSamples(await readFile(request.wav));
+  const seconds = samples.length / WHISPER_SAMPLE_RATE;
+  const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+  // Whisper invents text for silence and steady noise: such recordings are not given to it.
+  if (!hasSpeech(samples, WHISPER_SAMPLE_RATE)) {
+    return {
+      ok: true,
+      text: "",
+      language: null,
+      loadMs: 0,
+      runMs: 0,
+      peakRssMb: peakRssMb(),
+      speech: false,
+      seconds,
+    };
+  }
   const loadStart = performance.now();
   const whisper = new Whisper(request.model);
   const runStart = performance.now();
@@ -51,7 +71,9 @@ async function transcribe(request: EngineRequest): Promise<EngineReply> {
     language,
     loadMs: Math.round(runStart - loadStart),
     runMs: Math.round(performance.now() - runStart),
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMb: peakRssMb(),
+    speech: true,
+    seconds,
   };
 }
 

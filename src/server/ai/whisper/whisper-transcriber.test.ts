@@ -77,14 +77,16 @@ describe("WhisperTranscriber", () => {
   it.each([
     ["silence", () => silence],
     ["steady noise", () => noise],
-  ])("answers %s with no text and never starts the engine", async (_name, bytes) => {
-    let started = false;
-    const result = await transcriber({ onEngineStart: () => (started = true) }).transcribe(
-      audio(bytes()),
-    );
+  ])("answers %s with no text and never gives it to Whisper", async (_name, bytes) => {
+    let report: { speech: boolean; loadMs: number } | null = null;
+    const result = await transcriber({
+      onEngineDone: (stats) => {
+        report = stats;
+      },
+    }).transcribe(audio(bytes()));
     expect(result.text).toBe("");
     expect(result.language).toBeUndefined();
-    expect(started).toBe(false);
+    expect(report).toMatchObject({ speech: false, loadMs: 0 });
   });
 
   it("fails with the stage's prefix when the model is missing", async () => {

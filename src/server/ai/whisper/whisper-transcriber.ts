@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MESSAGES } from "../../../shared/messages";
@@ -13,8 +13,7 @@ import {
   withErrorPrefix,
 } from "../ai";
 import { toWav16kMono, withTempDir } from "../audio-split";
-import { hasSpeech } from "./speech-detect";
-import { WHISPER_SAMPLE_RATE, wavSamples } from "./wav";
+import { WHISPER_SAMPLE_RATE } from "./wav";
 import type { EngineReply, EngineRequest } from "./whisper-engine";
 import { inspectModel } from "./whisper-models";
 
@@ -27,8 +26,13 @@ export interface WhisperOptions {
   timeoutMs: number;
   /** Called with the engine's process id once it runs (tests use it to kill the engine). */
   onEngineStart?: (pid: number) => void;
-  /** Called with the engine's timings and peak memory after each run (the benchmark reports them). */
-  onEngineDone?: (stats: { loadMs: number; runMs: number; peakRssMb: number }) => void;
+  /** Called with the engine's report after each run (tests and the benchmark read it). */
+  onEngineDone?: (stats: {
+    loadMs: number;
+    runMs: number;
+    peakRssMb: number;
+    speech: boolean;
+  }) => void;
 }
 
 /** Where the engine's entry is: beside the bundle in dist/, or the TypeScript source under tsx. */
@@ -53,8 +57,8 @@ const LANGUAGE_CODE = /^[a-z]{2,3}$/;
  * Offline speech recognition with OpenAI's Whisper models through whisper.cpp
  * (@napi-rs/whisper), run in a child process per recording with a time limit: a crash, an abort
  * or a hang inside native code ends that process and fails that job, never the server. Audio is
- * converted to 16 kHz mono by ffmpeg, and recordings without speech are answered with an empty
- * transcript (the pipeline's 'No speech was detected' message) instead of Whisper's inventions.
+ * converted to 16 kHz mono by ffmpeg; the engine process answers recordings without speech with an
+ * empty transcript (the pipeline's 'No speech was detected' message) instead of Whisper's inventions.
  */
 export class WhisperTranscriber implements Transcriber {
   constructor(private readonly options: WhisperOptions) {}
@@ -70,11 +74,10 @@ export class WhisperTranscriber implements Transcriber {
         const wav = path.join(dir, "speech.wav");
         await writeFile(input, bytes);
         await toWav16kMono(input, wav, signal);
-        const samples = wavSamples(await readFile(wav));
-        if (!hasSpeech(samples, WHISPER_SAMPLE_RATE)) return { text: "", duration };
         // A damaged model can crash whisper.cpp or run as an empty one: check it first.
         await inspectModel(this.options.model);
-        const seconds = samples.length / WHISPER_SAMPLE_RATE;
+        // 16-bit mono samples after a 44-byte header; the engine reads them, this process never.
+        const seconds = ((await stat(wav)).size - 44) / 2 / WHISPER_SAMPLE_RATE;
         const timeoutMs =
           this.options.timeoutMs * Math.max(1, Math.ceil(seconds / TIMEOUT_BASE_SECONDS));
         const reply = await this.runEngine(
