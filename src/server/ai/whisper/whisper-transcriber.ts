@@ -106,6 +106,8 @@ export class WhisperTranscriber implements Transcriber {
     return new Promise((resolve, reject) => {
       const child: ChildProcess = fork(script, [], {
         execArgv,
+        // The engine needs no secrets (keys, database or SMTP URLs): it gets none.
+        env: { PATH: process.env.PATH ?? "" },
         stdio: ["ignore", "ignore", "pipe", "ipc"],
         serialization: "json",
       });
