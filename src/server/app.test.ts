@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,8 +7,10 @@ import { z } from "zod";
 import { precompressDir } from "../../scripts/precompress.ts";
 import { SESSION_USER_SCRIPT_ID } from "../shared/constants";
 import { MESSAGES } from "../shared/messages";
+import type { HealthResponse } from "../shared/schemas";
 import { SESSION_COOKIE } from "./auth/session.service";
 import { loadConfig } from "./config";
+import { JobsRepo } from "./jobs/jobs.repo";
 import { LocalAudioStorage } from "./storage/local-storage";
 import { createUserWithSession } from "./test/auth-helpers";
 import {
@@ -27,10 +29,42 @@ describe.each(DATABASE_KINDS)("health on %s", (kind) => {
   });
   afterAll(async () => t.cleanup());
 
-  it("reports the database reachable", async () => {
+  it("reports the database and storage reachable, and the job queue", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: "ok", database: kind });
+    expect(res.json()).toEqual({
+      status: "ok",
+      database: kind,
+      storage: "ok",
+      queue: { waiting: 0, running: 0, scheduled: 0, oldestWaitingSeconds: null },
+    });
+  });
+
+  it("reports how long the oldest due job has waited", async () => {
+    const jobs = new JobsRepo(t.database.db, kind);
+    const now = Date.now();
+    await jobs.enqueue({
+      kind: "process-memory",
+      targetId: "m1",
+      runAfter: new Date(now - 90_000),
+    });
+    await jobs.enqueue({
+      kind: "transcribe-comment",
+      targetId: "c1",
+      runAfter: new Date(now - 5_000),
+    });
+    // A retry waiting out its backoff is scheduled, not waiting.
+    await jobs.enqueue({
+      kind: "process-memory",
+      targetId: "m2",
+      runAfter: new Date(now + 60_000),
+    });
+    const res = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(200);
+    const { queue } = res.json<HealthResponse>();
+    expect(queue).toMatchObject({ waiting: 2, running: 0, scheduled: 1 });
+    expect(queue.oldestWaitingSeconds).toBeGreaterThanOrEqual(90);
+    expect(queue.oldestWaitingSeconds).toBeLessThan(120);
   });
 
   it("reports 503 when the database is gone", async () => {
@@ -39,8 +73,50 @@ describe.each(DATABASE_KINDS)("health on %s", (kind) => {
     await broken.cleanup();
     const res = await app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ message: "Database unreachable" });
+    expect(res.json()).toEqual({ message: MESSAGES.databaseUnreachable });
     await app.close();
+  });
+
+  it("reports 503 when the audio folder is missing, or is not a folder it can write to", async () => {
+    const dir = await makeTempDir("vmj-health-");
+    const audioDir = path.join(dir, "audio");
+    const storage = new LocalAudioStorage(audioDir);
+    const app = await buildAppOn({ config: t.config, database: t.database, storage });
+    const health = () => app.inject({ method: "GET", url: "/api/health" });
+    try {
+      expect((await health()).statusCode).toBe(503);
+      expect((await health()).json()).toEqual({ message: MESSAGES.storageUnreachable });
+      // The health check never creates or repairs the folder (checkWritable at start-up does).
+      await expect(stat(audioDir)).rejects.toThrow();
+
+      // A file where the folder should be (a volume mounted wrong). Tests run as root here, so a
+      // folder without write permission would still pass access(); a file fails for everyone.
+      await writeFile(audioDir, "");
+      expect((await health()).statusCode).toBe(503);
+
+      await rm(audioDir);
+      await storage.checkWritable();
+      expect((await health()).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reports 503 naming both when the database and the storage are gone", async () => {
+    const broken = await createTestDatabase(kind);
+    const dir = await makeTempDir("vmj-health-");
+    const storage = new LocalAudioStorage(path.join(dir, "missing"));
+    const app = await buildAppOn({ config: t.config, database: broken.handle, storage });
+    await broken.cleanup();
+    try {
+      const res = await app.inject({ method: "GET", url: "/api/health" });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ message: MESSAGES.databaseAndStorageUnreachable });
+    } finally {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -23,9 +23,12 @@ import { restoreRoutes } from "./memories/restore.routes";
 import { apiDocs } from "./plugins/api-docs";
 import { crossSiteGuard } from "./plugins/cross-site-guard";
 import { identityPlugin } from "./plugins/identity";
+import { metricsPlugin } from "./plugins/metrics";
 import { securityHeaders } from "./plugins/security-headers";
 import { webApp } from "./plugins/web-app";
 import { databaseRateLimitStore } from "./rate-limit-store";
+import { remindersRoutes } from "./reminders/reminders.routes";
+import { shareLinkOpenRoute, shareLinksRoutes } from "./share-links/share-links.routes";
 import { accountRoutes } from "./users/account.routes";
 import { usersRoutes } from "./users/users.routes";
 
@@ -64,6 +67,10 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   await app.register(nulGuard);
+  if (config.METRICS_TOKEN) {
+    // First, so its timing hook sees every route registered after it.
+    await app.register(metricsPlugin, { metrics: services.metrics, token: config.METRICS_TOKEN });
+  }
 
   await app.register(fastifyCookie);
   // Limits are set per route; counters live in the database, shared by every instance.
@@ -81,8 +88,11 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
   await app.register(
     async (api) => {
       await api.register(crossSiteGuard, { appUrl: config.APP_URL });
-      await api.register(identityPlugin, { sessions: services.sessions });
-      await api.register(healthRoutes, { database: services.database });
+      await api.register(identityPlugin, {
+        sessions: services.sessions,
+        shareLinks: services.shareLinks,
+      });
+      await api.register(healthRoutes, { health: services.health });
       await api.register(appInfoRoutes, { config });
       await api.register(authRoutes, { auth: services.auth, users: services.users, config });
       await api.register(usersRoutes, { users: services.users });
@@ -100,10 +110,18 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         comments: services.comments,
         perMemoryPerHour: config.RATE_LIMIT_COMMENTS_PER_HOUR,
       });
+      await api.register(remindersRoutes, {
+        reminders: services.reminders,
+        questions: services.questions,
+        unsubscribePerMinute: config.RATE_LIMIT_AUTH_PER_MINUTE,
+      });
+      await api.register(shareLinksRoutes, { shareLinks: services.shareLinks, config });
     },
     { prefix: "/api" },
   );
 
   await app.register(webApp, { clientDir, sessions: services.sessions, users: services.users });
+  // Where a share link lands (`/s/<token>`); a bad token falls through to the web app's 404 path.
+  await app.register(shareLinkOpenRoute, { shareLinks: services.shareLinks, config });
   return app;
 }

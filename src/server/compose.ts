@@ -13,6 +13,7 @@ import { CommentsService, TRANSCRIBE_COMMENT_JOB } from "./comments/comments.ser
 import { type Config, publicAppUrl } from "./config";
 import type { DatabaseHandle } from "./db/connection";
 import { Transactions } from "./db/transactions";
+import { HealthService } from "./health/health.service";
 import { JobsRepo } from "./jobs/jobs.repo";
 import { JobWorker } from "./jobs/worker";
 import { createMailer, type Mailer } from "./mail/mailer";
@@ -23,7 +24,16 @@ import { MemoriesRestore } from "./memories/memories-restore";
 import { MemoryBook } from "./memories/memory-book";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
+import { countStorageErrors, timeAiCalls } from "./metrics/instrument";
+import { Metrics } from "./metrics/metrics";
 import { RateLimitCounters } from "./rate-limit-store";
+import { QuestionsRepo } from "./reminders/questions.repo";
+import { QuestionsService } from "./reminders/questions.service";
+import { RemindersRepo } from "./reminders/reminders.repo";
+import { RemindersService } from "./reminders/reminders.service";
+import { ServerSecretsRepo } from "./secrets/server-secrets.repo";
+import { ShareLinksRepo } from "./share-links/share-links.repo";
+import { ShareLinksService } from "./share-links/share-links.service";
 import type { AudioStorage } from "./storage/audio-storage";
 import { AccountService } from "./users/account.service";
 import { UsersRepo } from "./users/users.repo";
@@ -49,18 +59,27 @@ export type Services = ReturnType<typeof createServices>;
  * writes that span features go through `transactions`.
  */
 export function createServices(deps: ServiceDeps) {
-  const { config, database, storage, log } = deps;
+  const { config, database, log } = deps;
   const db = database.db;
   const transactions = new Transactions(db);
   const jobs = new JobsRepo(db, database.kind);
+  // One registry per instance; Node's own metrics only when METRICS_TOKEN lets someone read them.
+  const metrics = new Metrics({
+    queueStats: () => jobs.queueStats(),
+    nodeDefaults: config.METRICS_TOKEN !== undefined,
+  });
+  const storage = countStorageErrors(deps.storage, metrics);
 
   const users = new UsersService(new UsersRepo(db, database.kind));
   const sessions = new SessionService(new SessionsRepo(db), config);
-  const auth = new AuthService({
-    db,
-    transactions,
-    sessions,
-    mailer: deps.mailer ?? createMailer(config, log),
+  const mailer = deps.mailer ?? createMailer(config, log);
+  const auth = new AuthService({ db, transactions, sessions, mailer, log });
+  // Deleting an account deletes its links by the foreign key's cascade (migration 0005).
+  const shareLinks = new ShareLinksService({
+    repo: new ShareLinksRepo(db),
+    users,
+    mailer,
+    appUrl: publicAppUrl(config),
     log,
   });
   const audio = new AudioService(new AudioRepo(db), storage);
@@ -93,18 +112,26 @@ export function createServices(deps: ServiceDeps) {
     return memoryId !== null && memories.isVisible(memoryId, identity);
   };
 
-  const ai = deps.ai ?? createAi(config);
+  const ai = timeAiCalls(deps.ai ?? createAi(config), metrics);
   const worker = new JobWorker(
     jobs,
     {
-      [PROCESS_MEMORY_JOB]: new MemoryPipeline(memoriesRepo, audio, ai, { log }),
+      [PROCESS_MEMORY_JOB]: new MemoryPipeline(memoriesRepo, audio, ai, {
+        log,
+        onStage: (stage, outcome, seconds) => metrics.stageFinished(stage, outcome, seconds),
+      }),
       [TRANSCRIBE_COMMENT_JOB]: transcribeCommentHandler({
         comments: commentsRepo,
         audio,
         transcriber: ai.transcriber,
       }),
     },
-    { concurrency: config.WORKER_CONCURRENCY, leaseMs: config.JOB_LEASE_MS, logger: log },
+    {
+      concurrency: config.WORKER_CONCURRENCY,
+      leaseMs: config.JOB_LEASE_MS,
+      logger: log,
+      observer: metrics,
+    },
   );
   const processing = new MemoryProcessingService(
     memoriesRepo,
@@ -130,6 +157,12 @@ export function createServices(deps: ServiceDeps) {
   );
   const account = new AccountService({ users, auth, memories, audio, transactions });
   const book = new MemoryBook(memoriesRepo, { appUrl: publicAppUrl(config) });
+  const questions = new QuestionsService(new QuestionsRepo(db));
+  const reminders = new RemindersService(
+    new RemindersRepo(db),
+    { secrets: new ServerSecretsRepo(db), users, questions, mailer, log },
+    { appUrl: publicAppUrl(config) },
+  );
 
   return {
     config,
@@ -137,6 +170,7 @@ export function createServices(deps: ServiceDeps) {
     users,
     sessions,
     auth,
+    shareLinks,
     audio,
     mayHear,
     memories,
@@ -146,7 +180,11 @@ export function createServices(deps: ServiceDeps) {
     restore,
     account,
     book,
+    questions,
+    reminders,
     worker,
+    metrics,
+    health: new HealthService({ database, storage, jobs }),
     rateLimitCounters: new RateLimitCounters(db),
     /** Stops the worker (jobs in hand keep their lease) and waits for mail being sent. */
     async close(): Promise<void> {

@@ -24,6 +24,7 @@ describe("loadConfig", () => {
     ["UPLOAD_MAX_BYTES", "-5"],
     ["AI_PROVIDER", "gemini"],
     ["APP_URL", "not a url"],
+    ["METRICS_TOKEN", "short"],
   ])("names the variable in the error for %s=%s", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
@@ -65,5 +66,53 @@ describe("housekeeping and shutdown settings", () => {
     expect(() => loadConfig({ FINISHED_JOB_RETENTION_DAYS: "0" })).toThrow(
       "FINISHED_JOB_RETENTION_DAYS",
     );
+  });
+});
+
+describe("audio storage settings", () => {
+  it("keep audio under DATA_DIR/audio by default (file:)", () => {
+    expect(loadConfig({ DATA_DIR: "/srv/journal" }).storage).toEqual({
+      kind: "local",
+      dir: path.resolve("/srv/journal/audio"),
+    });
+  });
+
+  it("read a bucket, an optional prefix and the S3 connection from the environment", () => {
+    const config = loadConfig({
+      STORAGE_URL: "s3://family-audio/journal/prod/",
+      S3_ENDPOINT: "http://minio:9000",
+      S3_REGION: "eu-central-1",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    expect(config.storage).toEqual({
+      kind: "s3",
+      bucket: "family-audio",
+      prefix: "journal/prod/",
+      endpoint: "http://minio:9000",
+      region: "eu-central-1",
+      accessKeyId: "id",
+      secretAccessKey: "secret",
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ STORAGE_URL: "s3://family-audio" }).storage).toMatchObject({
+      bucket: "family-audio",
+      prefix: "",
+      region: "us-east-1",
+      forcePathStyle: false,
+    });
+  });
+
+  it.each([
+    [{ STORAGE_URL: "/var/audio" }, /STORAGE_URL: must be 'file:'/],
+    [{ STORAGE_URL: "s3://ab" }, /STORAGE_URL/],
+    [{ STORAGE_URL: "s3://Bad_Bucket" }, /STORAGE_URL/],
+    [{ S3_ENDPOINT: "minio:9000" }, /S3_ENDPOINT/],
+    [{ S3_FORCE_PATH_STYLE: "maybe" }, /S3_FORCE_PATH_STYLE/],
+    [{ STORAGE_URL: "s3://family-audio", S3_ACCESS_KEY_ID: "id" }, /S3_SECRET_ACCESS_KEY/],
+    [{ STORAGE_URL: "s3://family-audio", S3_SECRET_ACCESS_KEY: "s" }, /S3_ACCESS_KEY_ID: set both/],
+  ])("refuse %o naming the variable", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
   });
 });

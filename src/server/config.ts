@@ -2,6 +2,10 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_MODEL_HOST } from "./ai/whisper/whisper-models";
+import type { S3StorageSettings } from "./storage/s3-storage";
+
+/** `s3://bucket` or `s3://bucket/some/prefix` (bucket names as S3 allows them: 3 to 63 characters). */
+const S3_STORAGE_URL = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(\/.*)?$/;
 
 const booleanFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -40,6 +44,10 @@ const configSchema = z.object({
   /** However many visitor cookies or accounts one address uses. */
   RATE_LIMIT_PROCESS_PER_DAY_PER_IP: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_COMMENTS_PER_HOUR: z.coerce.number().int().positive().default(20),
+  /** Share links opened (`/s/<token>`) per address per minute: guessing stays hopeless. */
+  RATE_LIMIT_SHARE_OPEN_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  /** Share links made (and mailed) per account per hour. */
+  RATE_LIMIT_SHARE_LINKS_PER_HOUR: z.coerce.number().int().positive().default(30),
   ANON_DAILY_RECORDINGS: z.coerce.number().int().nonnegative().default(20),
   CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(24),
   AI_PROVIDER: z.enum(["openai", "local"]).optional(),
@@ -86,6 +94,32 @@ const configSchema = z.object({
   UNATTACHED_UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(48),
   /** On a signal or a crash, the process ends this long after shutdown began, finished or not. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(8000),
+  /** How often due reminder mails are looked for (and once at start-up); 0 turns sending off. */
+  REMINDER_CHECK_SECONDS: z.coerce.number().nonnegative().default(60),
+  /** Where audio lives: `file:` (DATA_DIR/audio) or `s3://bucket/optional/prefix`. */
+  STORAGE_URL: z
+    .string()
+    .refine((v) => v === "file:" || S3_STORAGE_URL.test(v), {
+      message: "must be 'file:' (audio under DATA_DIR/audio) or s3://bucket/optional/prefix",
+    })
+    .default("file:"),
+  /** Any S3-compatible service (MinIO, Garage, R2, B2); AWS when absent. */
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Path-style URLs (endpoint/bucket/key), which MinIO and most self-hosted services need. */
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+  /**
+   * Turns on `GET /metrics` (Prometheus), which then requires it as a bearer token; unset, the
+   * route does not exist (404). Long and random, as it guards what the server is doing.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters (for example the output of `openssl rand -hex 32`)")
+    .optional(),
   /** Largest backup zip `POST /api/restore` accepts (separate from UPLOAD_MAX_BYTES). */
   RESTORE_MAX_BYTES: z.coerce
     .number()
@@ -101,6 +135,7 @@ export interface Config extends RawConfig {
   audioDir: string;
   database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
   aiProvider: "openai" | "local";
+  storage: { kind: "local"; dir: string } | ({ kind: "s3" } & S3StorageSettings);
 }
 
 export class ConfigError extends Error {}
@@ -130,12 +165,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration:\n  AI_PROVIDER: 'openai' needs OPENAI_API_KEY (or OPENAI_BASE_URL for a self-hosted server)",
     );
   }
+  const audioDir = path.join(dataDir, "audio");
   return {
     ...raw,
     dataDir,
-    audioDir: path.join(dataDir, "audio"),
+    audioDir,
+    storage: storageSettings(raw, audioDir),
     database,
     aiProvider: raw.AI_PROVIDER ?? (raw.OPENAI_API_KEY ? "openai" : "local"),
+  };
+}
+
+function storageSettings(raw: RawConfig, audioDir: string): Config["storage"] {
+  const match = S3_STORAGE_URL.exec(raw.STORAGE_URL);
+  if (!match?.[1]) return { kind: "local", dir: audioDir };
+  if (Boolean(raw.S3_ACCESS_KEY_ID) !== Boolean(raw.S3_SECRET_ACCESS_KEY)) {
+    const missing = raw.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID";
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing}: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the SDK's default credentials)`,
+    );
+  }
+  const prefix = (match[2] ?? "").replace(/^\/+|\/+$/g, "");
+  return {
+    kind: "s3",
+    bucket: match[1],
+    prefix: prefix ? `${prefix}/` : "",
+    endpoint: raw.S3_ENDPOINT,
+    region: raw.S3_REGION,
+    accessKeyId: raw.S3_ACCESS_KEY_ID,
+    secretAccessKey: raw.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: raw.S3_FORCE_PATH_STYLE,
   };
 }
 

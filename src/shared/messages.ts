@@ -195,6 +195,10 @@ export const MESSAGES = {
   usernameTaken: "Username is already taken",
   invalidResetToken: "This reset link is invalid or has expired",
   crossSiteRefused: "Cross-site request refused",
+  databaseUnreachable: "Database unreachable",
+  storageUnreachable: "Storage unreachable",
+  databaseAndStorageUnreachable: "Database and storage unreachable",
+  metricsTokenRequired: "A valid metrics token is required",
   tooLarge: "The file is too large",
   recordingAlreadyUsed: "audioUrl: this recording already has a memory or comment",
   restoreFromBackup: "Restore from backup",
@@ -204,6 +208,15 @@ export const MESSAGES = {
   restoreFailed: "Restore failed",
   restoredUnfinished: "Processing had not finished when this was backed up. Please try again.",
   editWhileProcessing: "This memory is still being processed. You can edit it once it is ready.",
+  alreadyProcessing: "This memory is already being processed. Please wait until it is ready.",
+  regenerateNeedsTranscript:
+    "transcript: there is no transcript to make a summary from; add one and save it first",
+
+  // Regenerate (issue 13): summary, title, scores and tags made again from the transcript
+  regenerate: "Regenerate",
+  regenerateHint: "Make the title, summary, scores and tags again from the transcript",
+  saveAndRegenerate: "Save and regenerate",
+  regenerateFailed: "Could not regenerate the memory",
 
   // Player, comments, profile and page titles (issue 14)
   recording: "Recording",

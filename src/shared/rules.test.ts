@@ -53,7 +53,17 @@ describe("validateGeneratedTags", () => {
       "first big wave",
     ]);
   });
+  it("accepts lowercase words of the transcript's language, accents included", () => {
+    expect(validateGeneratedTags(["cumpleaños", "primeros pasos", "kühe"])).toEqual([
+      "cumpleaños",
+      "primeros pasos",
+      "kühe",
+    ]);
+  });
   it.each([
+    [["a", "b", "Kühe"]],
+    [["a", "b", "año!"]],
+    [["a", "b", "c-d"]],
     [["a", "b"]],
     [["a", "b", "c", "d"]],
     [["a", "b", "B"]],

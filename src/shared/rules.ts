@@ -35,7 +35,11 @@ export function normalizeTags(tags: readonly string[]): string[] | null {
   return result.length > MAX_TAGS ? null : result;
 }
 
-const GENERATED_TAG_PATTERN = /^[a-z0-9]+( [a-z0-9]+)*$/;
+/**
+ * Lowercase letters of any alphabet (so "cumpleaños" and "kühe" are words, as the transcript's
+ * language needs) with their accents, and digits; no capitals, punctuation or symbols.
+ */
+const GENERATED_TAG_PATTERN = /^[\p{Ll}\p{Lo}\p{Mn}0-9]+( [\p{Ll}\p{Lo}\p{Mn}0-9]+)*$/u;
 
 /** True when a tag is 1 to 3 lowercase words with no special characters. */
 export function isValidGeneratedTag(tag: unknown): tag is string {

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
+import { MESSAGES } from "../../shared/messages";
 import { CLIENT_ROUTES } from "../../shared/routes";
 import { NotFound } from "../components/not-found";
 import { PageLoading } from "../components/ui/page-loading";
@@ -24,6 +25,12 @@ const ResetPasswordPage = lazy(() =>
 const AccountPage = lazy(() =>
   import("../features/account/components/account-page").then((m) => ({
     default: m.AccountPage,
+  })),
+);
+// Opened from a reminder mail's unsubscribe link only.
+const UnsubscribePage = lazy(() =>
+  import("../features/reminders/components/unsubscribe-page").then((m) => ({
+    default: m.UnsubscribePage,
   })),
 );
 const WatchPage = lazy(() =>
@@ -59,6 +66,15 @@ export function AppRouter() {
               <Suspense fallback={<PageLoading />}>
                 <AccountPage />
               </Suspense>
+            </Route>
+            <Route path={CLIENT_ROUTES.unsubscribe}>
+              <Suspense fallback={<PageLoading />}>
+                <UnsubscribePage />
+              </Suspense>
+            </Route>
+            {/* A share link the server did not redirect: wrong or revoked, shown like a missing profile. */}
+            <Route path={CLIENT_ROUTES.shareLink}>
+              <NotFound message={MESSAGES.profileNotFound} title={MESSAGES.profileNotFound} />
             </Route>
             <Route path={CLIENT_ROUTES.profile}>
               {(params) => (

@@ -1,4 +1,5 @@
 import { Eye, EyeOff, LogOut, Settings, Share2, User as UserIcon, Watch } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 import { useLocation } from "wouter";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import type { User } from "../../shared/schemas";
@@ -15,14 +16,27 @@ import { useLogout } from "../features/auth/api/logout";
 import { useUpdateVisibility } from "../features/profiles/api/update-visibility";
 import { UserMenuButton } from "./user-menu-button";
 
+// Offered by 'Share Profile' on a private profile only: loaded when first opened.
+const ShareLinkDialog = lazy(() =>
+  import("../features/share-links/components/share-link-dialog").then((m) => ({
+    default: m.ShareLinkDialog,
+  })),
+);
+
 /** The logged-in user's menu (Radix dropdown), loaded after first paint: see top-bar.tsx. */
 export function UserMenu({ user, defaultOpen = false }: { user: User; defaultOpen?: boolean }) {
   const [, navigate] = useLocation();
   const logout = useLogout();
   const visibility = useUpdateVisibility();
   const profileUrl = `/profile/${encodeURIComponent(user.username)}`;
+  const [shareLinkOpen, setShareLinkOpen] = useState(false);
 
   const shareProfile = async () => {
+    // A private profile's address shows others nothing: offer a share link instead (ADR 0019).
+    if (!user.isPublic) {
+      setShareLinkOpen(true);
+      return;
+    }
     try {
       await navigator.clipboard.writeText(`${window.location.origin}${profileUrl}`);
       toast({ title: MESSAGES.linkCopied });
@@ -52,43 +66,50 @@ export function UserMenu({ user, defaultOpen = false }: { user: User; defaultOpe
   };
 
   return (
-    <DropdownMenu defaultOpen={defaultOpen}>
-      <DropdownMenuTrigger asChild>
-        <UserMenuButton user={user} />
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuLabel>{signedInAs(user)}</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => navigate(profileUrl)}>
-          <UserIcon className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.viewProfile}
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => navigate("/account")}>
-          <Settings className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.account}
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => void shareProfile()}>
-          <Share2 className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.shareProfile}
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={toggleVisibility} disabled={visibility.isPending}>
-          {user.isPublic ? (
-            <EyeOff className="h-4 w-4" aria-hidden="true" />
-          ) : (
-            <Eye className="h-4 w-4" aria-hidden="true" />
-          )}
-          {user.isPublic ? MESSAGES.makeProfilePrivate : MESSAGES.makeProfilePublic}
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => navigate("/watch")}>
-          <Watch className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.watchView}
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={logOut} disabled={logout.isPending}>
-          <LogOut className="h-4 w-4" aria-hidden="true" />
-          {MESSAGES.logOut}
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <>
+      {shareLinkOpen ? (
+        <Suspense fallback={null}>
+          <ShareLinkDialog onClose={() => setShareLinkOpen(false)} />
+        </Suspense>
+      ) : null}
+      <DropdownMenu defaultOpen={defaultOpen}>
+        <DropdownMenuTrigger asChild>
+          <UserMenuButton user={user} />
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end">
+          <DropdownMenuLabel>{signedInAs(user)}</DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={() => navigate(profileUrl)}>
+            <UserIcon className="h-4 w-4" aria-hidden="true" />
+            {MESSAGES.viewProfile}
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => navigate("/account")}>
+            <Settings className="h-4 w-4" aria-hidden="true" />
+            {MESSAGES.account}
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => void shareProfile()}>
+            <Share2 className="h-4 w-4" aria-hidden="true" />
+            {MESSAGES.shareProfile}
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={toggleVisibility} disabled={visibility.isPending}>
+            {user.isPublic ? (
+              <EyeOff className="h-4 w-4" aria-hidden="true" />
+            ) : (
+              <Eye className="h-4 w-4" aria-hidden="true" />
+            )}
+            {user.isPublic ? MESSAGES.makeProfilePrivate : MESSAGES.makeProfilePublic}
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => navigate("/watch")}>
+            <Watch className="h-4 w-4" aria-hidden="true" />
+            {MESSAGES.watchView}
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={logOut} disabled={logout.isPending}>
+            <LogOut className="h-4 w-4" aria-hidden="true" />
+            {MESSAGES.logOut}
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+    </>
   );
 }

@@ -31,14 +31,25 @@ export interface Transcriber {
   transcribe(audio: AudioInput, options?: CallOptions): Promise<TranscriptionResult>;
 }
 
+/**
+ * Options of a text-model call. `language` is the transcript's ISO 639-1 code when the speech
+ * engine reported it ("es"); without it a provider works it out from the transcript. Summary,
+ * title and tags are written in that language.
+ */
+export interface TextOptions extends CallOptions {
+  language?: string;
+  /** The question the recording answers (shown while it was recorded): context for the summary. */
+  question?: string;
+}
+
 /** Summary, scores and tags from a transcript. Errors carry the spec's user-facing messages. */
 export interface TextModel {
   /** A warm summary addressed to a child, in the recorder's voice; its first sentence is the title. */
-  summarize(transcript: string, options?: CallOptions): Promise<string>;
+  summarize(transcript: string, options?: TextOptions): Promise<string>;
   /** Six integer scores 1 to 10 (5 where missing or invalid). */
-  score(transcript: string, options?: CallOptions): Promise<Scores>;
+  score(transcript: string, options?: TextOptions): Promise<Scores>;
   /** Exactly 3 tags of 1 to 3 lowercase words; `now` is the current time. */
-  tags(transcript: string, now: Date, options?: CallOptions): Promise<string[]>;
+  tags(transcript: string, now: Date, options?: TextOptions): Promise<string[]>;
 }
 
 /** The providers the pipeline uses, chosen from configuration by `createAi`. */

@@ -71,7 +71,15 @@ export interface Identity {
   userId: string | null;
   /** Hash of the visitor cookie; null until the browser records something anonymously. */
   visitorHash: string | null;
+  /**
+   * Owners whose profile this browser may see as if it were public, through live share links it
+   * opened (ADR 0019); checked against the database on every request. Absent means none.
+   */
+  sharedOwnerIds?: readonly string[];
 }
+
+/** What deciding whether a profile is visible reads of the identity. */
+export type Viewer = Pick<Identity, "userId" | "sharedOwnerIds">;
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -79,7 +87,7 @@ declare module "fastify" {
   }
 }
 
-function isSecure(request: FastifyRequest, config: Pick<Config, "COOKIE_SECURE">): boolean {
+export function isSecure(request: FastifyRequest, config: Pick<Config, "COOKIE_SECURE">): boolean {
   if (config.COOKIE_SECURE === "auto") return request.protocol === "https";
   return config.COOKIE_SECURE === "true";
 }

@@ -1,27 +1,35 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { MESSAGES } from "../../shared/messages";
 import { errorResponseSchema, healthResponseSchema } from "../../shared/schemas";
-import type { DatabaseHandle } from "../db/connection";
+import type { HealthService } from "./health.service";
 
-export const healthRoutes: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (
+export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService }> = async (
   app,
-  { database },
+  { health },
 ) => {
   app.get(
     "/health",
     {
       schema: {
-        summary: "Reports whether the database is reachable",
+        summary:
+          "Reports whether the database and the audio storage answer, and how the job queue stands; 503 when either is unreachable",
         response: { 200: healthResponseSchema, 503: errorResponseSchema },
       },
     },
     async (request, reply) => {
-      try {
-        await database.ping();
-        return { status: "ok" as const, database: database.kind };
-      } catch (error) {
-        request.log.error({ err: error }, "health check failed");
-        return reply.code(503).send({ message: "Database unreachable" });
+      const report = await health.check();
+      if (report.healthy) return report.body;
+      for (const { part, error } of report.unreachable) {
+        request.log.error({ err: error, part }, "health check failed");
       }
+      const parts = new Set(report.unreachable.map((u) => u.part));
+      const message =
+        parts.size === 2
+          ? MESSAGES.databaseAndStorageUnreachable
+          : parts.has("database")
+            ? MESSAGES.databaseUnreachable
+            : MESSAGES.storageUnreachable;
+      return reply.code(503).send({ message });
     },
   );
 };

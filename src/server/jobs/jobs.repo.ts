@@ -7,6 +7,19 @@ import { type JobKind, validateJobTarget } from "./job-kinds";
 export type Job = Selectable<JobsTable>;
 export type JobStatus = "queued" | "running" | "done" | "failed";
 
+/** How much work of one kind is in the queue right now (health and metrics). */
+export interface QueueStats {
+  kind: string;
+  /** Queued and due: a free worker would take them now. */
+  waiting: number;
+  /** Queued for later (a retry's backoff, a scheduled job). */
+  scheduled: number;
+  /** Held by a worker (or whose worker's lease lapsed, until another takes it). */
+  running: number;
+  /** When the longest-waiting due job became due; null when none waits. */
+  oldestWaitingSince: Date | null;
+}
+
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
@@ -169,6 +182,42 @@ export class JobsRepo {
       )
       .executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  /**
+   * The queue per kind, in one statement over the (status, run_after) index; finished jobs are
+   * not read. Kinds with nothing queued or running are absent.
+   */
+  async queueStats(now = new Date()): Promise<QueueStats[]> {
+    const nowIso = now.toISOString();
+    const rows = await this.db
+      .selectFrom("jobs")
+      .select((eb) => {
+        const due = eb.and([eb("status", "=", "queued"), eb("run_after", "<=", nowIso)]);
+        const later = eb.and([eb("status", "=", "queued"), eb("run_after", ">", nowIso)]);
+        const count = (condition: typeof due) =>
+          eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
+        return [
+          "kind",
+          count(due).as("waiting"),
+          count(later).as("scheduled"),
+          count(eb("status", "=", "running")).as("running"),
+          eb.fn
+            .min<string | null>(eb.case().when(due).then(eb.ref("run_after")).end())
+            .as("oldest_waiting"),
+        ];
+      })
+      .where("status", "in", ["queued", "running"])
+      .groupBy("kind")
+      .orderBy("kind")
+      .execute();
+    return rows.map((row) => ({
+      kind: row.kind,
+      waiting: Number(row.waiting),
+      scheduled: Number(row.scheduled),
+      running: Number(row.running),
+      oldestWaitingSince: row.oldest_waiting ? new Date(row.oldest_waiting) : null,
+    }));
   }
 
   async find(kind: string, targetId: string): Promise<Job | null> {

@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
 import { JobsRepo } from "./jobs.repo";
-import { JobAbortedError, type JobHandler, JobWorker } from "./worker";
+import { JobAbortedError, type JobHandler, type JobObserver, JobWorker } from "./worker";
+
+/** An observer that keeps what the worker told it (the metrics' view). */
+function recordingObserver() {
+  const outcomes: string[] = [];
+  const observer: JobObserver = {
+    jobFinished: (kind, outcome, seconds) => {
+      expect(seconds).toBeGreaterThanOrEqual(0);
+      outcomes.push(`${kind} ${outcome}`);
+    },
+  };
+  return { outcomes, observer };
+}
 
 const KIND = "process-memory";
 
@@ -52,6 +64,7 @@ describe("JobWorker", () => {
     await repo.enqueue({ kind: KIND, targetId: "flaky" });
     let runs = 0;
     const gaveUp: string[] = [];
+    const { outcomes, observer } = recordingObserver();
     const worker = new JobWorker(
       repo,
       {
@@ -65,7 +78,7 @@ describe("JobWorker", () => {
           },
         },
       },
-      { concurrency: 1, maxAttempts: 3, backoffMs: 10, pollMs: 10 },
+      { concurrency: 1, maxAttempts: 3, backoffMs: 10, pollMs: 10, observer },
     );
     worker.start();
     const deadline = Date.now() + 10_000;
@@ -74,6 +87,7 @@ describe("JobWorker", () => {
     await worker.stop();
     expect(runs).toBe(3);
     expect(gaveUp).toEqual(["flaky: attempt 3 failed"]);
+    expect(outcomes).toEqual([`${KIND} retried`, `${KIND} retried`, `${KIND} failed`]);
     expect(await repo.find(KIND, "flaky")).toMatchObject({
       status: "failed",
       last_error: "attempt 3 failed",
@@ -127,6 +141,7 @@ describe("JobWorker", () => {
       })
       .execute();
     let ran = false;
+    const { outcomes, observer } = recordingObserver();
     const worker = new JobWorker(
       new JobsRepo(testDb.handle.db, "postgres"),
       {
@@ -136,10 +151,11 @@ describe("JobWorker", () => {
           },
         },
       },
-      { concurrency: 1 },
+      { concurrency: 1, observer },
     );
     expect(await worker.drain()).toBe(1);
     expect(ran).toBe(false);
+    expect(outcomes).toEqual([`${KIND} dropped`]);
     const row = await testDb.handle.db.selectFrom("jobs").selectAll().executeTakeFirstOrThrow();
     expect(row.status).toBe("failed");
     expect(row.last_error).toMatch(/Invalid payload/);
@@ -188,11 +204,12 @@ describe.each(DATABASE_KINDS)("JobWorker leases on %s", (kind) => {
     const repo = new JobsRepo(testDb.handle.db, kind);
     await repo.enqueue({ kind: KIND, targetId: "taken" });
     const { state, handler } = untilAborted();
+    const { outcomes, observer } = recordingObserver();
     // maxAttempts 1: were the abort treated as a failure, this would mark it failed for good.
     const a = new JobWorker(
       repo,
       { [KIND]: handler },
-      { concurrency: 1, pollMs: 10, leaseMs: 300, maxAttempts: 1, workerId: "worker-a" },
+      { concurrency: 1, pollMs: 10, leaseMs: 300, maxAttempts: 1, workerId: "worker-a", observer },
     );
     a.start();
     await until(() => state.signal !== null);
@@ -208,6 +225,7 @@ describe.each(DATABASE_KINDS)("JobWorker leases on %s", (kind) => {
     expect(String(state.signal?.reason)).toMatch(/another worker holds the job/);
     await a.stop();
     expect(state.gaveUp).toBe(false);
+    expect(outcomes).toEqual([`${KIND} abandoned`]);
     expect(await repo.find(KIND, "taken")).toMatchObject({
       status: "running",
       locked_by: "worker-b",

@@ -23,6 +23,17 @@ export interface JobHandler {
   giveUp?(targetId: string, error: Error): Promise<void>;
 }
 
+/**
+ * How a taken job ended: done; failed and queued again (`retried`); failed for good; `abandoned`
+ * (its lease was lost or the worker stopped); `dropped` (a payload or kind no handler takes).
+ */
+export type JobOutcome = "done" | "retried" | "failed" | "abandoned" | "dropped";
+
+/** Told about every job the worker takes (the metrics count and time them). */
+export interface JobObserver {
+  jobFinished(kind: string, outcome: JobOutcome, seconds: number): void;
+}
+
 export interface WorkerOptions {
   concurrency: number;
   /** How long a claim lasts without a heartbeat; a crashed worker's job is retaken after it. */
@@ -34,6 +45,7 @@ export interface WorkerOptions {
   backoffMs?: number;
   workerId?: string;
   logger?: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
+  observer?: JobObserver;
 }
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -46,6 +58,7 @@ export class JobWorker {
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
   private readonly logger: NonNullable<WorkerOptions["logger"]>;
+  private readonly observer: JobObserver | undefined;
   private running = false;
   private loops: Promise<void>[] = [];
   private wakers = new Set<() => void>();
@@ -63,6 +76,7 @@ export class JobWorker {
     this.maxAttempts = options.maxAttempts ?? 5;
     this.backoffMs = options.backoffMs ?? 5_000;
     this.logger = options.logger ?? silent;
+    this.observer = options.observer;
   }
 
   start(): void {
@@ -134,6 +148,8 @@ export class JobWorker {
     const claimedAt = Date.now();
     const job = await this.repo.claim(this.workerId, this.leaseMs, new Date(claimedAt));
     if (!job) return false;
+    const finished = (outcome: JobOutcome) =>
+      this.observer?.jobFinished(job.kind, outcome, (Date.now() - claimedAt) / 1000);
     const handler = isJobKind(job.kind) ? this.handlers[job.kind] : undefined;
     let targetId: string;
     try {
@@ -143,6 +159,7 @@ export class JobWorker {
       // A payload that fails validation when taken is dropped, never handed to a handler.
       await this.repo.fail(job.id, this.workerId, (error as Error).message, null);
       this.logger.error({ job: job.id, err: error }, "invalid job dropped");
+      finished("dropped");
       return true;
     }
     if (job.attempts > this.maxAttempts) {
@@ -150,6 +167,7 @@ export class JobWorker {
       const error = new Error(job.last_error ?? "The job was interrupted too many times");
       await this.repo.fail(job.id, this.workerId, error.message, null);
       await handler.giveUp?.(targetId, error).catch(() => undefined);
+      finished("failed");
       return true;
     }
     const controller = new AbortController();
@@ -161,6 +179,7 @@ export class JobWorker {
       if (!(await this.repo.complete(job.id, this.workerId))) {
         this.logger.warn({ job: job.id, kind: job.kind }, "job finished after its lease was lost");
       }
+      finished("done");
     } catch (err) {
       if (signal.aborted) {
         // Not a failure of the job: another worker holds it now (or will, once the lease lapses),
@@ -168,6 +187,7 @@ export class JobWorker {
         const reason =
           signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
         this.logger.warn({ job: job.id, kind: job.kind, reason }, "job abandoned");
+        finished("abandoned");
         return true;
       }
       const error = err instanceof Error ? err : new Error(String(err));
@@ -178,6 +198,7 @@ export class JobWorker {
       this.logger.warn({ job: job.id, kind: job.kind, err: error, retryAt }, "job failed");
       await this.repo.fail(job.id, this.workerId, error.message, retryAt);
       if (finalAttempt) await handler.giveUp?.(targetId, error).catch(() => undefined);
+      finished(finalAttempt ? "failed" : "retried");
     } finally {
       stopHeartbeat();
       this.inFlight.delete(controller);

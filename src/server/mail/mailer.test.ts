@@ -58,6 +58,25 @@ describe("mail", () => {
     expect(JSON.stringify(logged)).toContain("https://x/y");
   });
 
+  it("writes a secret mail (a share link) to the outbox without logging its text", async () => {
+    const dataDir = await makeTempDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    const logged: unknown[] = [];
+    const mailer = createMailer(config, { info: (...args: unknown[]) => logged.push(args) });
+    await mailer.send({
+      to: "grandma@example.com",
+      subject: "Shared",
+      text: "open https://x/s/secret-share-token",
+      secret: true,
+    });
+    const [file] = await readdir(outboxDir(config));
+    const eml = await readFile(path.join(outboxDir(config), file ?? ""), "utf8");
+    expect(eml).toContain("secret-share-token");
+    expect(eml).not.toMatch(/secret:/i);
+    expect(JSON.stringify(logged)).toContain("grandma@example.com");
+    expect(JSON.stringify(logged)).not.toContain("secret-share-token");
+  });
+
   it("keeps the outbox (it holds live reset links) for the service's user only", async () => {
     const dataDir = await makeTempDir();
     const config = loadConfig({ DATA_DIR: dataDir });

@@ -10,6 +10,13 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Extra headers (reminders' List-Unsubscribe, RFC 8058). */
+  headers?: Record<string, string>;
+  /**
+   * The text holds a credential that must not reach the log (a share link): the outbox then logs
+   * only that a mail was written. Reset links are logged on purpose (see OutboxMailer).
+   */
+  secret?: boolean;
 }
 
 /** Sends mail: over SMTP when configured, otherwise into a local outbox folder. */
@@ -28,8 +35,8 @@ export class SmtpMailer implements Mailer {
     this.transport = nodemailer.createTransport(smtpUrl);
   }
 
-  async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...message });
+  async send({ secret: _secret, ...mail }: MailMessage): Promise<void> {
+    await this.transport.sendMail({ from: this.from, ...mail });
   }
 }
 
@@ -52,7 +59,8 @@ export class OutboxMailer implements Mailer {
   ) {}
 
   async send(message: MailMessage): Promise<void> {
-    const info = await this.builder.sendMail({ from: this.from, ...message });
+    const { secret, ...mail } = message;
+    const info = await this.builder.sendMail({ from: this.from, ...mail });
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     // Tightens a folder an earlier version created 0755 (cheap, and mail is rare).
     await chmod(this.dir, 0o700);
@@ -60,7 +68,10 @@ export class OutboxMailer implements Mailer {
     const file = path.join(this.dir, `${stamp}-${newId()}.eml`);
     await writeFile(file, info.message as Buffer, { mode: 0o600 });
     this.log.info(
-      { mail: { to: message.to, subject: message.subject, file }, text: message.text },
+      {
+        mail: { to: mail.to, subject: mail.subject, file },
+        ...(secret ? {} : { text: mail.text }),
+      },
       "mail written to the outbox (SMTP_URL is not set)",
     );
   }

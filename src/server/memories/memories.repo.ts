@@ -34,6 +34,8 @@ export interface NewMemory {
   error?: string | null;
   /** Defaults to now; a restored memory keeps its original. */
   createdAt?: string;
+  /** The question shown while it was recorded, if any. */
+  question?: string | null;
 }
 
 /** The fields an owner may change through PUT /api/memories/{id}. */
@@ -112,6 +114,7 @@ export function toMemoryDto(row: MemoryRow): Memory {
     stage,
     error: row.error,
     createdAt: row.created_at,
+    question: row.question ?? null,
   };
 }
 
@@ -135,6 +138,7 @@ function toValues(input: NewMemory) {
     error: input.error ?? null,
     created_at: input.createdAt ?? now,
     updated_at: now,
+    question: input.question ?? null,
   };
 }
 
@@ -421,6 +425,21 @@ export class MemoriesRepo {
       .set({ status: "processing", error: null, updated_at: nowIso() })
       .where("id", "=", id)
       .where("status", "=", "failed")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Puts a saved or failed memory back to processing at the summarize stage, so the pipeline makes
+   * the summary, title, scores and tags again from its (corrected) transcript. One conditional
+   * UPDATE: false when it is processing already, or gone.
+   */
+  async startRegenerate(id: string, trx: Executor): Promise<boolean> {
+    const result = await trx
+      .updateTable("memories")
+      .set({ status: "processing", stage: "summarize", error: null, updated_at: nowIso() })
+      .where("id", "=", id)
+      .where("status", "in", ["saved", "failed"])
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }

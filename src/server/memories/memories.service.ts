@@ -3,7 +3,7 @@ import { MESSAGES } from "../../shared/messages";
 import { normalizeTags } from "../../shared/rules";
 import type { Memory, MemoryPage, MemoryUpdateBody, UnclaimedMemories } from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
-import type { Identity } from "../auth/session.service";
+import type { Identity, Viewer } from "../auth/session.service";
 import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
@@ -44,8 +44,8 @@ export class MemoriesService {
 
   /** True when `identity` may see this memory row. */
   canView(row: MemoryRow, identity: Identity): Promise<boolean> {
-    return memoryVisibleTo(row, identity, (ownerId, viewerId) =>
-      this.users.isVisibleTo(ownerId, viewerId),
+    return memoryVisibleTo(row, identity, (ownerId, viewer) =>
+      this.users.isVisibleTo(ownerId, viewer),
     );
   }
 
@@ -101,7 +101,7 @@ export class MemoriesService {
 
   /** A profile's shared (saved) memories; 404 for a missing profile or a private one. */
   async listForProfile(username: string, identity: Identity, page: number): Promise<MemoryPage> {
-    const owner = await this.visibleProfileOwner(username, identity.userId);
+    const owner = await this.visibleProfileOwner(username, identity);
     return toPage(await this.repo.list({ userId: owner.id, savedOnly: true }, page), page);
   }
 
@@ -111,7 +111,7 @@ export class MemoriesService {
     query: string,
     page: number,
   ): Promise<MemoryPage> {
-    const owner = await this.visibleProfileOwner(username, identity.userId);
+    const owner = await this.visibleProfileOwner(username, identity);
     return this.searchScope({ userId: owner.id, savedOnly: true }, query, page);
   }
 
@@ -188,8 +188,8 @@ export class MemoriesService {
     return toPage(await this.repo.search(scope, searchTokens(query), page), page);
   }
 
-  private async visibleProfileOwner(username: string, viewerId: string | null) {
-    const owner = await this.users.getVisibleProfile(username, viewerId);
+  private async visibleProfileOwner(username: string, viewer: Viewer) {
+    const owner = await this.users.getVisibleProfile(username, viewer);
     if (!owner) throw notFound();
     return owner;
   }

@@ -8,7 +8,7 @@ import {
   validateGeneratedTags,
 } from "../../shared/rules";
 import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
-import { AiError, type AiProviders, userFacingFailure } from "../ai/ai";
+import { AiError, type AiProviders, type TextOptions, userFacingFailure } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
 import type { JobKind } from "../jobs/job-kinds";
 import type { Job } from "../jobs/jobs.repo";
@@ -38,6 +38,16 @@ const transcriptionSchema = z.object({
 });
 const summarySchema = z.string().trim().min(1, MESSAGES.noSummaryGenerated).max(TEXT_MAX_LENGTH);
 
+/**
+ * What the text steps are told: the signal, and the spoken language when the speech engine kept
+ * it on the memory (a `language` column, ISO 639-1), so summary, title and tags are written in it;
+ * without it the text model works the language out from the transcript.
+ */
+function textOptions(row: MemoryRow, signal: AbortSignal): TextOptions {
+  const language: unknown = (row as MemoryRow & { language?: unknown }).language;
+  return typeof language === "string" && language ? { signal, language } : { signal };
+}
+
 /** A failure the user sees on the memory; the job itself is finished (no automatic retry). */
 class StageFailure extends Error {}
 
@@ -52,9 +62,17 @@ export interface PipelineLog {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
+/**
+ * How a stage ended: done; `failed` (recorded on the memory for the owner to retry); `error`
+ * (database or storage trouble, left to the queue's retries); `aborted` (the worker gave up).
+ */
+export type StageOutcome = "done" | "failed" | "error" | "aborted";
+
 export interface PipelineOptions {
   now?: () => Date;
   log?: PipelineLog;
+  /** Told how long each stage run took and how it ended (the metrics). */
+  onStage?: (stage: PipelineStage, outcome: StageOutcome, seconds: number) => void;
 }
 
 /**
@@ -65,6 +83,7 @@ export interface PipelineOptions {
 export class MemoryPipeline implements JobHandler {
   private readonly now: () => Date;
   private readonly log: PipelineLog;
+  private readonly onStage: NonNullable<PipelineOptions["onStage"]>;
 
   constructor(
     private readonly memories: MemoriesRepo,
@@ -74,6 +93,7 @@ export class MemoryPipeline implements JobHandler {
   ) {
     this.now = options.now ?? (() => new Date());
     this.log = options.log ?? { warn() {} };
+    this.onStage = options.onStage ?? (() => {});
   }
 
   /**
@@ -95,21 +115,28 @@ export class MemoryPipeline implements JobHandler {
       if (!(await this.memories.setStage(memoryId, stage))) return;
       const row = await this.memories.findById(memoryId);
       if (!row) return;
+      const began = performance.now();
+      const ended = (outcome: StageOutcome) =>
+        this.onStage(stage, outcome, (performance.now() - began) / 1000);
       try {
         await this.runStage(stage, row, signal);
+        ended("done");
       } catch (error) {
         // An aborted call is the worker giving up, not the stage failing: nothing is recorded.
+        if (signal.aborted) ended("aborted");
         signal.throwIfAborted();
         if (
           error instanceof AiError ||
           error instanceof StageFailure ||
           error instanceof z.ZodError
         ) {
+          ended("failed");
           this.log.warn({ memoryId, stage, err: error }, "memory processing failed");
           await this.memories.markFailed(memoryId, stage, failureMessage(stage, error));
           return;
         }
         // Database or storage trouble: the queue retries with backoff, then calls giveUp.
+        ended("error");
         throw error;
       }
     }
@@ -156,19 +183,31 @@ export class MemoryPipeline implements JobHandler {
         return;
       }
       case "summarize": {
-        const summary = summarySchema.parse(await textModel.summarize(row.transcript, { signal }));
+        const summary = summarySchema.parse(
+          await textModel.summarize(row.transcript, {
+            ...textOptions(row, signal),
+            // The question the memory answers is context for the summary only.
+            ...(row.question ? { question: row.question } : {}),
+          }),
+        );
         signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { summary, title: titleFromSummary(summary) });
         return;
       }
       case "score": {
-        const scores = normalizeScores(await textModel.score(row.transcript, { signal }));
+        const scores = normalizeScores(
+          await textModel.score(row.transcript, textOptions(row, signal)),
+        );
         signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { scores });
         return;
       }
       case "tag": {
-        const generated = await textModel.tags(row.transcript, this.now(), { signal });
+        const generated = await textModel.tags(
+          row.transcript,
+          this.now(),
+          textOptions(row, signal),
+        );
         let tags: string[];
         try {
           tags = validateGeneratedTags(generated);

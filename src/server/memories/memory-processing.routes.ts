@@ -97,6 +97,21 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
   );
 
   app.post(
+    "/memories/:id/regenerate",
+    {
+      config: { rateLimit },
+      preHandler: limitPerIpPerDay,
+      schema: {
+        summary:
+          "Make the summary, title, scores and tags again from the memory's transcript (owner only; after correcting the transcript). Answers the memory in state 'processing' at stage 'summarize'; poll GET /api/memories/{id}. 409 while it is processing.",
+        params: idParamsSchema,
+        response: { 200: memorySchema, ...errors },
+      },
+    },
+    async (request) => processing.regenerate(request.params.id, request.identity),
+  );
+
+  app.post(
     "/memories/:id/claim",
     {
       schema: {

@@ -70,6 +70,7 @@ export class MemoryProcessingService {
         : null,
       audioId: upload.id,
       recordedAt: new Date(body.recordedAt ?? now).toISOString(),
+      question: body.question ?? null,
       status: "processing",
       stage: "transcribe",
     });
@@ -124,6 +125,26 @@ export class MemoryProcessingService {
       return true;
     });
     if (!resumed) throw conflict(ONLY_FAILED_RETRY);
+    this.onQueued();
+    return this.memories.getVisible(id, identity);
+  }
+
+  /**
+   * The owner asks for the summary, title, scores and tags to be made again from the transcript
+   * (after correcting it): the same durable pipeline runs from its summarize stage. 401 logged
+   * out, 404 not visible, 403 someone else's, 409 while processing, 400 without a transcript.
+   */
+  async regenerate(id: string, identity: Identity): Promise<Memory> {
+    const row = await this.memories.getOwnedRow(id, identity);
+    if (row.status === "processing") throw conflict(MESSAGES.alreadyProcessing);
+    if (!row.transcript.trim()) throw badRequest(MESSAGES.regenerateNeedsTranscript);
+    const started = await this.transactions.run(async (trx) => {
+      if (!(await this.repo.startRegenerate(id, trx))) return false;
+      await this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
+      return true;
+    });
+    // Another request started it between the read and the update.
+    if (!started) throw conflict(MESSAGES.alreadyProcessing);
     this.onQueued();
     return this.memories.getVisible(id, identity);
   }

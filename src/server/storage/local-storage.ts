@@ -14,9 +14,14 @@ import path from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { newId } from "../ids";
-import type { AudioStorage, ByteRange } from "./audio-storage";
+import {
+  type AudioStorage,
+  assertSafeKey,
+  type ByteRange,
+  isSafeKey,
+  type StoredFile,
+} from "./audio-storage";
 
-const SAFE_KEY = /^[A-Za-z0-9_-]+(\.[a-z0-9]+)?$/;
 /** Names of files still being written (uploads, the writability probe): never a stored key. */
 const TEMPORARY_FILE = /^\.(tmp|probe)-/;
 /** The audio folder and its files are for the service's user only. */
@@ -36,9 +41,12 @@ export const TEMPORARY_FILE_GRACE_MS = 10 * 60 * 1000;
 export class LocalAudioStorage implements AudioStorage {
   constructor(private readonly dir: string) {}
 
+  get description(): string {
+    return this.dir;
+  }
+
   private pathFor(key: string): string {
-    if (!SAFE_KEY.test(key)) throw new Error(`Invalid storage key: ${key}`);
-    return path.join(this.dir, key);
+    return path.join(this.dir, assertSafeKey(key));
   }
 
   async write(key: string, source: Readable): Promise<{ bytes: number }> {
@@ -71,8 +79,9 @@ export class LocalAudioStorage implements AudioStorage {
   }
 
   async size(key: string): Promise<number | null> {
+    const file = this.pathFor(key);
     try {
-      return (await stat(this.pathFor(key))).size;
+      return (await stat(file)).size;
     } catch {
       return null;
     }
@@ -80,6 +89,21 @@ export class LocalAudioStorage implements AudioStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathFor(key), { force: true });
+  }
+
+  async *list(): AsyncIterable<StoredFile> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw error;
+    }
+    for (const name of names.sort()) {
+      if (!isSafeKey(name)) continue;
+      const bytes = await this.size(name);
+      if (bytes !== null) yield { key: name, bytes };
+    }
   }
 
   /**
@@ -100,6 +124,13 @@ export class LocalAudioStorage implements AudioStorage {
       );
     }
     await this.sweepTemporaryFiles(new Date());
+  }
+
+  /** The folder exists, is a folder, and this process may write to it (one stat, one access). */
+  async check(): Promise<void> {
+    const info = await stat(this.dir);
+    if (!info.isDirectory()) throw new Error(`Audio folder ${this.dir} is not a folder`);
+    await access(this.dir, constants.R_OK | constants.W_OK | constants.X_OK);
   }
 
   /**

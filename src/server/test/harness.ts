@@ -13,7 +13,10 @@ import {
   openDatabase,
 } from "../db/connection";
 import { newId } from "../ids";
-import { LocalAudioStorage } from "../storage/local-storage";
+import type { AudioStorage } from "../storage/audio-storage";
+import type { S3StorageSettings } from "../storage/s3-storage";
+import { createAudioStorage } from "../storage/storage-factory";
+import { startTestS3, type TestS3 } from "./s3-server";
 
 export const TEST_POSTGRES_URL =
   process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -83,11 +86,25 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
+/** Both places audio can live; the storage suite and the S3 route tests run on each. */
+export type StorageKind = "local" | "s3";
+export const STORAGE_KINDS: StorageKind[] = ["local", "s3"];
+
+/** A test's S3-compatible server and the bucket its app uses. */
+export interface TestBucket {
+  server: TestS3;
+  settings: S3StorageSettings;
+}
+
 export interface TestApp {
   app: App;
   config: Config;
   database: DatabaseHandle;
-  storage: LocalAudioStorage;
+  /** Where the database lives, to open another connection to it (a second instance). */
+  databaseTarget: DatabaseTarget;
+  storage: AudioStorage;
+  /** Set when the app stores audio in a bucket (`storage: "s3"`). */
+  bucket: TestBucket | null;
   services: Services;
   dataDir: string;
   cleanup(): Promise<void>;
@@ -105,18 +122,35 @@ export async function buildAppOn(
   return buildApp({ config: deps.config, services, ...(clientDir ? { clientDir } : {}) });
 }
 
-/** A built app on a fresh database and data folder; nothing listens. */
+/**
+ * A built app on a fresh database and data folder; nothing listens. With `storage: "s3"` its audio
+ * lives in a new bucket of an S3-compatible server started for it (selected through STORAGE_URL,
+ * as in production); pass `bucket` to share another app's bucket.
+ */
 export async function createTestApp(
   options: {
     kind?: DatabaseKind;
+    storage?: StorageKind;
+    bucket?: TestBucket;
     env?: Record<string, string>;
     deps?: Partial<Pick<ServiceDeps, "ai" | "mailer">> & { clientDir?: string };
   } = {},
 ): Promise<TestApp> {
   const dataDir = await makeTempDir("vmj-data-");
-  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", ...options.env });
+  let bucket: TestBucket | null = options.bucket ?? null;
+  let ownServer: TestS3 | null = null;
+  if (!bucket && options.storage === "s3") {
+    ownServer = await startTestS3();
+    bucket = { server: ownServer, settings: await ownServer.createBucket() };
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    NODE_ENV: "test",
+    ...(bucket ? bucket.server.env(bucket.settings) : {}),
+    ...options.env,
+  });
   const testDb = await createTestDatabase(options.kind ?? "sqlite");
-  const storage = new LocalAudioStorage(config.audioDir);
+  const storage = createAudioStorage(config.storage);
   await storage.checkWritable();
   const { clientDir, ...serviceDeps } = options.deps ?? {};
   const services = createServices({
@@ -132,12 +166,15 @@ export async function createTestApp(
     app,
     config,
     database: testDb.handle,
+    databaseTarget: testDb.target,
     storage,
+    bucket,
     services,
     dataDir,
     cleanup: async () => {
       await app.close();
       await testDb.cleanup();
+      await ownServer?.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

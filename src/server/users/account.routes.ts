@@ -20,7 +20,8 @@ export interface AccountRoutesOptions {
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
 
-function requireUser(request: FastifyRequest): string {
+/** The logged-in user's id, or 401 (a share link never logs anyone in). */
+export function requireUser(request: FastifyRequest): string {
   const userId = request.identity.userId;
   if (!userId) throw unauthorized();
   return userId;

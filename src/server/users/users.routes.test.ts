@@ -98,16 +98,25 @@ describe.each(DATABASE_KINDS)("profiles and visibility on %s", (kind) => {
     const service = new UsersService(new UsersRepo(t.database.db));
     const pub = await createUserWithSession(t, { isPublic: true });
     const priv = await createUserWithSession(t, { isPublic: false });
-    expect(await service.isVisibleTo(pub.user.id, null)).toBe(true);
-    expect(await service.isVisibleTo(priv.user.id, null)).toBe(false);
-    expect(await service.isVisibleTo(priv.user.id, pub.user.id)).toBe(false);
-    expect(await service.isVisibleTo(priv.user.id, priv.user.id)).toBe(true);
-    expect(await service.isVisibleTo("no-such-id", null)).toBe(false);
-    expect(await service.getVisibleProfile(priv.user.username, null)).toBeNull();
-    expect(await service.getVisibleProfile(priv.user.username, priv.user.id)).toMatchObject({
+    const nobody = { userId: null };
+    expect(await service.isVisibleTo(pub.user.id, nobody)).toBe(true);
+    expect(await service.isVisibleTo(priv.user.id, nobody)).toBe(false);
+    expect(await service.isVisibleTo(priv.user.id, { userId: pub.user.id })).toBe(false);
+    expect(await service.isVisibleTo(priv.user.id, { userId: priv.user.id })).toBe(true);
+    expect(await service.isVisibleTo("no-such-id", nobody)).toBe(false);
+    expect(await service.getVisibleProfile(priv.user.username, nobody)).toBeNull();
+    // A share link of the private profile's owner opens it, and only it (ADR 0019).
+    const linked = { userId: null, sharedOwnerIds: [priv.user.id] };
+    expect(await service.isVisibleTo(priv.user.id, linked)).toBe(true);
+    expect(await service.isVisibleTo(priv.user.id, { userId: null, sharedOwnerIds: ["x"] })).toBe(
+      false,
+    );
+    expect(
+      await service.getVisibleProfile(priv.user.username, { userId: priv.user.id }),
+    ).toMatchObject({
       id: priv.user.id,
       isPublic: false,
     });
-    expect(await service.getVisibleProfile("missing-user", priv.user.id)).toBeNull();
+    expect(await service.getVisibleProfile("missing-user", { userId: priv.user.id })).toBeNull();
   });
 });

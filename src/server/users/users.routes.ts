@@ -41,10 +41,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       },
     },
     async (request) => {
-      const profile = await users.getVisibleProfile(
-        request.params.username,
-        request.identity.userId,
-      );
+      const profile = await users.getVisibleProfile(request.params.username, request.identity);
       if (!profile) throw notFound(MESSAGES.profileNotFound);
       return profile;
     },

@@ -1,4 +1,5 @@
 import type { PublicProfile, User } from "../../shared/schemas";
+import type { Viewer } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
 import type { UserRow, UsersRepo } from "./users.repo";
 
@@ -23,8 +24,14 @@ export function toPublicProfile(row: UserRow): PublicProfile {
   };
 }
 
-function visible(row: UserRow | undefined, viewerId: string | null): row is UserRow {
-  return row !== undefined && (Number(row.is_public) === 1 || row.id === viewerId);
+/** Public, or the viewer's own, or opened to this browser by a live share link (ADR 0019). */
+function visible(row: UserRow | undefined, viewer: Viewer): row is UserRow {
+  return (
+    row !== undefined &&
+    (Number(row.is_public) === 1 ||
+      row.id === viewer.userId ||
+      (viewer.sharedOwnerIds?.includes(row.id) ?? false))
+  );
 }
 
 /**
@@ -34,18 +41,15 @@ function visible(row: UserRow | undefined, viewerId: string | null): row is User
 export class UsersService {
   constructor(private readonly users: UsersRepo) {}
 
-  /** The profile behind `username` (case-insensitive) if `viewerId` may see it, else null. */
-  async getVisibleProfile(
-    username: string,
-    viewerId: string | null,
-  ): Promise<PublicProfile | null> {
+  /** The profile behind `username` (case-insensitive) if `viewer` may see it, else null. */
+  async getVisibleProfile(username: string, viewer: Viewer): Promise<PublicProfile | null> {
     const row = await this.users.findByUsername(username);
-    return visible(row, viewerId) ? toPublicProfile(row) : null;
+    return visible(row, viewer) ? toPublicProfile(row) : null;
   }
 
-  /** Whether the user `userId` exists and `viewerId` (null when logged out) may see their profile. */
-  async isVisibleTo(userId: string, viewerId: string | null): Promise<boolean> {
-    return visible(await this.users.findById(userId), viewerId);
+  /** Whether the user `userId` exists and `viewer` may see their profile. */
+  async isVisibleTo(userId: string, viewer: Viewer): Promise<boolean> {
+    return visible(await this.users.findById(userId), viewer);
   }
 
   async getUser(userId: string): Promise<User | null> {

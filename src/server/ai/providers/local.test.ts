@@ -2,74 +2,9 @@ import { execFileSync } from "node:child_process";
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCORE_DIMENSIONS } from "../../../shared/constants";
-import { MESSAGES } from "../../../shared/messages";
-import { titleFromSummary, validateGeneratedTags } from "../../../shared/rules";
 import { makeTempDir } from "../../test/harness";
 import { run } from "../audio-split";
-import { LocalTextModel, PocketsphinxTranscriber } from "./local";
-
-// Real transcripts of the kind families record (and one rough offline-engine transcript).
-const TRANSCRIPTS = [
-  "Today we went to the beach with Grandpa. You built a huge sandcastle and laughed from ear to ear! I will never forget how happy you were.",
-  "This morning you took your very first steps in the kitchen. You held onto the chair, let go, and walked three wobbly steps to your dad. We all cheered and you clapped your little hands. Your dad cried a little. I am so proud of you.",
-  "It was your fifth birthday and it rained all day, so we built a blanket fort in the living room, ate chocolate cake inside it and read dinosaur books until you fell asleep.",
-  "the the beach we are on the oldest on fossil",
-  "hello",
-];
-
-describe("LocalTextModel", () => {
-  const model = new LocalTextModel();
-  const now = new Date("2026-11-22T12:00:00.000Z");
-
-  it.each(TRANSCRIPTS)("follows every output rule for %j", async (transcript) => {
-    const summary = await model.summarize(transcript);
-    // Addressed to the child, in the recorder's voice, warm.
-    expect(summary).toMatch(/\byou\b/i);
-    expect(summary).toMatch(/\bI\b/);
-    expect(summary).toMatch(/\blove\b/i);
-    const title = titleFromSummary(summary);
-    expect(title.length).toBeGreaterThan(5);
-    expect(summary.startsWith(title)).toBe(true);
-
-    const scores = await model.score(transcript);
-    expect(Object.keys(scores).sort()).toEqual([...SCORE_DIMENSIONS].sort());
-    for (const value of Object.values(scores)) {
-      expect(Number.isInteger(value)).toBe(true);
-      expect(value).toBeGreaterThanOrEqual(1);
-      expect(value).toBeLessThanOrEqual(10);
-    }
-
-    const tags = await model.tags(transcript, now);
-    expect(validateGeneratedTags(tags)).toEqual(tags);
-  });
-
-  it("names what the memory is about in the title and tags", async () => {
-    const [first] = TRANSCRIPTS;
-    const summary = await model.summarize(first ?? "");
-    expect(titleFromSummary(summary)).toBe(
-      "My dear, I want to tell you about the beach and your grandpa.",
-    );
-    expect(await model.tags(first ?? "", now)).toEqual(["beach", "grandpa", "sandcastle"]);
-  });
-
-  it("fills short transcripts' tags from the current time", async () => {
-    expect(await model.tags("hello", now)).toEqual(["november", "2026", "family"]);
-  });
-
-  it("gives scores that follow the content", async () => {
-    const big = await model.score(TRANSCRIPTS[1] ?? "");
-    const tiny = await model.score("hello");
-    expect(big.meaningfulness).toBeGreaterThan(tiny.meaningfulness);
-    expect(big.overall).toBeGreaterThan(tiny.overall);
-  });
-
-  it("refuses an empty transcript with the spec's message", async () => {
-    await expect(model.summarize("  ")).rejects.toThrow(
-      `${MESSAGES.summarizeFailedPrefix}${MESSAGES.noSummaryGenerated}`,
-    );
-  });
-});
+import { PocketsphinxTranscriber } from "./local";
 
 function hasPocketsphinx(): boolean {
   try {

@@ -172,6 +172,19 @@ describe("OpenAiTextModel", () => {
     expect(messages[1]?.content).toContain(transcript);
   });
 
+  it("asks for the summary and tags in the transcript's language, named when the engine knew it", async () => {
+    const model = new OpenAiTextModel(options());
+    await model.summarize(transcript, { language: "es" });
+    await model.tags(transcript, new Date("2026-07-04T10:00:00.000Z"), { language: "de" });
+    await model.summarize(transcript);
+    const systems = stub.requests.map(
+      (r) => ((r.json?.messages ?? []) as { role: string; content: string }[])[0]?.content ?? "",
+    );
+    expect(systems[0]).toContain("The transcript is in Spanish: write in Spanish.");
+    expect(systems[1]).toContain("The transcript is in German: write in German.");
+    expect(systems[2]).toContain("Write in the language of the transcript.");
+  });
+
   it("scores in JSON mode with the configured model", async () => {
     const scores = await new OpenAiTextModel(options({ textModel: "llama3.1" })).score(transcript);
     expect(scores).toEqual({

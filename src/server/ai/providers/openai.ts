@@ -8,6 +8,7 @@ import {
   audioBytes,
   type CallOptions,
   type TextModel,
+  type TextOptions,
   type Transcriber,
   type TranscriptionResult,
   withErrorPrefix,
@@ -105,11 +106,16 @@ export class OpenAiTextModel implements TextModel {
     this.client = client(options, options.baseURL);
   }
 
-  summarize(transcript: string, options: CallOptions = {}): Promise<string> {
+  summarize(transcript: string, options: TextOptions = {}): Promise<string> {
     return withErrorPrefix(
       MESSAGES.summarizeFailedPrefix,
       async () => {
-        const content = await this.complete(PROMPTS.summarySystem, transcript, false, options);
+        const content = await this.complete(
+          PROMPTS.summarySystem(options.language),
+          transcript,
+          false,
+          options,
+        );
         const summary = content?.trim();
         if (!summary) throw new Error(MESSAGES.noSummaryGenerated);
         return summary;
@@ -118,7 +124,7 @@ export class OpenAiTextModel implements TextModel {
     );
   }
 
-  score(transcript: string, options: CallOptions = {}): Promise<Scores> {
+  score(transcript: string, options: TextOptions = {}): Promise<Scores> {
     return withErrorPrefix(
       MESSAGES.scoreFailedPrefix,
       async () => {
@@ -129,11 +135,15 @@ export class OpenAiTextModel implements TextModel {
     );
   }
 
-  tags(transcript: string, now: Date, options: CallOptions = {}): Promise<string[]> {
+  tags(transcript: string, now: Date, options: TextOptions = {}): Promise<string[]> {
     return withErrorPrefix(
       MESSAGES.tagsFailedPrefix,
       async () => {
-        const json = await this.completeJson(PROMPTS.tagsSystem(now), transcript, options);
+        const json = await this.completeJson(
+          PROMPTS.tagsSystem(now, options.language),
+          transcript,
+          options,
+        );
         const parsed = tagsResponse.safeParse(json);
         // Some models answer a bare array despite the instruction; accept it, validate either way.
         return validateGeneratedTags(parsed.success ? parsed.data.tags : json);
@@ -146,14 +156,14 @@ export class OpenAiTextModel implements TextModel {
     system: string,
     transcript: string,
     json: boolean,
-    { signal }: CallOptions,
+    { signal, question }: TextOptions,
   ) {
     const response = await this.client.chat.completions.create(
       {
         model: this.options.textModel,
         messages: [
           { role: "system", content: system },
-          { role: "user", content: PROMPTS.transcriptMessage(transcript) },
+          { role: "user", content: PROMPTS.transcriptMessage(transcript, question) },
         ],
         ...(json ? { response_format: { type: "json_object" as const } } : {}),
       },

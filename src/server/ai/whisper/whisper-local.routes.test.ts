@@ -8,7 +8,7 @@ import { speechMp3 } from "../../test/audio-fixtures";
 import { createTestApp, makeTempDir, type TestApp } from "../../test/harness";
 import { multipart, visitorCookie } from "../../test/upload-helpers";
 import { testModelBytes } from "../../test/whisper-model";
-import { LocalTextModel } from "../providers/local";
+import { LocalTextModel } from "../providers/local-text-model";
 import { WhisperTranscriber } from "./whisper-transcriber";
 
 // The local provider with a Whisper model present, end to end over real HTTP: upload, process,

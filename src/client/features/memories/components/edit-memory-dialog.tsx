@@ -7,6 +7,7 @@ import { Input, Textarea } from "../../../components/ui/input";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useUpdateMemory } from "../api/update-memory";
+import { useRegenerate } from "../processing/use-regenerate";
 import { isoToLocalInput, localInputToIso } from "../utils/date-time";
 import { TagEditor } from "./tag-editor";
 
@@ -39,9 +40,11 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
   const [summary, setSummary] = useState(memory.summary);
   const [recordedAt, setRecordedAt] = useState(shownDate);
   const [tags, setTags] = useState(memory.tags);
+  const regeneration = useRegenerate(memory.id);
+  const busy = update.isPending || regeneration.pending;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  /** Saves the form; true when it was saved. */
+  const save = async (announce: boolean): Promise<boolean> => {
     // An untouched date keeps its exact instant; a changed one is read as local time.
     const iso = recordedAt === shownDate ? memory.recordedAt : localInputToIso(recordedAt);
     try {
@@ -49,15 +52,29 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
         id: memory.id,
         body: { title, transcript, summary, recordedAt: iso ?? memory.recordedAt, tags },
       });
-      toast({ title: MESSAGES.memoryUpdated });
-      onDone();
+      if (announce) toast({ title: MESSAGES.memoryUpdated });
+      return true;
     } catch (error) {
       toast({
         title: MESSAGES.failedUpdateMemory,
         description: errorMessage(error),
         variant: "destructive",
       });
+      return false;
     }
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await save(true)) onDone();
+  };
+
+  // The corrected transcript is saved first, then the rest is made again from it; the dialog
+  // shows each step's notice and closes when it is done ('Memory updated!' or why it failed).
+  const saveAndRegenerate = async () => {
+    if (!(await save(false))) return;
+    await regeneration.regenerate();
+    onDone();
   };
 
   const field = (id: string) => `edit-memory-${id}`;
@@ -110,11 +127,22 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
         </label>
         <TagEditor inputId={field("tags")} tags={tags} onChange={(next) => setTags(next)} />
       </div>
-      <div className="flex justify-end gap-2">
-        <Button variant="outline" onClick={onDone}>
+      <p role="status" className="min-h-5 text-sm text-stone-700">
+        {regeneration.notice}
+      </p>
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="outline" onClick={onDone} disabled={regeneration.pending}>
           {MESSAGES.cancel}
         </Button>
-        <Button type="submit" disabled={update.isPending}>
+        <Button
+          variant="outline"
+          title={MESSAGES.regenerateHint}
+          disabled={busy || !transcript.trim()}
+          onClick={() => void saveAndRegenerate()}
+        >
+          {MESSAGES.saveAndRegenerate}
+        </Button>
+        <Button type="submit" disabled={busy}>
           {MESSAGES.saveChanges}
         </Button>
       </div>

@@ -19,6 +19,7 @@ import { AudioPlayer } from "./audio-player";
 import { MemoryStateBadge } from "./memory-list";
 import { MemoryScores } from "./memory-scores";
 import { MemoryTagsCard } from "./memory-tags-card";
+import { RegenerateButton } from "./regenerate-button";
 import { RetryButton } from "./retry-button";
 
 const DeleteMemoryDialog = lazy(() =>
@@ -96,11 +97,20 @@ export function MemoryPage({ id }: { id: string }) {
       </div>
       <header className="space-y-3">
         <h1 className="text-2xl font-bold text-balance">{data.title || MESSAGES.untitledMemory}</h1>
+        {data.question ? (
+          <p className="text-slate-700" data-testid="memory-question">
+            <span className="font-medium text-slate-900">Answering: </span>
+            {data.question}
+          </p>
+        ) : null}
         <MemoryStateBadge memory={data} />
         {data.status === "failed" && data.error ? (
           <p className="text-red-800">{data.error}</p>
         ) : null}
         {data.status === "failed" && isOwner ? <RetryButton memory={data} /> : null}
+        {/* Mounted while it runs (the memory is processing then), so its notices stay on screen;
+            nothing to regenerate from without a transcript. */}
+        {isOwner && data.transcript.trim() ? <RegenerateButton memory={data} /> : null}
         <AudioPlayer
           src={data.audioUrl}
           caption={formatRecordedAt(data.recordedAt)}

@@ -36,6 +36,15 @@ export async function retryProcessing(id: string): Promise<Memory> {
   return (await res.json()) as Memory;
 }
 
+/**
+ * POST /api/memories/{id}/regenerate: the memory, back in processing at the summarize stage, so
+ * its summary, title, scores and tags are made again from its transcript.
+ */
+export async function regenerateMemory(id: string): Promise<Memory> {
+  const res = await apiRequest("POST", `${memoryUrl(id)}/regenerate`);
+  return (await res.json()) as Memory;
+}
+
 /** POST /api/memories/{id}/claim: attaches a memory recorded while logged out to the new account. */
 export async function claimMemory(id: string): Promise<Memory> {
   const res = await apiRequest("POST", `${memoryUrl(id)}/claim`);

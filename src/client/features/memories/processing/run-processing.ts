@@ -25,24 +25,42 @@ export interface RunOptions {
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Asks the server to make a memory of an upload, then polls it (about once a second) until it is
- * saved (resolves) or failed (throws ProcessingFailedError). Sent again for the same upload, it
+ * Asks the server to make a memory of an upload, then follows it (see followProcessing) until it
+ * is saved (resolves) or failed (throws ProcessingFailedError). Sent again for the same upload, it
  * picks up the same memory, and resumes a failed one.
+ */
+export async function runMemoryProcessing(
+  upload: { url: string; recordedAt: string; question?: string | undefined },
+  report: ReportNotice,
+  options: RunOptions = {},
+): Promise<Memory> {
+  let memory = await startProcessing({
+    audioUrl: upload.url,
+    recordedAt: upload.recordedAt,
+    ...(upload.question ? { question: upload.question } : {}),
+  });
+  if (memory.status === "failed") memory = await retryProcessing(memory.id);
+  return followProcessing(memory, report, options);
+}
+
+/**
+ * Polls a memory the server is processing (about once a second) until it is saved (resolves) or
+ * failed (throws ProcessingFailedError): a new recording, a retry, or a regenerate.
  *
  * Reports the notice of every stage in order: the pipeline runs its stages one after another, so
  * stages that began and ended between two polls are reported too (docs/adr/0013). The first notice
- * is the stage the server is at (a resumed memory starts at its failed stage). Before it returns or
- * throws, it waits until the last notice has been shown (when `report` says so with a promise).
+ * is the stage the server is at (a resumed or regenerated memory starts past transcribing). Before
+ * it returns or throws, it waits until the last notice has been shown (when `report` says so with
+ * a promise).
  */
-export async function runMemoryProcessing(
-  upload: { url: string; recordedAt: string },
+export async function followProcessing(
+  started: Memory,
   report: ReportNotice,
   options: RunOptions = {},
 ): Promise<Memory> {
   const sleep = options.sleep ?? defaultSleep;
   const pollMs = options.pollMs ?? 1000;
-  let memory = await startProcessing({ audioUrl: upload.url, recordedAt: upload.recordedAt });
-  if (memory.status === "failed") memory = await retryProcessing(memory.id);
+  let memory = started;
   /** Index in STAGE_ORDER of the last stage whose notice was reported. */
   let reported = -1;
   let lastNotice: Promise<void> = Promise.resolve();

@@ -1,0 +1,59 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { MESSAGES } from "../../../../shared/messages";
+import type { Memory } from "../../../../shared/schemas";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { NoticeSequencer } from "../../recorder/notice-sequencer";
+import { invalidateMemoryLists } from "../api/get-memories";
+import { memoryUrl } from "../api/memory-keys";
+import { regenerateMemory } from "./processing-api";
+import { followProcessing, ProcessingFailedError } from "./run-processing";
+
+/**
+ * Has the server make a memory's summary, title, scores and tags again from its transcript, and
+ * follows it with the recorder's progress notices ("Summarizing...", "Scoring...", ...), each shown
+ * for its minimum time (docs/adr/0013). `notice` is the one to show now ("" when idle).
+ */
+export function useRegenerate(memoryId: string) {
+  const queryClient = useQueryClient();
+  const [notice, setNotice] = useState("");
+  const [pending, setPending] = useState(false);
+  const running = useRef<NoticeSequencer | null>(null);
+  // Leaving the page stops the notices' clock; the server carries on regardless.
+  useEffect(() => () => running.current?.stop(), []);
+
+  const show = (memory: Memory) => queryClient.setQueryData([memoryUrl(memory.id)], memory);
+
+  /** Resolves with the saved memory, or null when it failed (a toast says why). */
+  const regenerate = async (): Promise<Memory | null> => {
+    const notices = new NoticeSequencer(setNotice);
+    running.current = notices;
+    setPending(true);
+    try {
+      const started = await regenerateMemory(memoryId);
+      show(started);
+      const saved = await followProcessing(started, notices.push);
+      show(saved);
+      await invalidateMemoryLists(queryClient);
+      toast({ title: MESSAGES.memoryUpdated });
+      return saved;
+    } catch (error) {
+      if (error instanceof ProcessingFailedError) {
+        show(error.memory);
+        await invalidateMemoryLists(queryClient);
+      }
+      toast({
+        title: MESSAGES.regenerateFailed,
+        description: errorMessage(error),
+        variant: "destructive",
+      });
+      return null;
+    } finally {
+      notices.reset();
+      running.current = null;
+      setPending(false);
+    }
+  };
+  return { regenerate, notice, pending };
+}

@@ -1,0 +1,60 @@
+import { useState } from "react";
+import {
+  type CreatedShareLink,
+  createShareLinkBodySchema,
+  SHARE_MESSAGES,
+} from "../../../../shared/share-links";
+import { Button } from "../../../components/ui/button";
+import { TextField } from "../../../components/ui/text-field";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useForm } from "../../auth/components/use-form";
+import { useCreateShareLink } from "../api/create-share-link";
+import { CreatedLink } from "./created-link";
+
+/** Name a link (and optionally mail it); then its address is shown once, with a copy button. */
+export function CreateShareLinkForm() {
+  const create = useCreateShareLink();
+  const [created, setCreated] = useState<CreatedShareLink | null>(null);
+  const form = useForm(createShareLinkBodySchema, { label: "", email: "" }, (data) => {
+    create.mutate(data, {
+      onSuccess: (link) => {
+        setCreated(link);
+        form.reset();
+        toast({
+          title: link.mailed ? SHARE_MESSAGES.createdAndMailed : SHARE_MESSAGES.created,
+        });
+      },
+      onError: (error) =>
+        toast({
+          title: SHARE_MESSAGES.createFailed,
+          description: errorMessage(error),
+          variant: "destructive",
+        }),
+    });
+  });
+  return (
+    <div className="space-y-4">
+      <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
+        <TextField
+          label={SHARE_MESSAGES.labelField}
+          placeholder={SHARE_MESSAGES.labelPlaceholder}
+          autoComplete="off"
+          {...form.field("label")}
+        />
+        <TextField
+          label={SHARE_MESSAGES.emailField}
+          type="email"
+          autoComplete="off"
+          {...form.field("email")}
+        />
+        <div>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? SHARE_MESSAGES.creating : SHARE_MESSAGES.create}
+          </Button>
+        </div>
+      </form>
+      {created ? <CreatedLink label={created.label} url={created.url} /> : null}
+    </div>
+  );
+}

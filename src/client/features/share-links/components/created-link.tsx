@@ -1,0 +1,48 @@
+import { Copy } from "lucide-react";
+import { MESSAGES } from "../../../../shared/messages";
+import { SHARE_MESSAGES } from "../../../../shared/share-links";
+import { Button } from "../../../components/ui/button";
+import { toast } from "../../../components/ui/use-toast";
+
+/**
+ * The address to hand out, on the origin this page is open at (the server's APP_URL may not be
+ * set; the path is what carries the link).
+ */
+export function shareUrlHere(url: string): string {
+  return `${window.location.origin}${new URL(url, window.location.origin).pathname}`;
+}
+
+export async function copyShareUrl(url: string): Promise<void> {
+  const here = shareUrlHere(url);
+  try {
+    await navigator.clipboard.writeText(here);
+    toast({ title: SHARE_MESSAGES.copied });
+  } catch {
+    toast({ title: MESSAGES.copyFailed, description: here, variant: "destructive" });
+  }
+}
+
+/** A link just made: its address (shown this once), with a copy button. */
+export function CreatedLink({ label, url }: { label: string; url: string }) {
+  const here = shareUrlHere(url);
+  return (
+    <div
+      className="space-y-2 rounded-lg border border-emerald-200 bg-emerald-50 p-4"
+      data-testid="created-share-link"
+    >
+      <p className="text-sm font-medium text-slate-900">{label}</p>
+      <input
+        readOnly
+        aria-label={`${SHARE_MESSAGES.sectionTitle}: ${label}`}
+        value={here}
+        onFocus={(event) => event.currentTarget.select()}
+        className="h-11 w-full rounded-md border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900"
+      />
+      <p className="text-sm text-slate-700">{SHARE_MESSAGES.copyOnce}</p>
+      <Button variant="secondary" onClick={() => void copyShareUrl(url)}>
+        <Copy className="h-4 w-4" aria-hidden="true" />
+        {SHARE_MESSAGES.copy}
+      </Button>
+    </div>
+  );
+}

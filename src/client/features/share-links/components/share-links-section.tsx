@@ -1,0 +1,110 @@
+import { useState } from "react";
+import { MESSAGES } from "../../../../shared/messages";
+import { SHARE_MESSAGES, type ShareLink } from "../../../../shared/share-links";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+} from "../../../components/ui/dialog";
+import { Spinner } from "../../../components/ui/spinner";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useShareLinks } from "../api/get-share-links";
+import { useRevokeShareLink } from "../api/revoke-share-link";
+import { CreateShareLinkForm } from "./create-share-link-form";
+
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** The account page's share links (ADR 0019): make, mail, copy once, see use, revoke. */
+export function ShareLinksSection() {
+  const links = useShareLinks();
+  const [revoking, setRevoking] = useState<ShareLink | null>(null);
+  return (
+    <Card>
+      <section aria-labelledby="account-share-links" className="space-y-4">
+        <h2 id="account-share-links" className="text-lg font-semibold text-slate-900">
+          {SHARE_MESSAGES.sectionTitle}
+        </h2>
+        <p className="text-sm text-slate-700">{SHARE_MESSAGES.sectionDescription}</p>
+        <CreateShareLinkForm />
+        {links.isLoading ? (
+          <Spinner />
+        ) : links.error ? (
+          <p className="text-sm text-red-700">{errorMessage(links.error)}</p>
+        ) : links.data && links.data.length > 0 ? (
+          <ul className="divide-y divide-slate-200" data-testid="share-links">
+            {links.data.map((link) => (
+              <li
+                key={link.id}
+                className="flex flex-wrap items-center justify-between gap-3 py-3"
+                data-testid="share-link"
+              >
+                <div className="min-w-0 space-y-1">
+                  <p className="font-medium text-slate-900">{link.label}</p>
+                  <p className="text-sm text-slate-700">
+                    {SHARE_MESSAGES.createdAt} {formatDate(link.createdAt)} ·{" "}
+                    {link.lastUsedAt
+                      ? `${SHARE_MESSAGES.lastUsed} ${formatDate(link.lastUsedAt)}`
+                      : SHARE_MESSAGES.neverUsed}{" "}
+                    · {SHARE_MESSAGES.visits}: {link.visits}
+                  </p>
+                </div>
+                <Button
+                  variant="outline"
+                  onClick={() => setRevoking(link)}
+                  aria-label={`${SHARE_MESSAGES.revoke} ${link.label}`}
+                >
+                  {SHARE_MESSAGES.revoke}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-700">{SHARE_MESSAGES.none}</p>
+        )}
+      </section>
+      {revoking ? <RevokeDialog link={revoking} onClose={() => setRevoking(null)} /> : null}
+    </Card>
+  );
+}
+
+function RevokeDialog({ link, onClose }: { link: ShareLink; onClose: () => void }) {
+  const revoke = useRevokeShareLink();
+  const confirm = () =>
+    revoke.mutate(link.id, {
+      onSuccess: () => {
+        toast({ title: SHARE_MESSAGES.revoked });
+        onClose();
+      },
+      onError: (error) =>
+        toast({
+          title: SHARE_MESSAGES.revokeFailed,
+          description: errorMessage(error),
+          variant: "destructive",
+        }),
+    });
+  return (
+    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent>
+        <div className="space-y-4">
+          <DialogTitle>{SHARE_MESSAGES.revokeTitle}</DialogTitle>
+          <DialogDescription>
+            {link.label}: {SHARE_MESSAGES.revokeDescription}
+          </DialogDescription>
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={onClose}>
+              {MESSAGES.cancel}
+            </Button>
+            <Button variant="destructive" onClick={confirm} disabled={revoke.isPending}>
+              {SHARE_MESSAGES.revoke}
+            </Button>
+          </div>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,130 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES } from "../../../../shared/messages";
+import type { User } from "../../../../shared/schemas";
+import { SHARE_MESSAGES, type ShareLink } from "../../../../shared/share-links";
+import { TopBar } from "../../../app/top-bar";
+import { clearToasts, fakeApi, renderWithApp } from "../../../test/app-render";
+import { USER_PATH } from "../../auth/api/get-user";
+import { ShareLinksSection } from "./share-links-section";
+
+afterEach(() => {
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+const TOKEN = "t".repeat(43);
+const grandma: ShareLink = {
+  id: "l1",
+  label: "Grandma",
+  createdAt: "2026-11-01T10:00:00.000Z",
+  lastUsedAt: "2026-11-02T10:00:00.000Z",
+  visits: 3,
+};
+
+/** A server holding share links that POST adds to and DELETE removes from. */
+function linksServer(start: ShareLink[] = [grandma], user?: User) {
+  let links = [...start];
+  return fakeApi({
+    ...(user ? { [`GET ${USER_PATH}`]: { body: user } } : {}),
+    "GET /api/share-links": () => ({ body: links }),
+    "POST /api/share-links": ({ body }) => {
+      const { label, email } = body as { label: string; email: string | null };
+      const link = {
+        id: `l${links.length + 1}`,
+        label,
+        createdAt: new Date().toISOString(),
+        lastUsedAt: null,
+        visits: 0,
+      };
+      links = [link, ...links];
+      return {
+        status: 201,
+        body: { ...link, url: `https://journal.example.org/s/${TOKEN}`, mailed: Boolean(email) },
+      };
+    },
+    "DELETE /api/share-links/l1": () => {
+      links = links.filter((l) => l.id !== "l1");
+      return { status: 204 };
+    },
+  });
+}
+
+describe("ShareLinksSection", () => {
+  it("lists links with their use, makes one, shows its address once on this origin, and copies it", async () => {
+    const api = linksServer();
+    const user = userEvent.setup();
+    renderWithApp(<ShareLinksSection />);
+    const row = await screen.findByTestId("share-link");
+    expect(row).toHaveTextContent("Grandma");
+    expect(row).toHaveTextContent(`${SHARE_MESSAGES.visits}: 3`);
+
+    const region = screen.getByRole("region", { name: SHARE_MESSAGES.sectionTitle });
+    await user.click(within(region).getByRole("button", { name: SHARE_MESSAGES.create }));
+    expect(await screen.findByText(/Please give the link a name/)).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === "POST")).toHaveLength(0);
+
+    await user.type(within(region).getByLabelText(SHARE_MESSAGES.labelField), "Uncle Joe");
+    await user.type(within(region).getByLabelText(SHARE_MESSAGES.emailField), "not-an-address");
+    await user.click(within(region).getByRole("button", { name: SHARE_MESSAGES.create }));
+    expect(await screen.findByText("Please enter a valid email address")).toBeInTheDocument();
+    await user.clear(within(region).getByLabelText(SHARE_MESSAGES.emailField));
+    await user.type(within(region).getByLabelText(SHARE_MESSAGES.emailField), "joe@example.org");
+    await user.click(within(region).getByRole("button", { name: SHARE_MESSAGES.create }));
+
+    const created = await screen.findByTestId("created-share-link");
+    const here = `${window.location.origin}/s/${TOKEN}`;
+    expect(within(created).getByRole("textbox")).toHaveValue(here);
+    expect(await screen.findByText(SHARE_MESSAGES.createdAndMailed)).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([
+      { label: "Uncle Joe", email: "joe@example.org" },
+    ]);
+    await waitFor(() => expect(screen.getAllByTestId("share-link")).toHaveLength(2));
+
+    await user.click(within(created).getByRole("button", { name: SHARE_MESSAGES.copy }));
+    await expect(navigator.clipboard.readText()).resolves.toBe(here);
+  });
+
+  it("revokes a link after confirming", async () => {
+    const api = linksServer();
+    const user = userEvent.setup();
+    renderWithApp(<ShareLinksSection />);
+    await user.click(
+      await screen.findByRole("button", { name: `${SHARE_MESSAGES.revoke} Grandma` }),
+    );
+    const dialog = await screen.findByRole("dialog", { name: SHARE_MESSAGES.revokeTitle });
+    await user.click(within(dialog).getByRole("button", { name: SHARE_MESSAGES.revoke }));
+    expect(await screen.findByText(SHARE_MESSAGES.none)).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === "DELETE").map((c) => c.url)).toEqual([
+      "/api/share-links/l1",
+    ]);
+  });
+});
+
+describe("Share Profile in the user menu", () => {
+  const jo: User = {
+    id: "u1",
+    username: "joanna",
+    displayName: "Grandma Jo",
+    isPublic: false,
+    email: null,
+  };
+
+  it("offers a share link for a private profile instead of copying its address", async () => {
+    const api = linksServer([], jo);
+    const user = userEvent.setup();
+    renderWithApp(<TopBar />);
+    await user.click(await screen.findByRole("button", { name: MESSAGES.userMenu }));
+    await user.click(await screen.findByRole("menuitem", { name: MESSAGES.shareProfile }));
+    const dialog = await screen.findByRole("dialog", { name: SHARE_MESSAGES.dialogTitle });
+    expect(screen.queryByText(MESSAGES.linkCopied)).toBeNull();
+    await user.type(within(dialog).getByLabelText(SHARE_MESSAGES.labelField), "Grandma");
+    await user.click(within(dialog).getByRole("button", { name: SHARE_MESSAGES.create }));
+    const created = await within(dialog).findByTestId("created-share-link");
+    expect(within(created).getByRole("textbox")).toHaveValue(
+      `${window.location.origin}/s/${TOKEN}`,
+    );
+    expect(api.calls.some((c) => c.url === USER_PATH)).toBe(true);
+  });
+});

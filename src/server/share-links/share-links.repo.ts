@@ -1,0 +1,87 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, ShareLinksTable } from "../db/schema";
+import type { Executor } from "../db/transactions";
+
+export type ShareLinkRow = Selectable<ShareLinksTable>;
+
+/** The only code that touches the share_links table (ADR 0019); tokens are stored as hashes. */
+export class ShareLinksRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(
+    row: Omit<ShareLinkRow, "visits" | "last_used_at">,
+    ex: Executor = this.db,
+  ): Promise<ShareLinkRow> {
+    await ex.insertInto("share_links").values(row).execute();
+    return { ...row, visits: 0, last_used_at: null };
+  }
+
+  async countForUser(userId: string, ex: Executor = this.db): Promise<number> {
+    const row = await ex
+      .selectFrom("share_links")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** A user's links, newest first. */
+  listForUser(userId: string): Promise<ShareLinkRow[]> {
+    return this.db
+      .selectFrom("share_links")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .execute();
+  }
+
+  findByTokenHash(tokenHash: string): Promise<ShareLinkRow | undefined> {
+    return this.db
+      .selectFrom("share_links")
+      .selectAll()
+      .where("token_hash", "=", tokenHash)
+      .executeTakeFirst();
+  }
+
+  /** The live links among these token hashes (revoked ones are gone). */
+  async findByTokenHashes(tokenHashes: readonly string[]): Promise<ShareLinkRow[]> {
+    if (tokenHashes.length === 0) return [];
+    return this.db
+      .selectFrom("share_links")
+      .selectAll()
+      .where("token_hash", "in", tokenHashes)
+      .execute();
+  }
+
+  /** One more visit through the link (it was opened). False when it was revoked meanwhile. */
+  async recordVisit(id: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("share_links")
+      .set((eb) => ({ visits: eb("visits", "+", 1), last_used_at: at }))
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Marks links as used at `at` unless they were marked after `since` (reads stay reads). */
+  async touch(ids: readonly string[], at: string, since: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable("share_links")
+      .set({ last_used_at: at })
+      .where("id", "in", ids)
+      .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", since)]))
+      .execute();
+  }
+
+  /** Revokes the user's link; false when it does not exist or is someone else's. */
+  async delete(id: string, userId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("share_links")
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

@@ -1,0 +1,142 @@
+import type { FastifyBaseLogger } from "fastify";
+import {
+  type CreatedShareLink,
+  SHARE_LINK_PATH_PREFIX,
+  SHARE_LINKS_PER_USER,
+  SHARE_MESSAGES,
+  SHARE_TOKEN_PATTERN,
+  type ShareLink,
+} from "../../shared/share-links";
+import { conflict, notFound, unauthorized } from "../http-errors";
+import { hashToken, newId, newSecretToken } from "../ids";
+import type { Mailer } from "../mail/mailer";
+import type { UsersService } from "../users/users.service";
+import type { ShareLinkRow, ShareLinksRepo } from "./share-links.repo";
+
+/** last_used_at is written at most this often per link while it is in use, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+/** A browser keeps at most this many links (newest first); older ones simply drop out. */
+export const MAX_GRANTS_PER_BROWSER = 20;
+
+export interface ShareLinksServiceDeps {
+  repo: ShareLinksRepo;
+  users: UsersService;
+  mailer: Mailer;
+  /** The public address of the app (APP_URL), for links in mails; never the request's Host. */
+  appUrl: string;
+  log: Pick<FastifyBaseLogger, "error">;
+  now?: () => Date;
+}
+
+export function toShareLinkDto(row: ShareLinkRow): ShareLink {
+  return {
+    id: row.id,
+    label: row.label,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    visits: Number(row.visits),
+  };
+}
+
+/**
+ * Private share links (ADR 0019): capability links that let a browser see one owner's profile as
+ * if it were public (list, search, memories, audio, spoken comments) and nothing more. A link's
+ * token is 256 random bits, kept only as its SHA-256 hash; a browser that opened it carries the
+ * token in an HttpOnly cookie and every request checks it against the table again, so revoking
+ * (deleting the row) ends access at once everywhere.
+ */
+export class ShareLinksService {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: ShareLinksServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Makes a link for the owner and, when `email` is given, mails it there. */
+  async create(
+    userId: string,
+    input: { label: string; email: string | null },
+  ): Promise<CreatedShareLink> {
+    const owner = await this.deps.users.getUser(userId);
+    if (!owner) throw unauthorized();
+    // A soft cap (two racing requests may pass it together): it only bounds abuse.
+    if ((await this.deps.repo.countForUser(userId)) >= SHARE_LINKS_PER_USER) {
+      throw conflict(SHARE_MESSAGES.tooMany);
+    }
+    const token = newSecretToken();
+    const row = await this.deps.repo.create({
+      id: newId(),
+      user_id: userId,
+      token_hash: hashToken(token),
+      label: input.label,
+      created_at: this.now().toISOString(),
+    });
+    const url = `${this.deps.appUrl.replace(/\/+$/, "")}${SHARE_LINK_PATH_PREFIX}${token}`;
+    let mailed = false;
+    if (input.email) {
+      const name = owner.displayName || owner.username;
+      try {
+        await this.deps.mailer.send({
+          to: input.email,
+          subject: `${name}'s ${SHARE_MESSAGES.mailSubject}`,
+          text: [
+            "Hello,",
+            "",
+            `${name} shared their family's voice memories with you on Voice Memory Journal.`,
+            "Open this link to listen to them and leave a spoken comment (no account needed):",
+            "",
+            url,
+            "",
+            "Keep it for yourself: anyone with this link can listen.",
+          ].join("\n"),
+          secret: true,
+        });
+        mailed = true;
+      } catch (error) {
+        // The link exists and is answered; the owner sees it was not mailed and can copy it.
+        this.deps.log.error({ err: error }, "share link mail failed");
+      }
+    }
+    return { ...toShareLinkDto(row), url, mailed };
+  }
+
+  async list(userId: string): Promise<ShareLink[]> {
+    return (await this.deps.repo.listForUser(userId)).map(toShareLinkDto);
+  }
+
+  /** Revokes the owner's link: 404 when it does not exist or is someone else's. */
+  async revoke(userId: string, id: string): Promise<void> {
+    if (!(await this.deps.repo.delete(id, userId))) throw notFound();
+  }
+
+  /**
+   * Opening a link: counts the visit and answers the owner's username, or null for a malformed,
+   * unknown or revoked token (the caller answers exactly like a missing profile).
+   */
+  async open(token: string): Promise<{ username: string } | null> {
+    if (!SHARE_TOKEN_PATTERN.test(token)) return null;
+    const link = await this.deps.repo.findByTokenHash(hashToken(token));
+    if (!link) return null;
+    const owner = await this.deps.users.getUser(link.user_id);
+    if (!owner) return null;
+    if (!(await this.deps.repo.recordVisit(link.id, this.now().toISOString()))) return null;
+    return { username: owner.username };
+  }
+
+  /**
+   * The owners whose profiles these tokens (from a browser's cookie) still unlock. Checked on
+   * every request, so a revoked link or a deleted account grants nothing from the next request on.
+   */
+  async grantedOwners(tokens: readonly string[]): Promise<string[]> {
+    const hashes = tokens.filter((t) => SHARE_TOKEN_PATTERN.test(t)).map(hashToken);
+    const links = await this.deps.repo.findByTokenHashes(hashes);
+    if (links.length === 0) return [];
+    const now = this.now();
+    await this.deps.repo.touch(
+      links.map((link) => link.id),
+      now.toISOString(),
+      new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString(),
+    );
+    return [...new Set(links.map((link) => link.user_id))];
+  }
+}

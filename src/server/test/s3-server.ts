@@ -1,0 +1,106 @@
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { CreateBucketCommand } from "@aws-sdk/client-s3";
+import S3rver from "s3rver";
+import { newId } from "../ids";
+import { createS3Client, type S3StorageSettings } from "../storage/s3-storage";
+
+/** s3rver keeps a bucket's unfinished multipart uploads in this folder, one folder per upload. */
+const UPLOADS_FOLDER = "._S3rver_uploads";
+
+export interface TestS3 {
+  endpoint: string;
+  /** A new, empty bucket (named uniquely) and the settings to reach it. */
+  createBucket(prefix?: string): Promise<S3StorageSettings>;
+  /** The environment selecting that bucket, for `loadConfig`. */
+  env(settings: S3StorageSettings): Record<string, string>;
+  /** How many multipart uploads of `bucket` are started and neither completed nor aborted. */
+  unfinishedUploads(bucket: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const xmlEscape = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * An S3-compatible server in this process (s3rver, on a free port, in a temp folder), so the
+ * storage tests need no external service. s3rver lacks AbortMultipartUpload and
+ * ListMultipartUploads; a small middleware adds both as S3 specifies them (the parts are removed),
+ * so tests can see that an aborted upload leaves nothing in the bucket.
+ */
+export async function startTestS3(): Promise<TestS3> {
+  const directory = await mkdtemp(path.join(os.tmpdir(), "vmj-s3-"));
+  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory });
+  const uploadsDir = (bucket: string) => path.join(directory, bucket, UPLOADS_FOLDER);
+  server.middleware.unshift(async (ctx, next) => {
+    const [, bucket, ...rest] = ctx.path.split("/");
+    const keyParts = rest.filter(Boolean);
+    if (!bucket) return next();
+    const uploadId = ctx.query.uploadId;
+    if (ctx.method === "DELETE" && typeof uploadId === "string" && keyParts.length > 0) {
+      await rm(path.join(uploadsDir(bucket), path.basename(uploadId)), {
+        recursive: true,
+        force: true,
+      });
+      ctx.status = 204;
+      return;
+    }
+    if (ctx.method === "GET" && keyParts.length === 0 && ctx.query.uploads !== undefined) {
+      const prefix = typeof ctx.query.prefix === "string" ? ctx.query.prefix : "";
+      const entries: string[] = [];
+      for (const id of await readdir(uploadsDir(bucket)).catch(() => [] as string[])) {
+        const folder = path.join(uploadsDir(bucket), id);
+        const key = await readFile(path.join(folder, "key"), "utf8").catch(() => null);
+        if (key === null || !key.startsWith(prefix)) continue;
+        const initiated = (await stat(folder)).mtime.toISOString();
+        entries.push(
+          `<Upload><Key>${xmlEscape(key)}</Key><UploadId>${xmlEscape(id)}</UploadId><Initiated>${initiated}</Initiated></Upload>`,
+        );
+      }
+      ctx.type = "application/xml";
+      ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<ListMultipartUploadsResult><Bucket>${bucket}</Bucket><IsTruncated>false</IsTruncated>${entries.join("")}</ListMultipartUploadsResult>`;
+      return;
+    }
+    return next();
+  });
+  const { port } = await server.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const base = {
+    endpoint,
+    region: "us-east-1",
+    accessKeyId: "S3RVER",
+    secretAccessKey: "S3RVER",
+    forcePathStyle: true,
+  };
+  const admin = createS3Client({ ...base, bucket: "admin", prefix: "" });
+  return {
+    endpoint,
+    async createBucket(prefix = "") {
+      const bucket = `vmj-${newId()
+        .replace(/[^A-Za-z0-9]/g, "")
+        .toLowerCase()
+        .slice(0, 20)}`;
+      await admin.send(new CreateBucketCommand({ Bucket: bucket }));
+      return { ...base, bucket, prefix: prefix ? `${prefix.replace(/\/+$/, "")}/` : "" };
+    },
+    env(settings) {
+      return {
+        STORAGE_URL: `s3://${settings.bucket}/${settings.prefix}`,
+        S3_ENDPOINT: endpoint,
+        S3_REGION: settings.region,
+        S3_ACCESS_KEY_ID: "S3RVER",
+        S3_SECRET_ACCESS_KEY: "S3RVER",
+        S3_FORCE_PATH_STYLE: "true",
+      };
+    },
+    async unfinishedUploads(bucket) {
+      return (await readdir(uploadsDir(bucket)).catch(() => [])).length;
+    },
+    async stop() {
+      admin.destroy();
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
