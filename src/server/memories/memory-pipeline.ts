@@ -40,12 +40,11 @@ const summarySchema = z.string().trim().min(1, MESSAGES.noSummaryGenerated).max(
 
 /**
  * What the text steps are told: the signal, and the spoken language when the speech engine kept
- * it on the memory (a `language` column, ISO 639-1), so summary, title and tags are written in it;
+ * it on the memory (`memories.language`, ISO 639-1, migration 0007), so summary, title and tags are written in it;
  * without it the text model works the language out from the transcript.
  */
 function textOptions(row: MemoryRow, signal: AbortSignal): TextOptions {
-  const language: unknown = (row as MemoryRow & { language?: unknown }).language;
-  return typeof language === "string" && language ? { signal, language } : { signal };
+  return row.language ? { signal, language: row.language } : { signal };
 }
 
 /** A failure the user sees on the memory; the job itself is finished (no automatic retry). */
