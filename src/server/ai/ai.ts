@@ -13,6 +13,8 @@ export interface AudioInput {
 export interface TranscriptionResult {
   text: string;
   duration: number;
+  /** The spoken language (ISO 639-1, "en"), when the engine detects it. */
+  language?: string;
 }
 
 /**

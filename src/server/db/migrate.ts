@@ -6,6 +6,7 @@ import { rateLimits } from "./migrations/0003-rate-limits";
 import { audioAttachment } from "./migrations/0004-audio-attachment";
 import { shareLinks } from "./migrations/0005-share-links";
 import { remindersAndQuestions } from "./migrations/0006-reminders-and-questions";
+import { memoryLanguage } from "./migrations/0007-memory-language";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0004-audio-attachment": audioAttachment,
   "0005-share-links": shareLinks,
   "0006-reminders-and-questions": remindersAndQuestions,
+  "0007-memory-language": memoryLanguage,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -61,6 +61,8 @@ export interface MemoriesTable {
   status: string;
   stage: string | null;
   error: string | null;
+  /** The spoken language the speech engine detected (ISO 639-1); null when unknown. */
+  language: Generated<string | null>;
   created_at: string;
   updated_at: string;
   /** The question the memory answers, when one was shown while recording (migration 0006). */

@@ -368,6 +368,8 @@ export class MemoriesRepo {
     output: {
       transcript?: string;
       duration?: number;
+      /** The detected spoken language; null clears one an earlier attempt stored. */
+      language?: string | null;
       summary?: string;
       title?: string;
       scores?: Record<string, number>;
@@ -377,6 +379,7 @@ export class MemoriesRepo {
     return this.updateProcessing(id, {
       ...(output.transcript !== undefined ? { transcript: output.transcript } : {}),
       ...(output.duration !== undefined ? { duration: output.duration } : {}),
+      ...(output.language !== undefined ? { language: output.language } : {}),
       ...(output.summary !== undefined ? { summary: output.summary } : {}),
       ...(output.title !== undefined ? { title: output.title } : {}),
       ...(output.scores !== undefined ? { scores: JSON.stringify(output.scores) } : {}),
