@@ -45,6 +45,8 @@ describe("accessibility of every route (axe)", () => {
     `/profile/${username}`,
     "/profile/nobody_here",
     "/watch",
+    "/unsubscribe",
+    "/unsubscribe?u=someone&t=signature",
     "/no/such/page",
   ];
 

@@ -1,9 +1,13 @@
-// Bundles the server's TypeScript into plain JavaScript; npm packages stay external.
+// Bundles the server's TypeScript into plain JavaScript; npm packages stay external. The Whisper
+// engine is its own entry: it runs in a child process beside main.js (whisper-transcriber.ts).
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["src/server/main.ts"],
-  outfile: "dist/server/main.js",
+  entryPoints: {
+    main: "src/server/main.ts",
+    "whisper-engine": "src/server/ai/whisper/whisper-engine.ts",
+  },
+  outdir: "dist/server",
   bundle: true,
   platform: "node",
   format: "esm",

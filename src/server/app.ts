@@ -27,6 +27,7 @@ import { metricsPlugin } from "./plugins/metrics";
 import { securityHeaders } from "./plugins/security-headers";
 import { webApp } from "./plugins/web-app";
 import { databaseRateLimitStore } from "./rate-limit-store";
+import { remindersRoutes } from "./reminders/reminders.routes";
 import { shareLinkOpenRoute, shareLinksRoutes } from "./share-links/share-links.routes";
 import { accountRoutes } from "./users/account.routes";
 import { usersRoutes } from "./users/users.routes";
@@ -108,6 +109,11 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
       await api.register(commentsRoutes, {
         comments: services.comments,
         perMemoryPerHour: config.RATE_LIMIT_COMMENTS_PER_HOUR,
+      });
+      await api.register(remindersRoutes, {
+        reminders: services.reminders,
+        questions: services.questions,
+        unsubscribePerMinute: config.RATE_LIMIT_AUTH_PER_MINUTE,
       });
       await api.register(shareLinksRoutes, { shareLinks: services.shareLinks, config });
     },

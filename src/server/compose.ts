@@ -27,6 +27,11 @@ import { MemoryProcessingService } from "./memories/memory-processing.service";
 import { countStorageErrors, timeAiCalls } from "./metrics/instrument";
 import { Metrics } from "./metrics/metrics";
 import { RateLimitCounters } from "./rate-limit-store";
+import { QuestionsRepo } from "./reminders/questions.repo";
+import { QuestionsService } from "./reminders/questions.service";
+import { RemindersRepo } from "./reminders/reminders.repo";
+import { RemindersService } from "./reminders/reminders.service";
+import { ServerSecretsRepo } from "./secrets/server-secrets.repo";
 import { ShareLinksRepo } from "./share-links/share-links.repo";
 import { ShareLinksService } from "./share-links/share-links.service";
 import type { AudioStorage } from "./storage/audio-storage";
@@ -152,6 +157,12 @@ export function createServices(deps: ServiceDeps) {
   );
   const account = new AccountService({ users, auth, memories, audio, transactions });
   const book = new MemoryBook(memoriesRepo, { appUrl: publicAppUrl(config) });
+  const questions = new QuestionsService(new QuestionsRepo(db));
+  const reminders = new RemindersService(
+    new RemindersRepo(db),
+    { secrets: new ServerSecretsRepo(db), users, questions, mailer, log },
+    { appUrl: publicAppUrl(config) },
+  );
 
   return {
     config,
@@ -169,6 +180,8 @@ export function createServices(deps: ServiceDeps) {
     restore,
     account,
     book,
+    questions,
+    reminders,
     worker,
     metrics,
     health: new HealthService({ database, storage, jobs }),

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_MODEL_HOST } from "./ai/whisper/whisper-models";
 import type { S3StorageSettings } from "./storage/s3-storage";
 
 /** `s3://bucket` or `s3://bucket/some/prefix` (bucket names as S3 allows them: 3 to 63 characters). */
@@ -62,6 +63,21 @@ const configSchema = z.object({
     .default(10 * 60 * 1000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().nonnegative().default(2),
   POCKETSPHINX_BIN: z.string().default("pocketsphinx_continuous"),
+  /**
+   * The Whisper model of the local provider: a name ("base", "tiny") under DATA_DIR/models, or a
+   * path to a whisper.cpp model file. Without that file, transcription falls back to pocketsphinx.
+   */
+  WHISPER_MODEL: z.string().min(1).default("base"),
+  /** whisper.cpp threads per transcription; defaults to the machine's cores (at most 8). */
+  WHISPER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /** Time allowed per 10 minutes of audio before the engine is stopped and the job fails. */
+  WHISPER_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60 * 1000),
+  /** Where `npm run models -- download` fetches models (the whisper.cpp model host). */
+  WHISPER_MODEL_HOST: z.url().default(DEFAULT_MODEL_HOST),
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
   /** A job whose worker stops renewing its claim (crash, kill) is taken again after this. */
   JOB_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
@@ -78,6 +94,8 @@ const configSchema = z.object({
   UNATTACHED_UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(48),
   /** On a signal or a crash, the process ends this long after shutdown began, finished or not. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(8000),
+  /** How often due reminder mails are looked for (and once at start-up); 0 turns sending off. */
+  REMINDER_CHECK_SECONDS: z.coerce.number().nonnegative().default(60),
   /** Where audio lives: `file:` (DATA_DIR/audio) or `s3://bucket/optional/prefix`. */
   STORAGE_URL: z
     .string()

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
 import { createHousekeeping } from "./housekeeping/housekeeping";
 import { logSerializers } from "./http/log-serializers";
+import { reminderScheduler } from "./reminders/reminder-scheduler";
 import { installShutdown } from "./shutdown";
 import { createAudioStorage } from "./storage/storage-factory";
 
@@ -56,6 +57,12 @@ async function main(): Promise<void> {
       { name: "partial uploads", sweep: (now) => storage.sweepTemporaryFiles(now) },
       { name: "interrupted restores", sweep: (now) => services.restore.sweepLeftovers(now) },
       {
+        // An occurrence only has to outlive its local day (ADR 0020); a month is ample.
+        name: "old reminder occurrences",
+        sweep: (now) =>
+          services.reminders.sweepOccurrences(new Date(now.getTime() - 30 * 86_400_000)),
+      },
+      {
         name: "unattached uploads",
         sweep: (now) =>
           services.audio.sweepUnattached(
@@ -65,12 +72,19 @@ async function main(): Promise<void> {
     ],
   });
 
+  const reminders = reminderScheduler(
+    (now) => services.reminders.sendDue(now),
+    config.REMINDER_CHECK_SECONDS * 1000,
+    app.log,
+  );
+
   // A signal or an uncaught error closes in order; a second one, or a hang, ends the process.
   installShutdown({
     graceMs: config.SHUTDOWN_GRACE_MS,
     logger: app.log,
     close: async () => {
       await housekeeping.stop();
+      await reminders.stop();
       await app.close();
       await database.close();
     },
@@ -80,6 +94,7 @@ async function main(): Promise<void> {
   // Processing starts (or resumes work interrupted by a restart) once the app serves requests.
   app.worker.start();
   housekeeping.start();
+  reminders.start();
 }
 
 main().catch((error: unknown) => {

@@ -348,11 +348,14 @@ export const UPDATE_MESSAGES = {
   region: "App update",
 } as const;
 
-/** The footer's coming-soon list. */
+/**
+ * The footer's coming-soon list (the spec leaves its contents open): only what is not built yet.
+ * Sharing, memory books and reminders left it when they shipped.
+ */
 export const COMING_SOON = [
-  "Family sharing with invited relatives",
-  "Printable memory books",
-  "Reminders to record on special days",
+  "Photos beside your recordings",
+  "Bound books printed and posted to you",
+  "Recording by phone for grandparents",
 ];
 
 /** A player's position for screen readers: '0:12 of 1:05'. */

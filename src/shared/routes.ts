@@ -10,6 +10,7 @@ export const CLIENT_ROUTES = {
   profile: "/profile/:username",
   watch: "/watch",
   account: "/account",
+  unsubscribe: "/unsubscribe",
   /** Where a share link lands; the server redirects a live one, so this shows only a dead one. */
   shareLink: "/s/:token",
 } as const;

@@ -16,6 +16,7 @@ import {
   USERNAME_PATTERN,
 } from "./constants";
 import { MESSAGES } from "./messages";
+import { memoryQuestionSchema } from "./reminders";
 
 /** Every error the API sends: `{ "message": "..." }`. */
 export const errorResponseSchema = z.object({ message: z.string() });
@@ -240,6 +241,8 @@ export const memorySchema = z.object({
   stage: z.enum(PIPELINE_STAGES).nullable(),
   error: z.string().nullable(),
   createdAt: z.string(),
+  /** The question the memory answers (shown while it was recorded), or null. */
+  question: z.string().nullable(),
 });
 export type Memory = z.infer<typeof memorySchema>;
 
@@ -308,6 +311,8 @@ export const processMemoryBodySchema = z.object({
   audioUrl: z.string().trim().min(1, "audioUrl is required").max(500),
   /** When it was recorded; now when absent. */
   recordedAt: isoDateTimeSchema.optional(),
+  /** The question shown above the recorder, kept on the memory and given to the AI as context. */
+  question: memoryQuestionSchema.optional(),
 });
 export type ProcessMemoryBody = z.input<typeof processMemoryBodySchema>;
 

@@ -27,6 +27,12 @@ const AccountPage = lazy(() =>
     default: m.AccountPage,
   })),
 );
+// Opened from a reminder mail's unsubscribe link only.
+const UnsubscribePage = lazy(() =>
+  import("../features/reminders/components/unsubscribe-page").then((m) => ({
+    default: m.UnsubscribePage,
+  })),
+);
 const WatchPage = lazy(() =>
   import("../features/watch/components/watch-page").then((m) => ({ default: m.WatchPage })),
 );
@@ -59,6 +65,11 @@ export function AppRouter() {
             <Route path={CLIENT_ROUTES.account}>
               <Suspense fallback={<PageLoading />}>
                 <AccountPage />
+              </Suspense>
+            </Route>
+            <Route path={CLIENT_ROUTES.unsubscribe}>
+              <Suspense fallback={<PageLoading />}>
+                <UnsubscribePage />
               </Suspense>
             </Route>
             {/* A share link the server did not redirect: wrong or revoked, shown like a missing profile. */}

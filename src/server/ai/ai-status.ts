@@ -1,7 +1,16 @@
 import { spawn } from "node:child_process";
+import path from "node:path";
 import type { Config } from "../config";
+import { whisperModelFile, whisperThreads } from "./ai-factory";
 import { FFMPEG_MISSING } from "./audio-split";
 import { POCKETSPHINX_MISSING } from "./providers/local";
+import {
+  DEFAULT_WHISPER_MODEL,
+  downloadCommand,
+  inspectModel,
+  isModelName,
+  modelPath,
+} from "./whisper/whisper-models";
 
 /** What start-up logs about AI: the provider, its speech engine and text model, what cannot work. */
 export interface AiStatus {
@@ -21,6 +30,9 @@ export type AiStatusConfig = Pick<
   | "OPENAI_TRANSCRIPTION_MODEL"
   | "OPENAI_TEXT_MODEL"
   | "POCKETSPHINX_BIN"
+  | "WHISPER_MODEL"
+  | "WHISPER_THREADS"
+  | "dataDir"
 >;
 
 /** Whether a command can be started (found, executable, its libraries load). */
@@ -74,6 +86,30 @@ export async function describeAi(
       warnings,
     };
   }
+  const model = whisperModelFile(config);
+  if (model) {
+    const damaged = await inspectModel(model).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    if (damaged) {
+      const name = isModelName(config.WHISPER_MODEL) ? config.WHISPER_MODEL : DEFAULT_WHISPER_MODEL;
+      warnings.push(
+        `Recordings cannot be transcribed: ${damaged}. Fetch it again with \`${downloadCommand(name)}\``,
+      );
+    }
+    if (!(await ffmpeg)) warnings.push(`Recordings cannot be transcribed: ${FFMPEG_MISSING}`);
+    return {
+      provider: "local",
+      speechEngine: `whisper.cpp (${path.basename(model)}, ${whisperThreads(config)} threads)`,
+      textModel: "wink-nlp (offline)",
+      warnings,
+    };
+  }
+  // No Whisper model: say so with the command, then check the fallback engine.
+  warnings.push(
+    `No Whisper model at ${modelPath(config.WHISPER_MODEL, config.dataDir)} (WHISPER_MODEL=${config.WHISPER_MODEL}): speech recognition falls back to pocketsphinx, which gets about a third of the words wrong. Run \`${downloadCommand()}\` (or \`${downloadCommand("tiny")}\` on a small machine) and restart`,
+  );
   const [engine, converter] = await Promise.all([probe(config.POCKETSPHINX_BIN, []), ffmpeg]);
   if (!engine) {
     warnings.push(

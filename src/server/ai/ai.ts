@@ -13,6 +13,8 @@ export interface AudioInput {
 export interface TranscriptionResult {
   text: string;
   duration: number;
+  /** The spoken language (ISO 639-1, "en"), when the engine detects it. */
+  language?: string;
 }
 
 /**
@@ -36,6 +38,8 @@ export interface Transcriber {
  */
 export interface TextOptions extends CallOptions {
   language?: string;
+  /** The question the recording answers (shown while it was recorded): context for the summary. */
+  question?: string;
 }
 
 /** Summary, scores and tags from a transcript. Errors carry the spec's user-facing messages. */

@@ -64,5 +64,7 @@ export const PROMPTS = {
     ].join(" "),
 
   /** The transcript goes in the user message, apart from the instructions. */
-  transcriptMessage: (transcript: string) => `Transcript of the memory:\n\n${transcript}`,
+  /** The user message; a memory recorded as the answer to a question gets the question as context. */
+  transcriptMessage: (transcript: string, question?: string) =>
+    `${question ? `The question this memory answers: ${question}\n\n` : ""}Transcript of the memory:\n\n${transcript}`,
 } as const;

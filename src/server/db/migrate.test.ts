@@ -112,7 +112,8 @@ describe("migration 0008 on a journal that exists (SQLite)", () => {
       dialect: new SqliteDialect({ database: new SqliteDatabase(":memory:") }),
     });
     try {
-      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0004-audio-attachment");
+      // Everything before 0008, then rows as the repository writes them, then 0008.
+      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0007-memory-language");
       const user = await new UsersRepo(db).create({
         username: "before",
         displayName: null,

@@ -5,6 +5,8 @@ import { memoriesListOrder } from "./migrations/0002-memories-list-order";
 import { rateLimits } from "./migrations/0003-rate-limits";
 import { audioAttachment } from "./migrations/0004-audio-attachment";
 import { shareLinks } from "./migrations/0005-share-links";
+import { remindersAndQuestions } from "./migrations/0006-reminders-and-questions";
+import { memoryLanguage } from "./migrations/0007-memory-language";
 import { countsAndSearchIndex } from "./migrations/0008-counts-and-search-index";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
@@ -18,6 +20,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0003-rate-limits": rateLimits,
   "0004-audio-attachment": audioAttachment,
   "0005-share-links": shareLinks,
+  "0006-reminders-and-questions": remindersAndQuestions,
+  "0007-memory-language": memoryLanguage,
   "0008-counts-and-search-index": countsAndSearchIndex,
 };
 

@@ -61,8 +61,12 @@ export interface MemoriesTable {
   status: string;
   stage: string | null;
   error: string | null;
+  /** The spoken language the speech engine detected (ISO 639-1); null when unknown. */
+  language: Generated<string | null>;
   created_at: string;
   updated_at: string;
+  /** The question the memory answers, when one was shown while recording (migration 0006). */
+  question: string | null;
 }
 
 export interface CommentsTable {
@@ -104,6 +108,47 @@ export interface MemoryCountsTable {
   saved: number;
 }
 
+export interface ReminderSettingsTable {
+  user_id: string;
+  weekly_enabled: number;
+  weekday: number;
+  hour: number;
+  time_zone: string;
+  /** JSON: [{ label, month, day }]. */
+  special_days: string;
+  unsubscribed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReminderOccurrencesTable {
+  user_id: string;
+  /** 'weekly' or 'special:<label>'. */
+  kind: string;
+  /** The user's local date (YYYY-MM-DD) the reminder is for. */
+  occurrence_date: string;
+  status: "sending" | "sent" | "failed";
+  attempts: number;
+  /** While 'sending': the claim ends then (a crashed sender's occurrence is taken again). */
+  locked_until: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
+export interface QuestionRotationTable {
+  user_id: string;
+  seed: number;
+  position: number;
+  updated_at: string;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 /** Private share links (migration 0005): only the token's hash is stored. */
 export interface ShareLinksTable {
   id: string;
@@ -125,5 +170,9 @@ export interface Database {
   comments: CommentsTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;
+  reminder_settings: ReminderSettingsTable;
+  reminder_occurrences: ReminderOccurrencesTable;
+  question_rotation: QuestionRotationTable;
+  server_secrets: ServerSecretsTable;
   share_links: ShareLinksTable;
 }

@@ -20,6 +20,10 @@ const OWNERS: Record<string, string> = {
   comments: "comments/comments.repo.ts",
   jobs: "jobs/jobs.repo.ts",
   rate_limits: "rate-limit-store.ts",
+  reminder_settings: "reminders/reminders.repo.ts",
+  reminder_occurrences: "reminders/reminders.repo.ts",
+  question_rotation: "reminders/questions.repo.ts",
+  server_secrets: "secrets/server-secrets.repo.ts",
   share_links: "share-links/share-links.repo.ts",
 };
 

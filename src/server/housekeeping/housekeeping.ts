@@ -3,6 +3,7 @@ import { SessionsRepo } from "../auth/sessions.repo";
 import { type Config, ConfigError } from "../config";
 import type { DatabaseHandle } from "../db/connection";
 import { JobsRepo } from "../jobs/jobs.repo";
+import { Periodic } from "../periodic";
 import { RateLimitCounters } from "../rate-limit-store";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -29,14 +30,15 @@ export interface HousekeepingLogger {
  * between instances: each task's deletes are idempotent, so running twice at once is harmless.
  */
 export class Housekeeping {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly periodic: Periodic;
 
   constructor(
     private readonly tasks: readonly SweepTask[],
-    private readonly intervalMs: number,
+    intervalMs: number,
     private readonly logger: HousekeepingLogger,
-  ) {}
+  ) {
+    this.periodic = new Periodic(() => this.runOnce(), intervalMs);
+  }
 
   /** Runs every task once; returns each task's count, or null for a task that failed. */
   async runOnce(now = new Date()): Promise<Record<string, number | null>> {
@@ -55,25 +57,12 @@ export class Housekeeping {
 
   /** Runs now, then on a timer that does not keep the process alive. */
   start(): void {
-    if (this.intervalMs <= 0 || this.timer) return;
-    this.tick();
-    this.timer = setInterval(() => this.tick(), this.intervalMs);
-    this.timer.unref();
+    this.periodic.start();
   }
 
   /** Stops the timer and waits for a run in progress to finish. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  private tick(): void {
-    // A run that outlasts the interval is not overlapped by the next one.
-    if (this.running) return;
-    this.running = this.runOnce().finally(() => {
-      this.running = undefined;
-    });
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 }
 

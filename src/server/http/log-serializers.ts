@@ -3,13 +3,15 @@ import { SHARE_LINK_PATH_PREFIX } from "../../shared/share-links";
 
 /**
  * Credentials that travel in URLs never reach the log: the token of a share link (`/s/<token>`,
- * ADR 0019) and of a password-reset link (`?token=`). Applied to every request Fastify logs.
+ * ADR 0019), of a password-reset link (`?token=`) and of a reminder mail's unsubscribe link
+ * (`?t=`, ADR 0020). Applied to every request Fastify logs.
  */
 export function redactUrl(url: string): string {
   const sharePrefix = SHARE_LINK_PATH_PREFIX.replace(/\//g, "\\/");
   return url
     .replace(new RegExp(`^${sharePrefix}[^/?#]*`, "i"), `${SHARE_LINK_PATH_PREFIX}[redacted]`)
-    .replace(/([?&]token=)[^&#]*/gi, "$1[redacted]");
+    .replace(/([?&]token=)[^&#]*/gi, "$1[redacted]")
+    .replace(/([?&]t=)[^&#]*/g, "$1[redacted]");
 }
 
 /** pino serializers for main.ts's logger; Fastify merges them over its own. */

@@ -10,6 +10,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Extra headers (reminders' List-Unsubscribe, RFC 8058). */
+  headers?: Record<string, string>;
   /**
    * The text holds a credential that must not reach the log (a share link): the outbox then logs
    * only that a mail was written. Reset links are logged on purpose (see OutboxMailer).

@@ -9,6 +9,7 @@ import yauzl from "yauzl";
 import { z } from "zod";
 import { TEXT_MAX_LENGTH, TITLE_MAX_LENGTH } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
+import { QUESTION_MAX_LENGTH } from "../../shared/reminders";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
 import { PIPELINE_STAGES, type RestoreResult } from "../../shared/schemas";
 import type { AudioRow, AudioService } from "../audio/audio.service";
@@ -59,6 +60,8 @@ const backupMemorySchema = z.object({
   stage: z.string().nullable(),
   error: z.string().nullable(),
   createdAt: z.string(),
+  /** Backups made before questions existed have none. */
+  question: z.string().max(QUESTION_MAX_LENGTH).nullable().optional(),
   comments: z.array(backupCommentSchema).max(10_000),
   ...backupAudioFields,
 });
@@ -417,6 +420,7 @@ export class MemoriesRestore {
                 ? (memory.error ?? MESSAGES.restoredUnfinished)
                 : MESSAGES.restoredUnfinished,
             createdAt: validDate(memory.createdAt, now),
+            question: memory.question?.trim() || null,
           },
           trx,
         );

@@ -111,6 +111,7 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       status: "saved",
       stage: null,
       error: null,
+      question: null,
       createdAt: row.created_at,
     });
     const processing = await repo.insert({ userId: null, audioId: null, status: "processing" });

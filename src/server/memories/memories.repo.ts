@@ -34,6 +34,8 @@ export interface NewMemory {
   error?: string | null;
   /** Defaults to now; a restored memory keeps its original. */
   createdAt?: string;
+  /** The question shown while it was recorded, if any. */
+  question?: string | null;
 }
 
 /** The fields an owner may change through PUT /api/memories/{id}. */
@@ -183,6 +185,7 @@ export function toMemoryDto(row: MemoryRow): Memory {
     stage,
     error: row.error,
     createdAt: row.created_at,
+    question: row.question ?? null,
   };
 }
 
@@ -206,6 +209,7 @@ function toValues(input: NewMemory) {
     error: input.error ?? null,
     created_at: input.createdAt ?? now,
     updated_at: now,
+    question: input.question ?? null,
   };
 }
 
@@ -521,6 +525,8 @@ export class MemoriesRepo {
     output: {
       transcript?: string;
       duration?: number;
+      /** The detected spoken language; null clears one an earlier attempt stored. */
+      language?: string | null;
       summary?: string;
       title?: string;
       scores?: Record<string, number>;
@@ -530,6 +536,7 @@ export class MemoriesRepo {
     return this.updateProcessing(id, {
       ...(output.transcript !== undefined ? { transcript: output.transcript } : {}),
       ...(output.duration !== undefined ? { duration: output.duration } : {}),
+      ...(output.language !== undefined ? { language: output.language } : {}),
       ...(output.summary !== undefined ? { summary: output.summary } : {}),
       ...(output.title !== undefined ? { title: output.title } : {}),
       ...(output.scores !== undefined ? { scores: JSON.stringify(output.scores) } : {}),

@@ -387,6 +387,8 @@ describe("a journal that changes while its book is made", () => {
         updated_at: "",
         anon_owner_hash: null,
         claim_expires_at: null,
+        question: null,
+        language: null,
       });
       const rows = [1, 2, 3, 4, 5, 6].map((i) => row(i, `Chapter${i}`));
       let reads = 0;

@@ -332,7 +332,10 @@ describe("fully offline (the local provider)", () => {
       const jobs = new JobsRepo(testDb.handle.db, "sqlite");
       const audio = await storeAudioFixture(testDb.handle, storage, mp3);
       const row = await queueMemory(testDb.handle, audio.id, "v", NOW.toISOString());
-      const ai = createAi(loadConfig({ NODE_ENV: "test", AI_PROVIDER: "local" }));
+      // No Whisper model in this DATA_DIR: the pocketsphinx fallback.
+      const ai = createAi(
+        loadConfig({ NODE_ENV: "test", AI_PROVIDER: "local", DATA_DIR: storageDir }),
+      );
       const worker = new JobWorker(
         jobs,
         {

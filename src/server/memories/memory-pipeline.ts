@@ -30,17 +30,21 @@ const STAGE_PREFIX: Record<PipelineStage, string> = {
 const transcriptionSchema = z.object({
   text: z.string().max(TEXT_MAX_LENGTH),
   duration: z.number().nonnegative(),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}$/)
+    .optional()
+    .catch(undefined),
 });
 const summarySchema = z.string().trim().min(1, MESSAGES.noSummaryGenerated).max(TEXT_MAX_LENGTH);
 
 /**
  * What the text steps are told: the signal, and the spoken language when the speech engine kept
- * it on the memory (a `language` column, ISO 639-1), so summary, title and tags are written in it;
+ * it on the memory (`memories.language`, ISO 639-1, migration 0007), so summary, title and tags are written in it;
  * without it the text model works the language out from the transcript.
  */
 function textOptions(row: MemoryRow, signal: AbortSignal): TextOptions {
-  const language: unknown = (row as MemoryRow & { language?: unknown }).language;
-  return typeof language === "string" && language ? { signal, language } : { signal };
+  return row.language ? { signal, language: row.language } : { signal };
 }
 
 /** A failure the user sees on the memory; the job itself is finished (no automatic retry). */
@@ -173,12 +177,17 @@ export class MemoryPipeline implements JobHandler {
         await this.memories.saveStageOutput(row.id, {
           transcript,
           duration: estimateDuration(audio.bytes),
+          language: result.language ?? null,
         });
         return;
       }
       case "summarize": {
         const summary = summarySchema.parse(
-          await textModel.summarize(row.transcript, textOptions(row, signal)),
+          await textModel.summarize(row.transcript, {
+            ...textOptions(row, signal),
+            // The question the memory answers is context for the summary only.
+            ...(row.question ? { question: row.question } : {}),
+          }),
         );
         signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { summary, title: titleFromSummary(summary) });

@@ -70,6 +70,7 @@ export class MemoryProcessingService {
         : null,
       audioId: upload.id,
       recordedAt: new Date(body.recordedAt ?? now).toISOString(),
+      question: body.question ?? null,
       status: "processing",
       stage: "transcribe",
     });

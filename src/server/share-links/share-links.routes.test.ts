@@ -518,6 +518,9 @@ describe("share links are rate-limited and never logged", () => {
   it("redacts share and reset tokens from URLs", () => {
     expect(redactUrl("/s/abcDEF_-123?x=1")).toBe("/s/[redacted]?x=1");
     expect(redactUrl("/S/abc")).toBe("/s/[redacted]");
+    expect(redactUrl("/api/reminders/unsubscribe?u=abc&t=sig_-1")).toBe(
+      "/api/reminders/unsubscribe?u=abc&t=[redacted]",
+    );
     expect(redactUrl("/reset-password?token=abc&y=2")).toBe("/reset-password?token=[redacted]&y=2");
     expect(redactUrl("/profile/mia")).toBe("/profile/mia");
   });

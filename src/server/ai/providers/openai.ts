@@ -156,14 +156,14 @@ export class OpenAiTextModel implements TextModel {
     system: string,
     transcript: string,
     json: boolean,
-    { signal }: CallOptions,
+    { signal, question }: TextOptions,
   ) {
     const response = await this.client.chat.completions.create(
       {
         model: this.options.textModel,
         messages: [
           { role: "system", content: system },
-          { role: "user", content: PROMPTS.transcriptMessage(transcript) },
+          { role: "user", content: PROMPTS.transcriptMessage(transcript, question) },
         ],
         ...(json ? { response_format: { type: "json_object" as const } } : {}),
       },

@@ -19,6 +19,7 @@ import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useUser } from "../../auth/api/get-user";
 import { useForm } from "../../auth/components/use-form";
 import { useBackupDownload } from "../../memories/api/backup-memories";
+import { RemindersSection } from "../../reminders/components/reminders-section";
 import { ShareLinksSection } from "../../share-links/components/share-links-section";
 import { useChangePassword } from "../api/change-password";
 import { useDeleteAccount } from "../api/delete-account";
@@ -50,6 +51,7 @@ export function AccountPage() {
       <DisplayNameSection user={user} />
       <EmailSection user={user} />
       <PasswordSection />
+      <RemindersSection />
       <ShareLinksSection />
       <RestoreSection />
       <DangerZone />

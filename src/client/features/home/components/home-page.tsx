@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { Card } from "../../../components/ui/card";
 import { useDocumentTitle } from "../../../lib/use-document-title";
@@ -13,16 +13,30 @@ const UnclaimedRecordings = lazy(() =>
   })),
 );
 
+// The question to answer above the recorder: loaded after the first paint too.
+const QuestionPrompt = lazy(() =>
+  import("../../reminders/components/question-prompt").then((m) => ({
+    default: m.QuestionPrompt,
+  })),
+);
+
 export function HomePage() {
   useDocumentTitle();
+  // The question shown above the recorder is kept on the memory recorded while it is shown.
+  const [question, setQuestion] = useState<string | null>(null);
   return (
     <div className="space-y-8">
       <h1 className="text-center text-3xl font-bold text-balance text-brand-800">
         {MESSAGES.homeHeader}
       </h1>
-      <Card className="mx-auto max-w-2xl" data-testid="record-card">
-        <Recorder kind="memory" variant="card" />
-      </Card>
+      <div className="space-y-3">
+        <Suspense fallback={null}>
+          <QuestionPrompt onQuestion={setQuestion} />
+        </Suspense>
+        <Card className="mx-auto max-w-2xl" data-testid="record-card">
+          <Recorder kind="memory" variant="card" meta={question ? { question } : undefined} />
+        </Card>
+      </div>
       <PendingRecordings />
       <Suspense fallback={null}>
         <UnclaimedRecordings />

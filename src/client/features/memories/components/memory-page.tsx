@@ -97,6 +97,12 @@ export function MemoryPage({ id }: { id: string }) {
       </div>
       <header className="space-y-3">
         <h1 className="text-2xl font-bold text-balance">{data.title || MESSAGES.untitledMemory}</h1>
+        {data.question ? (
+          <p className="text-slate-700" data-testid="memory-question">
+            <span className="font-medium text-slate-900">Answering: </span>
+            {data.question}
+          </p>
+        ) : null}
         <MemoryStateBadge memory={data} />
         {data.status === "failed" && data.error ? (
           <p className="text-red-800">{data.error}</p>

@@ -5,6 +5,12 @@ import { registerFinisher } from "../../recorder/pending-uploads";
 import { announceMemoryFailed, announceMemorySaved } from "./memory-saved-events";
 import { ProcessingFailedError, runMemoryProcessing } from "./run-processing";
 
+/** The question the home page's recorder passed along (kept with the recording in the browser). */
+function questionOf(meta: unknown): string | undefined {
+  const question = (meta as { question?: unknown } | null)?.question;
+  return typeof question === "string" && question ? question : undefined;
+}
+
 /**
  * What happens to a recorded memory after its upload: the server processes it while the recorder
  * shows each stage's notice; then the app celebrates (see MemorySavedEffects). Registered when
@@ -12,7 +18,10 @@ import { ProcessingFailedError, runMemoryProcessing } from "./run-processing";
  */
 registerFinisher("memory", async (upload, report) => {
   try {
-    const memory = await runMemoryProcessing(upload, report);
+    const memory = await runMemoryProcessing(
+      { ...upload, question: questionOf(upload.meta) },
+      report,
+    );
     announceMemorySaved(memory);
     return memory;
   } catch (error) {

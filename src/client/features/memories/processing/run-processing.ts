@@ -30,11 +30,15 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * picks up the same memory, and resumes a failed one.
  */
 export async function runMemoryProcessing(
-  upload: { url: string; recordedAt: string },
+  upload: { url: string; recordedAt: string; question?: string | undefined },
   report: ReportNotice,
   options: RunOptions = {},
 ): Promise<Memory> {
-  let memory = await startProcessing({ audioUrl: upload.url, recordedAt: upload.recordedAt });
+  let memory = await startProcessing({
+    audioUrl: upload.url,
+    recordedAt: upload.recordedAt,
+    ...(upload.question ? { question: upload.question } : {}),
+  });
   if (memory.status === "failed") memory = await retryProcessing(memory.id);
   return followProcessing(memory, report, options);
 }

@@ -80,6 +80,7 @@ export function makeMemory(overrides: Partial<Memory> = {}): Memory {
     stage: null,
     error: null,
     createdAt: "2024-06-01T12:31:00.000Z",
+    question: null,
     ...overrides,
   };
 }

@@ -1,0 +1,113 @@
+import { Lightbulb, RefreshCw } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
+import { useSearchParams } from "wouter";
+import { isKnownQuestion, QUESTIONS } from "../../../../shared/questions";
+import { REMINDER_MESSAGES } from "../../../../shared/reminders";
+import { Button } from "../../../components/ui/button";
+import { useUser } from "../../auth/api/get-user";
+import { onMemorySaved } from "../../memories/processing/memory-saved-events";
+import { useCurrentQuestion, useNextQuestion, useReminders } from "../api/reminders";
+
+export interface QuestionPromptProps {
+  /** The question shown now (null while none is), for the recorder to keep on the memory. */
+  onQuestion: (question: string | null) => void;
+}
+
+/**
+ * The question to answer above the home page's recorder. A reminder mail's link names its
+ * question (`/?question=...`); it is shown when it is one the product asks (a built-in question or
+ * one of the user's special days), so a crafted link cannot put words on the page. Otherwise a
+ * logged-in user sees their rotation's question (skipping moves it on for good); a visitor walks
+ * the built-in list from a random place.
+ */
+export function QuestionPrompt({ onQuestion }: QuestionPromptProps) {
+  const { data: user } = useUser();
+  const loggedIn = Boolean(user);
+  const [params, setParams] = useSearchParams();
+  const linked = params.get("question");
+  const current = useCurrentQuestion(loggedIn);
+  const next = useNextQuestion();
+  const builtInLink = linked !== null && QUESTIONS.includes(linked);
+  // Only a link that is not a built-in question needs the special days to be checked against.
+  const reminders = useReminders(loggedIn && linked !== null && !builtInLink);
+  const [visitorIndex, setVisitorIndex] = useState(() =>
+    Math.floor(Math.random() * QUESTIONS.length),
+  );
+
+  const fromLink = useMemo(() => {
+    if (linked === null) return null;
+    if (builtInLink) return linked;
+    const labels = reminders.data?.specialDays.map((day) => day.label) ?? [];
+    return isKnownQuestion(linked, labels) ? linked : null;
+  }, [linked, builtInLink, reminders.data]);
+
+  const question =
+    fromLink ?? (loggedIn ? (current.data?.question ?? null) : (QUESTIONS[visitorIndex] ?? null));
+
+  useEffect(() => {
+    onQuestion(question);
+  }, [question, onQuestion]);
+
+  // Answering the rotation's question moves the rotation on, as skipping does.
+  const position = current.data?.position;
+  const rotationQuestion = current.data?.question;
+  const { mutate: moveOn } = next;
+  useEffect(
+    () =>
+      onMemorySaved((memory) => {
+        if (position !== undefined && memory.question && memory.question === rotationQuestion) {
+          moveOn(position);
+        }
+      }),
+    [position, rotationQuestion, moveOn],
+  );
+
+  if (!question) return null;
+
+  const skip = () => {
+    if (fromLink) {
+      // Leave the mail's question; the rotation's own question comes back.
+      setParams((previous) => {
+        const updated = new URLSearchParams(previous);
+        updated.delete("question");
+        return updated;
+      });
+      if (!loggedIn) setVisitorIndex((index) => (index + 1) % QUESTIONS.length);
+      return;
+    }
+    if (loggedIn) {
+      if (position !== undefined) next.mutate(position);
+    } else {
+      setVisitorIndex((index) => (index + 1) % QUESTIONS.length);
+    }
+  };
+
+  return (
+    <section
+      aria-labelledby="question-prompt-heading"
+      className="mx-auto max-w-2xl rounded-lg border border-brand-100 bg-white p-4 shadow-sm"
+      data-testid="question-prompt"
+    >
+      <h2
+        id="question-prompt-heading"
+        className="flex items-center gap-2 text-sm font-semibold text-brand-800"
+      >
+        <Lightbulb className="h-4 w-4" aria-hidden="true" />
+        {REMINDER_MESSAGES.questionHeading}
+      </h2>
+      <p className="mt-2 text-lg font-medium text-slate-900" data-testid="question-text">
+        {question}
+      </p>
+      <Button
+        type="button"
+        variant="ghost"
+        className="mt-2 min-h-11"
+        onClick={skip}
+        disabled={next.isPending}
+      >
+        <RefreshCw className="mr-2 h-4 w-4" aria-hidden="true" />
+        {REMINDER_MESSAGES.skipQuestion}
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,292 @@
+import { Plus, Trash2 } from "lucide-react";
+import { type FormEvent, useId, useMemo, useState } from "react";
+import {
+  MAX_SPECIAL_DAYS,
+  REMINDER_MESSAGES,
+  type ReminderSettings,
+  type ReminderSettingsBody,
+  SPECIAL_DAY_LABEL_MAX_LENGTH,
+  WEEKDAY_NAMES,
+} from "../../../../shared/reminders";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { Input } from "../../../components/ui/input";
+import { Spinner } from "../../../components/ui/spinner";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useReminders, useSaveReminders } from "../api/reminders";
+
+const SELECT =
+  "h-11 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900";
+const HOURS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
+const MONTHS = Array.from({ length: 12 }, (_, i) =>
+  new Intl.DateTimeFormat("en-US", { month: "long", timeZone: "UTC" }).format(
+    new Date(Date.UTC(2024, i, 1)),
+  ),
+);
+
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
+}
+
+/** Every zone the browser knows, with the chosen one (and UTC) always offered. */
+function timeZoneChoices(current: string): string[] {
+  const zones =
+    typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return [...new Set([current, "UTC", ...zones])].sort();
+}
+
+function SelectField({
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  label: string;
+  value: string | number;
+  onChange: (value: string) => void;
+  children: React.ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className="grid gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-slate-900">
+        {label}
+      </label>
+      <select
+        id={id}
+        className={SELECT}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {children}
+      </select>
+    </div>
+  );
+}
+
+/** The account page's reminder settings: weekly mail on/off, day, hour, time zone, special days. */
+export function RemindersSection() {
+  const reminders = useReminders();
+  return (
+    <Card>
+      <section aria-labelledby="account-reminders" className="space-y-4">
+        <h2 id="account-reminders" className="text-lg font-semibold text-slate-900">
+          {REMINDER_MESSAGES.sectionTitle}
+        </h2>
+        {reminders.data ? (
+          <RemindersForm settings={reminders.data} />
+        ) : reminders.isError ? (
+          <p className="text-red-700">{errorMessage(reminders.error)}</p>
+        ) : (
+          <Spinner />
+        )}
+      </section>
+    </Card>
+  );
+}
+
+function RemindersForm({ settings }: { settings: ReminderSettings }) {
+  const save = useSaveReminders();
+  const [form, setForm] = useState<ReminderSettingsBody>(() => ({
+    weekly: {
+      ...settings.weekly,
+      // Never saved: the time zone this browser is in.
+      timeZone: settings.saved ? settings.weekly.timeZone : browserTimeZone(),
+    },
+    specialDays: settings.specialDays,
+  }));
+  const zones = useMemo(() => timeZoneChoices(form.weekly.timeZone), [form.weekly.timeZone]);
+  const enabledId = useId();
+
+  const setWeekly = (change: Partial<ReminderSettingsBody["weekly"]>) =>
+    setForm((f) => ({ ...f, weekly: { ...f.weekly, ...change } }));
+  const setDay = (index: number, change: Partial<ReminderSettingsBody["specialDays"][number]>) =>
+    setForm((f) => ({
+      ...f,
+      specialDays: f.specialDays.map((day, i) => (i === index ? { ...day, ...change } : day)),
+    }));
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(form, {
+      onSuccess: () => toast({ title: REMINDER_MESSAGES.saved }),
+      onError: (error) =>
+        toast({
+          title: "Reminders not saved",
+          description: errorMessage(error),
+          variant: "destructive",
+        }),
+    });
+  };
+
+  return (
+    <form className="grid gap-4" onSubmit={onSubmit} noValidate>
+      {!settings.hasEmail ? (
+        <p className="text-sm text-slate-700">{REMINDER_MESSAGES.noEmail}</p>
+      ) : null}
+      {settings.unsubscribedAt ? (
+        <p className="text-sm text-slate-700">{REMINDER_MESSAGES.unsubscribed}</p>
+      ) : null}
+      <div className="flex min-h-11 items-center gap-3">
+        <input
+          id={enabledId}
+          type="checkbox"
+          className="h-5 w-5 accent-brand-700"
+          checked={form.weekly.enabled}
+          onChange={(event) => setWeekly({ enabled: event.target.checked })}
+        />
+        <label htmlFor={enabledId} className="text-sm font-medium text-slate-900">
+          {REMINDER_MESSAGES.weeklyLabel}
+        </label>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <SelectField
+          label={REMINDER_MESSAGES.weekdayLabel}
+          value={form.weekly.weekday}
+          onChange={(value) => setWeekly({ weekday: Number(value) })}
+        >
+          {WEEKDAY_NAMES.map((name, index) => (
+            <option key={name} value={index}>
+              {name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label={REMINDER_MESSAGES.hourLabel}
+          value={form.weekly.hour}
+          onChange={(value) => setWeekly({ hour: Number(value) })}
+        >
+          {HOURS.map((text, hour) => (
+            <option key={text} value={hour}>
+              {text}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label={REMINDER_MESSAGES.timeZoneLabel}
+          value={form.weekly.timeZone}
+          onChange={(value) => setWeekly({ timeZone: value })}
+        >
+          {zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <p className="text-sm text-slate-700">
+        Special days are reminded at the same hour, with a question that fits the day.
+      </p>
+      <fieldset className="grid gap-3">
+        <legend className="text-base font-semibold text-slate-900">
+          {REMINDER_MESSAGES.specialDaysTitle}
+        </legend>
+        {form.specialDays.map((day, index) => (
+          <SpecialDayRow
+            // Rows have no id of their own; the index is stable until one is removed.
+            // biome-ignore lint/suspicious/noArrayIndexKey: see above
+            key={index}
+            day={day}
+            onChange={(change) => setDay(index, change)}
+            onRemove={() =>
+              setForm((f) => ({ ...f, specialDays: f.specialDays.filter((_, i) => i !== index) }))
+            }
+          />
+        ))}
+        {form.specialDays.length < MAX_SPECIAL_DAYS ? (
+          <div>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() =>
+                setForm((f) => ({
+                  ...f,
+                  specialDays: [...f.specialDays, { label: "", month: 1, day: 1 }],
+                }))
+              }
+            >
+              <Plus className="mr-2 h-4 w-4" aria-hidden="true" />
+              {REMINDER_MESSAGES.addSpecialDay}
+            </Button>
+          </div>
+        ) : null}
+      </fieldset>
+      <div>
+        <Button type="submit" disabled={save.isPending}>
+          {REMINDER_MESSAGES.save}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function SpecialDayRow({
+  day,
+  onChange,
+  onRemove,
+}: {
+  day: ReminderSettingsBody["specialDays"][number];
+  onChange: (change: Partial<ReminderSettingsBody["specialDays"][number]>) => void;
+  onRemove: () => void;
+}) {
+  const labelId = useId();
+  const dayId = useId();
+  return (
+    <div
+      className="grid items-end gap-3 sm:grid-cols-[2fr_1.3fr_0.8fr_auto]"
+      data-testid="special-day"
+    >
+      <div className="grid gap-1">
+        <label htmlFor={labelId} className="text-sm font-medium text-slate-900">
+          {REMINDER_MESSAGES.specialDayLabel}
+        </label>
+        <Input
+          id={labelId}
+          value={day.label}
+          maxLength={SPECIAL_DAY_LABEL_MAX_LENGTH}
+          placeholder="Mia's birthday"
+          onChange={(event) => onChange({ label: event.target.value })}
+        />
+      </div>
+      <SelectField
+        label={REMINDER_MESSAGES.specialDayMonth}
+        value={day.month}
+        onChange={(value) => onChange({ month: Number(value) })}
+      >
+        {MONTHS.map((name, index) => (
+          <option key={name} value={index + 1}>
+            {name}
+          </option>
+        ))}
+      </SelectField>
+      <div className="grid gap-1">
+        <label htmlFor={dayId} className="text-sm font-medium text-slate-900">
+          {REMINDER_MESSAGES.specialDayDay}
+        </label>
+        <Input
+          id={dayId}
+          type="number"
+          min={1}
+          max={31}
+          inputMode="numeric"
+          value={day.day}
+          onChange={(event) => onChange({ day: Number(event.target.value) })}
+        />
+      </div>
+      <Button
+        type="button"
+        variant="ghost"
+        size="icon"
+        aria-label={`${REMINDER_MESSAGES.removeSpecialDay} ${day.label || "special day"}`}
+        onClick={onRemove}
+      >
+        <Trash2 className="h-5 w-5 text-red-700" aria-hidden="true" />
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { QUESTIONS, specialDayQuestion } from "../../../../shared/questions";
+import {
+  type CurrentQuestion,
+  REMINDER_MESSAGES,
+  type ReminderSettings,
+} from "../../../../shared/reminders";
+import { clearToasts } from "../../../test/app-render";
+import {
+  type FakeRequest,
+  fakeApi,
+  json,
+  me,
+  renderWithApp,
+  userHandler,
+} from "../../memories/test/fake-api";
+import { QuestionPrompt } from "./question-prompt";
+import { RemindersSection } from "./reminders-section";
+
+afterEach(() => {
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+const SETTINGS: ReminderSettings = {
+  weekly: { enabled: false, weekday: 0, hour: 18, timeZone: "UTC" },
+  specialDays: [{ label: "Mia's birthday", month: 3, day: 14 }],
+  hasEmail: true,
+  saved: true,
+  unsubscribedAt: null,
+};
+
+/** A server with a question rotation (position -> QUESTIONS[position]) and reminder settings. */
+function questionServer(settings: ReminderSettings = SETTINGS) {
+  let position = 0;
+  const current = (): CurrentQuestion => ({ position, question: QUESTIONS[position] as string });
+  return fakeApi([
+    userHandler(me),
+    ({ method, url, body }: FakeRequest) => {
+      if (url === "/api/question" && method === "GET") return json(current());
+      if (url === "/api/question/next" && method === "POST") {
+        if ((body as { position: number }).position === position) position += 1;
+        return json(current());
+      }
+      if (url === "/api/reminders" && method === "GET") return json(settings);
+      return undefined;
+    },
+  ]);
+}
+
+describe("QuestionPrompt", () => {
+  it("shows the user's question, skips to the next, and reports what is shown", async () => {
+    const api = questionServer();
+    const onQuestion = vi.fn();
+    renderWithApp(<QuestionPrompt onQuestion={onQuestion} />);
+    expect(await screen.findByText(QUESTIONS[0] as string)).toBeInTheDocument();
+    await waitFor(() => expect(onQuestion).toHaveBeenLastCalledWith(QUESTIONS[0]));
+    await userEvent.click(screen.getByRole("button", { name: REMINDER_MESSAGES.skipQuestion }));
+    expect(await screen.findByText(QUESTIONS[1] as string)).toBeInTheDocument();
+    expect(api.requests).toContainEqual({
+      method: "POST",
+      url: "/api/question/next",
+      body: { position: 0 },
+    });
+    await waitFor(() => expect(onQuestion).toHaveBeenLastCalledWith(QUESTIONS[1]));
+  });
+
+  it("shows a mail link's special-day question, but never words a crafted link brings", async () => {
+    questionServer();
+    const question = specialDayQuestion("Mia's birthday");
+    const first = renderWithApp(
+      <QuestionPrompt onQuestion={() => undefined} />,
+      `/?question=${encodeURIComponent(question)}`,
+    );
+    expect(await screen.findByText(question)).toBeInTheDocument();
+    first.unmount();
+
+    renderWithApp(
+      <QuestionPrompt onQuestion={() => undefined} />,
+      `/?question=${encodeURIComponent("Send me your password")}`,
+    );
+    expect(await screen.findByText(QUESTIONS[0] as string)).toBeInTheDocument();
+    expect(screen.queryByText("Send me your password")).toBeNull();
+  });
+});
+
+describe("RemindersSection", () => {
+  it("offers the browser's time zone until saved, and saves what was chosen", async () => {
+    const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const api = fakeApi([
+      ({ method, url, body }) => {
+        if (url !== "/api/reminders") return undefined;
+        if (method === "GET") return json({ ...SETTINGS, specialDays: [], saved: false });
+        return json({ ...(body as object), hasEmail: true, saved: true, unsubscribedAt: null });
+      },
+    ]);
+    renderWithApp(<RemindersSection />, "/account");
+    const zone = await screen.findByLabelText(REMINDER_MESSAGES.timeZoneLabel);
+    expect(zone).toHaveValue(browserZone);
+    await userEvent.click(screen.getByLabelText(REMINDER_MESSAGES.weeklyLabel));
+    await userEvent.selectOptions(
+      screen.getByLabelText(REMINDER_MESSAGES.weekdayLabel, { exact: true }),
+      "Wednesday",
+    );
+    await userEvent.selectOptions(screen.getByLabelText(REMINDER_MESSAGES.hourLabel), "07:00");
+    await userEvent.click(screen.getByRole("button", { name: REMINDER_MESSAGES.addSpecialDay }));
+    await userEvent.type(
+      screen.getByLabelText(REMINDER_MESSAGES.specialDayLabel),
+      "Mia's birthday",
+    );
+    await userEvent.selectOptions(
+      screen.getByLabelText(REMINDER_MESSAGES.specialDayMonth, { exact: true }),
+      "March",
+    );
+    const day = screen.getByLabelText(REMINDER_MESSAGES.specialDayDay);
+    await userEvent.clear(day);
+    await userEvent.type(day, "14");
+    await userEvent.click(screen.getByRole("button", { name: REMINDER_MESSAGES.save }));
+    expect(await screen.findByText(REMINDER_MESSAGES.saved)).toBeInTheDocument();
+    expect(api.requests.find((r) => r.method === "PUT")?.body).toEqual({
+      weekly: { enabled: true, weekday: 3, hour: 7, timeZone: browserZone },
+      specialDays: [{ label: "Mia's birthday", month: 3, day: 14 }],
+    });
+  });
+
+  it("shows the server's reason when saving is refused", async () => {
+    fakeApi([
+      ({ method, url }) => {
+        if (url !== "/api/reminders") return undefined;
+        if (method === "GET") return json(SETTINGS);
+        return json({ message: "body.specialDays.0.day: is not a day of that month" }, 400);
+      },
+    ]);
+    renderWithApp(<RemindersSection />, "/account");
+    await userEvent.click(await screen.findByRole("button", { name: REMINDER_MESSAGES.save }));
+    expect(
+      await screen.findByText("body.specialDays.0.day: is not a day of that month"),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,63 @@
+import { randomInt } from "node:crypto";
+import { QUESTIONS } from "../../shared/questions";
+import type { CurrentQuestion } from "../../shared/reminders";
+import type { QuestionsRepo } from "./questions.repo";
+
+/** A small seeded generator (mulberry32): the same seed gives the same shuffle on every instance. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled(count: number, seed: number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  const random = seededRandom(seed);
+  for (let i = count - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
+}
+
+/**
+ * The order of round `round` through `count` questions: a fresh shuffle each round, so none comes
+ * back before all were asked, and a round never starts with the question the last one ended on.
+ */
+export function roundOrder(count: number, seed: number, round: number): number[] {
+  const order = shuffled(count, seed + round * 7919);
+  if (round > 0 && count > 2) {
+    const previousLast = shuffled(count, seed + (round - 1) * 7919)[count - 1];
+    if (order[0] === previousLast) [order[0], order[1]] = [order[1] as number, order[0] as number];
+  }
+  return order;
+}
+
+/** Which built-in question a user at `position` of their rotation sees. */
+export function questionAt(seed: number, position: number, questions = QUESTIONS): string {
+  const count = questions.length;
+  const order = roundOrder(count, seed, Math.floor(position / count));
+  return questions[order[position % count] as number] as string;
+}
+
+/** The rotating question above the recorder: one shuffled order per user, skipped or answered in turn. */
+export class QuestionsService {
+  constructor(private readonly repo: QuestionsRepo) {}
+
+  async current(userId: string): Promise<CurrentQuestion> {
+    const { seed, position } = await this.repo.getOrCreate(userId, randomInt(0, 2 ** 31 - 1));
+    return { position, question: questionAt(seed, position) };
+  }
+
+  /** Moves on from `position` (a skip, or the question answered); a stale position changes nothing. */
+  async next(userId: string, position: number): Promise<CurrentQuestion> {
+    await this.current(userId);
+    await this.repo.advanceFrom(userId, position);
+    return this.current(userId);
+  }
+}

@@ -1,0 +1,110 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  currentQuestionSchema,
+  nextQuestionBodySchema,
+  REMINDER_MESSAGES,
+  reminderSettingsBodySchema,
+  reminderSettingsSchema,
+  unsubscribeQuerySchema,
+} from "../../shared/reminders";
+import { errorResponseSchema, okResponseSchema } from "../../shared/schemas";
+import { badRequest, unauthorized } from "../http-errors";
+import type { QuestionsService } from "./questions.service";
+import type { RemindersService } from "./reminders.service";
+
+export interface RemindersRoutesOptions {
+  reminders: RemindersService;
+  questions: QuestionsService;
+  /** Unsubscribe attempts per client address per minute. */
+  unsubscribePerMinute: number;
+}
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
+
+function requireUser(request: FastifyRequest): string {
+  const userId = request.identity.userId;
+  if (!userId) throw unauthorized();
+  return userId;
+}
+
+/**
+ * Reminder settings (GET/PUT /api/reminders), the one-click unsubscribe (no login: the link is
+ * signed) and the rotating question (GET /api/question, POST /api/question/next).
+ */
+export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = async (
+  app,
+  { reminders, questions, unsubscribePerMinute },
+) => {
+  // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` as a form; the link's query says who.
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+
+  app.get(
+    "/reminders",
+    {
+      schema: {
+        summary: "The logged-in user's reminder settings",
+        response: { 200: reminderSettingsSchema, ...errors },
+      },
+    },
+    async (request) => reminders.get(requireUser(request)),
+  );
+
+  app.put(
+    "/reminders",
+    {
+      schema: {
+        summary: "Saves the weekly reminder and the special days (and ends an earlier unsubscribe)",
+        body: reminderSettingsBodySchema,
+        response: { 200: reminderSettingsSchema, ...errors },
+      },
+    },
+    async (request) => reminders.save(requireUser(request), request.body),
+  );
+
+  app.post(
+    "/reminders/unsubscribe",
+    {
+      config: { rateLimit: { max: unsubscribePerMinute, timeWindow: "1 minute" } },
+      schema: {
+        summary:
+          "One-click unsubscribe from every reminder mail (RFC 8058); signed link, no login needed",
+        querystring: unsubscribeQuerySchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { u, t } = request.query;
+      if (!(await reminders.unsubscribe(u, t)))
+        throw badRequest(REMINDER_MESSAGES.unsubscribeInvalid);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    "/question",
+    {
+      schema: {
+        summary: "The logged-in user's current question to answer",
+        response: { 200: currentQuestionSchema, ...errors },
+      },
+    },
+    async (request) => questions.current(requireUser(request)),
+  );
+
+  app.post(
+    "/question/next",
+    {
+      schema: {
+        summary: "Moves on from the question at `position` (skipped or answered)",
+        body: nextQuestionBodySchema,
+        response: { 200: currentQuestionSchema, ...errors },
+      },
+    },
+    async (request) => questions.next(requireUser(request), request.body.position),
+  );
+};

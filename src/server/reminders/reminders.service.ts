@@ -1,0 +1,249 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import { specialDayQuestion } from "../../shared/questions";
+import {
+  type ReminderSettings,
+  type ReminderSettingsBody,
+  type SpecialDay,
+  specialDaySchema,
+} from "../../shared/reminders";
+import { badRequest } from "../http-errors";
+import type { Mailer } from "../mail/mailer";
+import type { ServerSecretsRepo } from "../secrets/server-secrets.repo";
+import type { UsersService } from "../users/users.service";
+import type { QuestionsService } from "./questions.service";
+import { type DueReminder, dueReminders } from "./reminder-schedule";
+import type { OccurrenceKey, ReminderSettingsRow, RemindersRepo } from "./reminders.repo";
+
+/** What a user who never saved reminders sees: all off, Sunday at 18:00. */
+const DEFAULTS = { enabled: false, weekday: 0, hour: 18, timeZone: "UTC" };
+/** A sender that dies mid-mail leaves its claim; another instance takes it after this. */
+const SEND_LOCK_MS = 5 * 60_000;
+const SECRET_NAME = "unsubscribe-links";
+const PAGE = 500;
+
+function parseSpecialDays(text: string): SpecialDay[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return [];
+    return value.flatMap((item) => {
+      const parsed = specialDaySchema.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** The mail's links point back at the app (APP_URL). */
+export interface RemindersOptions {
+  appUrl: string;
+}
+
+/**
+ * Reminder settings, the schedule's sending (exactly once per occurrence, whichever instance gets
+ * there first; docs/adr/0020) and the signed one-click unsubscribe.
+ */
+export class RemindersService {
+  private secret: Promise<Buffer> | undefined;
+
+  constructor(
+    private readonly repo: RemindersRepo,
+    private readonly deps: {
+      secrets: ServerSecretsRepo;
+      users: UsersService;
+      questions: QuestionsService;
+      mailer: Mailer;
+      log: Pick<FastifyBaseLogger, "info" | "error">;
+    },
+    private readonly options: RemindersOptions,
+  ) {}
+
+  async get(userId: string): Promise<ReminderSettings> {
+    const [row, user] = await Promise.all([
+      this.repo.find(userId),
+      this.deps.users.getUser(userId),
+    ]);
+    return this.toSettings(row, Boolean(user?.email));
+  }
+
+  async save(
+    userId: string,
+    body: ReminderSettingsBody,
+    now = new Date(),
+  ): Promise<ReminderSettings> {
+    // Two special days of the same name would be one reminder: the name says which day it is.
+    const labels = new Set<string>();
+    for (const [index, day] of body.specialDays.entries()) {
+      const key = day.label.toLowerCase();
+      if (labels.has(key)) throw badRequest(`body.specialDays.${index}.label: is used twice`);
+      labels.add(key);
+    }
+    await this.repo.upsert(
+      userId,
+      {
+        weeklyEnabled: body.weekly.enabled,
+        weekday: body.weekly.weekday,
+        hour: body.weekly.hour,
+        timeZone: body.weekly.timeZone,
+        specialDays: JSON.stringify(body.specialDays),
+      },
+      now,
+    );
+    return this.get(userId);
+  }
+
+  private toSettings(row: ReminderSettingsRow | undefined, hasEmail: boolean): ReminderSettings {
+    if (!row) {
+      return {
+        weekly: { ...DEFAULTS },
+        specialDays: [],
+        hasEmail,
+        saved: false,
+        unsubscribedAt: null,
+      };
+    }
+    return {
+      weekly: {
+        enabled: Number(row.weekly_enabled) === 1,
+        weekday: Number(row.weekday),
+        hour: Number(row.hour),
+        timeZone: row.time_zone,
+      },
+      specialDays: parseSpecialDays(row.special_days),
+      hasEmail,
+      saved: true,
+      unsubscribedAt: row.unsubscribed_at,
+    };
+  }
+
+  /** Housekeeping: occurrence rows made before `before` (long past their day). */
+  sweepOccurrences(before: Date): Promise<number> {
+    return this.repo.deleteOccurrencesBefore(before);
+  }
+
+  // ---- Unsubscribe ------------------------------------------------------------------------
+
+  private key(): Promise<Buffer> {
+    this.secret ??= this.deps.secrets.getOrCreate(SECRET_NAME).catch((error: unknown) => {
+      this.secret = undefined;
+      throw error;
+    });
+    return this.secret;
+  }
+
+  /** The signature in a user's unsubscribe link: HMAC-SHA256 of the user id with a server secret. */
+  async unsubscribeToken(userId: string): Promise<string> {
+    return createHmac("sha256", await this.key())
+      .update(`unsubscribe:${userId}`)
+      .digest("base64url");
+  }
+
+  /** The page a person opens from the mail, and the address mail providers POST to (RFC 8058). */
+  async unsubscribeLinks(userId: string): Promise<{ page: string; oneClick: string }> {
+    const query = `u=${encodeURIComponent(userId)}&t=${await this.unsubscribeToken(userId)}`;
+    return {
+      page: `${this.base()}/unsubscribe?${query}`,
+      oneClick: `${this.base()}/api/reminders/unsubscribe?${query}`,
+    };
+  }
+
+  /** Stops every reminder mail of the user the link was made for; false for a wrong signature. */
+  async unsubscribe(userId: string, token: string, now = new Date()): Promise<boolean> {
+    const expected = Buffer.from(await this.unsubscribeToken(userId));
+    const given = Buffer.from(token);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    await this.repo.unsubscribe(userId, now);
+    return true;
+  }
+
+  // ---- Sending ----------------------------------------------------------------------------
+
+  /**
+   * Sends every reminder due at `now` that no instance has sent yet; returns how many were sent.
+   * Safe to run on several instances at once: each occurrence is claimed in the database first.
+   */
+  async sendDue(now = new Date()): Promise<number> {
+    let sent = 0;
+    let after = "";
+    for (;;) {
+      const rows = await this.repo.listActive(after, PAGE);
+      for (const row of rows) {
+        const settings = this.toSettings(row, true);
+        const due = dueReminders(
+          {
+            weeklyEnabled: settings.weekly.enabled,
+            weekday: settings.weekly.weekday,
+            hour: settings.weekly.hour,
+            timeZone: settings.weekly.timeZone,
+            specialDays: settings.specialDays,
+            updatedAt: new Date(row.updated_at),
+          },
+          now,
+        );
+        for (const reminder of due) {
+          if (await this.sendOne(row.user_id, reminder, now)) sent++;
+        }
+      }
+      if (rows.length < PAGE) return sent;
+      after = rows[rows.length - 1]?.user_id ?? after;
+    }
+  }
+
+  private async sendOne(userId: string, reminder: DueReminder, now: Date): Promise<boolean> {
+    const user = await this.deps.users.getUser(userId);
+    if (!user?.email) return false;
+    const key: OccurrenceKey = { userId, kind: reminder.kind, date: reminder.date };
+    if (!(await this.repo.claim(key, now, new Date(now.getTime() + SEND_LOCK_MS)))) return false;
+    try {
+      const question = reminder.specialDay
+        ? specialDayQuestion(reminder.specialDay.label)
+        : (await this.deps.questions.current(userId)).question;
+      const record = `${this.base()}/?question=${encodeURIComponent(question)}`;
+      const unsubscribe = await this.unsubscribeLinks(userId);
+      const name = user.displayName || user.username;
+      await this.deps.mailer.send({
+        to: user.email,
+        subject: reminder.specialDay
+          ? `${reminder.specialDay.label}: a memory to record`
+          : "This week's question for your journal",
+        text: [
+          `Hello ${name},`,
+          "",
+          reminder.specialDay
+            ? `Today is ${reminder.specialDay.label}. A question for the day:`
+            : "Here is this week's question:",
+          "",
+          `  ${question}`,
+          "",
+          "Record your answer (the recorder opens with the question):",
+          record,
+          "",
+          "--",
+          "You get this mail because you turned on reminders in Voice Memory Journal.",
+          `Stop reminder mails: ${unsubscribe.page}`,
+        ].join("\n"),
+        // The signed unsubscribe link stays out of the outbox's log line.
+        secret: true,
+        headers: {
+          "List-Unsubscribe": `<${unsubscribe.oneClick}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+      });
+      await this.repo.markSent(key, new Date());
+      this.deps.log.info(
+        { reminder: { userId, kind: reminder.kind, date: reminder.date } },
+        "reminder sent",
+      );
+      return true;
+    } catch (error) {
+      await this.repo.markFailed(key, error instanceof Error ? error.message : String(error));
+      this.deps.log.error({ err: error, reminder: key }, "reminder mail failed");
+      return false;
+    }
+  }
+
+  private base(): string {
+    return this.options.appUrl.replace(/\/+$/, "");
+  }
+}
