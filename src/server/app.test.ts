@@ -316,6 +316,21 @@ describe("the HTTP shell", () => {
     expect(res.headers["content-security-policy"]).toMatch(/worker-src 'self'/);
     expect(res.headers["content-security-policy"]).toContain("manifest-src 'self'");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    // Worked out once at start-up, then the same on every kind of response (API, missing).
+    for (const url of ["/api/health", "/api/nothing-here"]) {
+      const other = await app.inject({ method: "GET", url });
+      for (const name of [
+        "content-security-policy",
+        "x-content-type-options",
+        "x-frame-options",
+        "strict-transport-security",
+        "referrer-policy",
+        "cross-origin-opener-policy",
+      ]) {
+        expect(other.headers[name], `${url} ${name}`).toBe(res.headers[name]);
+      }
+    }
+    expect(res.headers["x-frame-options"]).toBe("SAMEORIGIN");
   });
 
   it("answers a bad body with 400 naming the field", async () => {

@@ -1,9 +1,10 @@
 import { chmod, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../test/harness";
-import { openDatabase } from "./connection";
+import { openDatabase, withStatementCache } from "./connection";
 
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 
@@ -47,6 +48,33 @@ describe("SQLite file permissions", () => {
       expect(await modeOf(`${file}-wal`)).toBe(0o600);
     } finally {
       await handle.close();
+    }
+  });
+});
+
+describe("SQLite statement cache", () => {
+  it("reuses a statement, never one still being iterated, and keeps only the newest few", () => {
+    const sqlite = new SqliteDatabase(":memory:");
+    const db = withStatementCache(sqlite, 2);
+    try {
+      const first = db.prepare("select 1 as n");
+      expect(db.prepare("select 1 as n")).toBe(first);
+      sqlite.exec("create table t (n integer); insert into t values (1), (2)");
+      const streaming = db.prepare("select n from t");
+      const rows = streaming.iterate([]);
+      rows.next();
+      // Busy: a second user gets its own statement, and both read correctly.
+      const second = db.prepare("select n from t");
+      expect(second).not.toBe(streaming);
+      expect(second.all([])).toEqual([{ n: 1 }, { n: 2 }]);
+      expect(rows.next().value).toEqual({ n: 2 });
+      rows.return?.();
+      // 'select 1 as n' is now the least recently used of three: dropped.
+      db.prepare("select 2 as n");
+      expect(db.prepare("select n from t")).toBe(streaming);
+      expect(db.prepare("select 1 as n")).not.toBe(first);
+    } finally {
+      db.close();
     }
   });
 });

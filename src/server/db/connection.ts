@@ -1,7 +1,14 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import {
+  type Driver,
+  Kysely,
+  type SqliteDatabase as KyselySqliteDatabase,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./migrate";
 import type { Database } from "./schema";
@@ -45,6 +52,62 @@ function makeSqliteFilesPrivate(file: string): void {
   }
 }
 
+/** How many prepared statements one SQLite connection keeps for reuse. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely prepares every query afresh, and preparing costs about as much as running a small
+ * query; the app sends the same few hundred query texts over and over, so their prepared
+ * statements are kept (least recently used dropped first). A statement still being iterated (a
+ * stream) is never handed out twice: a fresh one is prepared instead. SQLite re-prepares a cached
+ * statement by itself after a schema change.
+ */
+export function withStatementCache(
+  sqlite: SqliteDatabase.Database,
+  size = STATEMENT_CACHE_SIZE,
+): KyselySqliteDatabase {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text) {
+      const cached = cache.get(text);
+      if (cached && !cached.busy) {
+        // Re-inserted to mark it recently used (a Map keeps insertion order).
+        cache.delete(text);
+        cache.set(text, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(text);
+      if (!cached) {
+        cache.set(text, statement);
+        if (cache.size > size) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) cache.delete(oldest);
+        }
+      }
+      return statement;
+    },
+  };
+}
+
+/**
+ * better-sqlite3 runs each query synchronously, and Kysely resolves its result at once, so the
+ * queries of many waiting requests would run back to back inside one turn of the event loop, and
+ * timers and sockets would wait for all of them. Each query first yields one turn (setImmediate):
+ * the longest wait for anything else is then one query, not a queue of them (issue 18).
+ */
+class YieldingSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return acquire();
+    };
+    return driver;
+  }
+}
+
 export async function openDatabase(
   target: DatabaseTarget,
   options: OpenOptions = {},
@@ -57,7 +120,9 @@ export async function openDatabase(
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({
+      dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }),
+    });
     const handle: DatabaseHandle = {
       db,
       kind: "sqlite",

@@ -1,8 +1,13 @@
-import { sql } from "kysely";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, SqliteDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, nowIso } from "../ids";
+import { MemoriesRepo } from "../memories/memories.repo";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
-import { migrateToLatest } from "./migrate";
+import { UsersRepo } from "../users/users.repo";
+import type { DatabaseHandle } from "./connection";
+import { migrateToLatest, migrateUpTo } from "./migrate";
+import type { Database } from "./schema";
 
 describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
   let t: TestDatabase;
@@ -98,5 +103,52 @@ describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
     expect(await search("sandcastles")).toEqual([]);
     await t.handle.db.deleteFrom("memories").where("id", "=", id).execute();
     expect(await search("castl")).toEqual([]);
+  });
+});
+
+describe("migration 0008 on a journal that exists (SQLite)", () => {
+  it("counts existing memories and indexes them for their owner's search", async () => {
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: new SqliteDatabase(":memory:") }),
+    });
+    try {
+      // Everything before 0008, then rows as the repository writes them, then 0008.
+      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0007-memory-language");
+      const user = await new UsersRepo(db).create({
+        username: "before",
+        displayName: null,
+        email: null,
+        passwordHash: "x",
+        isPublic: true,
+      });
+      const repo = new MemoriesRepo(db, "sqlite");
+      await repo.insert({
+        userId: user.id,
+        audioId: null,
+        title: "Old lighthouse",
+        status: "saved",
+      });
+      await repo.insert({ userId: user.id, audioId: null, status: "processing" });
+      await repo.insert({
+        userId: null,
+        audioId: null,
+        title: "Anonymous lighthouse",
+        status: "saved",
+      });
+      const handle: DatabaseHandle = {
+        db,
+        kind: "sqlite",
+        ping: async () => undefined,
+        close: () => db.destroy(),
+      };
+      await migrateToLatest(handle);
+      const scope = { userId: user.id, savedOnly: false };
+      expect(await repo.countOf(scope)).toBe(2);
+      expect(await repo.countOf({ ...scope, savedOnly: true })).toBe(1);
+      const found = await repo.search(scope, ["lighth"], 1);
+      expect(found.rows.map((row) => row.title)).toEqual(["Old lighthouse"]);
+    } finally {
+      await db.destroy();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { audioAttachment } from "./migrations/0004-audio-attachment";
 import { shareLinks } from "./migrations/0005-share-links";
 import { remindersAndQuestions } from "./migrations/0006-reminders-and-questions";
 import { memoryLanguage } from "./migrations/0007-memory-language";
+import { countsAndSearchIndex } from "./migrations/0008-counts-and-search-index";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0005-share-links": shareLinks,
   "0006-reminders-and-questions": remindersAndQuestions,
   "0007-memory-language": memoryLanguage,
+  "0008-counts-and-search-index": countsAndSearchIndex,
 };
 
 class DialectMigrationProvider implements MigrationProvider {
@@ -33,6 +35,19 @@ class DialectMigrationProvider implements MigrationProvider {
       ]),
     );
   }
+}
+
+/** Applies migrations up to and including `name` only: for tests of upgrades with data. */
+export async function migrateUpTo(
+  db: Kysely<unknown>,
+  kind: DatabaseKind,
+  name: keyof typeof MIGRATIONS,
+): Promise<void> {
+  const { error } = await new Migrator({
+    db,
+    provider: new DialectMigrationProvider(kind),
+  }).migrateTo(name);
+  if (error) throw error;
 }
 
 /** Brings the schema up to date; several instances starting at once are serialised by Kysely's lock. */

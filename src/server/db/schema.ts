@@ -101,6 +101,13 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
+/** Per-user memory counts, kept by triggers (migration 0008); read for list totals. */
+export interface MemoryCountsTable {
+  user_id: string;
+  total: number;
+  saved: number;
+}
+
 export interface ReminderSettingsTable {
   user_id: string;
   weekly_enabled: number;
@@ -159,6 +166,7 @@ export interface Database {
   password_reset_tokens: PasswordResetTokensTable;
   audio_files: AudioFilesTable;
   memories: MemoriesTable;
+  memory_counts: MemoryCountsTable;
   comments: CommentsTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;

@@ -16,6 +16,7 @@ const OWNERS: Record<string, string> = {
   audio_files: "audio/audio.repo.ts",
   memories: "memories/memories.repo.ts",
   memories_fts: "memories/memories.repo.ts",
+  memory_counts: "memories/memories.repo.ts",
   comments: "comments/comments.repo.ts",
   jobs: "jobs/jobs.repo.ts",
   rate_limits: "rate-limit-store.ts",

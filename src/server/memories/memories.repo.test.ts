@@ -3,7 +3,7 @@ import { PAGE_SIZE } from "../../shared/constants";
 import { newId, nowIso } from "../ids";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
 import { UsersRepo } from "../users/users.repo";
-import { MemoriesRepo, searchTokens, toMemoryDto } from "./memories.repo";
+import { MemoriesRepo, SEARCH_RANK_LIMIT, searchTokens, toMemoryDto } from "./memories.repo";
 
 async function newUser(t: TestDatabase) {
   return new UsersRepo(t.handle.db).create({
@@ -148,6 +148,128 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     expect((await repo.list({ userId: user.id, savedOnly: true }, 1)).total).toBe(1200);
     const found = await repo.search({ userId: user.id, savedOnly: true }, ["lighth"], 1);
     expect(found.rows.map((row) => row.title)).toEqual(["Lighthouse trip"]);
+  });
+
+  it("pages memories recorded at the same moment by seq, from either end alike", async () => {
+    const user = await newUser(t);
+    const ids: string[] = [];
+    for (let i = 0; i < 47; i++) {
+      const at = `2024-02-0${1 + Math.floor(i / 10)}T00:00:00.000Z`;
+      ids.push(
+        (await repo.insert({ userId: user.id, audioId: null, recordedAt: at, status: "saved" })).id,
+      );
+    }
+    const seen: string[] = [];
+    for (let page = 1; page <= 4; page++) {
+      seen.push(
+        ...(await repo.list({ userId: user.id, savedOnly: false }, page)).rows.map((r) => r.id),
+      );
+    }
+    // Newest day first; within a day, the later insert first.
+    expect(seen).toEqual([...ids].reverse());
+  });
+
+  it("keeps each user's counts in step with inserts, status changes, claims and deletes", async () => {
+    const user = await newUser(t);
+    const other = await newUser(t);
+    const counts = async (userId: string) => ({
+      total: await repo.countOf({ userId, savedOnly: false }),
+      saved: await repo.countOf({ userId, savedOnly: true }),
+    });
+    // The counts must equal a real count of the rows, whatever happened to them.
+    const actual = async (userId: string) => {
+      const rows = await t.handle.db
+        .selectFrom("memories")
+        .select("status")
+        .where("user_id", "=", userId)
+        .execute();
+      return { total: rows.length, saved: rows.filter((r) => r.status === "saved").length };
+    };
+    expect(await counts(user.id)).toEqual({ total: 0, saved: 0 });
+    const processing = await repo.insert({ userId: user.id, audioId: null, status: "processing" });
+    const saved = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
+    await repo.insert({ userId: other.id, audioId: null, status: "saved" });
+    expect(await counts(user.id)).toEqual({ total: 2, saved: 1 });
+    expect(await repo.markSaved(processing.id)).toBe(true);
+    expect(await counts(user.id)).toEqual({ total: 2, saved: 2 });
+    // An edit (title, tags) changes no count.
+    await repo.update(saved.id, {
+      title: "x",
+      transcript: "",
+      summary: "",
+      recordedAt: nowIso(),
+      tags: [],
+    });
+    expect(await counts(user.id)).toEqual({ total: 2, saved: 2 });
+
+    const now = new Date();
+    const anonymous = await repo.insert({
+      userId: null,
+      anonOwnerHash: "visitor",
+      claimExpiresAt: new Date(now.getTime() + 60_000).toISOString(),
+      audioId: null,
+      title: "Claimed lighthouse",
+      status: "failed",
+    });
+    expect(await counts(user.id)).toEqual({ total: 2, saved: 2 });
+    await t.handle.db
+      .transaction()
+      .execute((trx) => repo.claim(anonymous.id, user.id, "visitor", now, trx));
+    expect(await counts(user.id)).toEqual({ total: 3, saved: 2 });
+
+    // The claimed memory is now found by its new owner's search (the index follows user_id).
+    const found = await repo.search({ userId: user.id, savedOnly: false }, ["lighthouse"], 1);
+    expect(found.rows.map((row) => row.id)).toEqual([anonymous.id]);
+
+    await t.handle.db.transaction().execute((trx) => repo.delete(saved.id, trx));
+    expect(await counts(user.id)).toEqual({ total: 2, saved: 1 });
+    expect(await counts(user.id)).toEqual(await actual(user.id));
+    expect(await counts(other.id)).toEqual({ total: 1, saved: 1 });
+
+    await t.handle.db.transaction().execute((trx) => repo.deleteAllOfUser(user.id, trx));
+    expect(await counts(user.id)).toEqual({ total: 0, saved: 0 });
+    // Deleting the user removes their counts row with them (and leaves others alone).
+    await t.handle.db.deleteFrom("users").where("id", "=", other.id).execute();
+    expect(await counts(other.id)).toEqual({ total: 0, saved: 0 });
+    const left = await t.handle.db
+      .selectFrom("memory_counts")
+      .select("user_id")
+      .where("user_id", "in", [user.id, other.id])
+      .execute();
+    expect(left.map((r) => r.user_id)).toEqual([user.id]);
+  });
+
+  it("ranks only the newest SEARCH_RANK_LIMIT matches of a query matching more", async () => {
+    const user = await newUser(t);
+    const count = SEARCH_RANK_LIMIT + 150;
+    await repo.insertMany(
+      Array.from({ length: count }, (_, i) => ({
+        userId: user.id,
+        audioId: null,
+        title:
+          i === 0
+            ? "Oldest walk to the lighthouse"
+            : i === count - 1
+              ? "Newest lighthouse"
+              : `Walk ${i}`,
+        transcript: "we went for a walk",
+        status: "saved" as const,
+      })),
+    );
+    const scope = { userId: user.id, savedOnly: false };
+    const broad = await repo.search(scope, ["walk"], 1);
+    expect(broad.total).toBe(SEARCH_RANK_LIMIT);
+    expect(broad.rows).toHaveLength(PAGE_SIZE);
+    // Past the last page of the bounded matches: no rows, the same total.
+    const past = await repo.search(scope, ["walk"], Math.ceil(SEARCH_RANK_LIMIT / PAGE_SIZE) + 1);
+    expect(past).toEqual({ rows: [], total: SEARCH_RANK_LIMIT });
+    // A selective query is ranked over all its matches, however old.
+    const selective = await repo.search(scope, ["lighth"], 1);
+    expect(selective.rows.map((r) => r.title)).toEqual([
+      "Newest lighthouse",
+      "Oldest walk to the lighthouse",
+    ]);
+    expect(selective.total).toBe(2);
   });
 
   it("lists only saved memories for a public scope", async () => {

@@ -62,6 +62,77 @@ export interface MemoryScope {
 /** At most this many unclaimed recordings are listed for one browser. */
 export const UNCLAIMED_LIMIT = 50;
 
+/**
+ * A search ranks (and counts) at most this many matches: the most recently added ones. Enough
+ * for 66 pages; a query matching more is not a search anyone pages through (ADR 0025).
+ */
+export const SEARCH_RANK_LIMIT = 1000;
+
+/** How many of a user's newest memories are tried to tell a common query from a selective one. */
+const BROAD_QUERY_SAMPLE = 200;
+
+/** What SQLite's ranking reads of each candidate (not the transcript: it can be long). */
+type RankedFields = Pick<MemoryRow, "seq" | "recorded_at" | "title" | "tags" | "summary">;
+
+/** The fields SQLite's ranking weighs, as PostgreSQL's weights A (10) and B (3). */
+const RANKED_FIELDS = [
+  ["title", 10],
+  ["tags", 10],
+  ["summary", 3],
+] as const;
+
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/** How often `word` starts a word of `text` (both lower case). */
+function wordStarts(text: string, word: string): number {
+  let count = 0;
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
+    if (at === 0 || !WORD_CHARACTER.test(text.charAt(at - 1))) count += 1;
+  }
+  return count;
+}
+
+/**
+ * Orders SQLite's candidates by relevance: for each query word, the title, tags and summary add
+ * their weight times a saturating share of the word's occurrences there (n / (n + 1.2), as BM25's
+ * term frequency); every candidate matched every word somewhere, so a word found in none of them
+ * is in the transcript, which weighs least. Newest recorded first among equals. Not FTS5's
+ * bm25(): it reads every row of every user holding each query word to weigh rare words, which
+ * made a common word cost as much as the whole database (ADR 0025).
+ */
+function rankByRelevance<T extends RankedFields>(
+  rows: readonly T[],
+  tokens: readonly string[],
+): T[] {
+  const scored = rows.map((row) => {
+    let score = 0;
+    for (const [field, weight] of RANKED_FIELDS) {
+      const text = row[field].toLowerCase();
+      for (const token of tokens) {
+        const hits = wordStarts(text, token);
+        score += (weight * hits) / (hits + 1.2);
+      }
+    }
+    return { row, score };
+  });
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (a.row.recorded_at < b.row.recorded_at
+        ? 1
+        : a.row.recorded_at > b.row.recorded_at
+          ? -1
+          : 0) ||
+      b.row.seq - a.row.seq,
+  );
+  return scored.map((each) => each.row);
+}
+
+/** The token memories_fts holds in its owner column: the hex of the user id (SQLite's hex()). */
+function ownerToken(userId: string): string {
+  return Buffer.from(userId, "utf8").toString("hex");
+}
+
 /** At most this many query words are used; more only slows the query without changing much. */
 export const MAX_SEARCH_TOKENS = 16;
 
@@ -178,70 +249,156 @@ export class MemoriesRepo {
       .then(stripSearchVector);
   }
 
-  /** A user's memories, newest recorded first, one page of PAGE_SIZE with the total. */
+  /**
+   * A user's memories, newest recorded first, one page of PAGE_SIZE with the total. The total is
+   * the trigger-kept count (migration 0008), not a count of the journal, so page 1 costs the same
+   * at any size; pages past the middle are read from the oldest end, so the last page is as cheap
+   * as the first (ADR 0025).
+   */
   async list(scope: MemoryScope, page: number): Promise<RowPage> {
+    const total = await this.countOf(scope);
+    const offset = (page - 1) * PAGE_SIZE;
+    if (offset >= total) return { rows: [], total };
+    const fromOldest = offset > total / 2;
+    const direction = fromOldest ? "asc" : "desc";
     let base = this.db.selectFrom("memories").where("user_id", "=", scope.userId);
     if (scope.savedOnly) base = base.where("status", "=", "saved");
     // The page's keys come from the index alone (a deferred join), then only 15 rows are read.
     const pageKeys = base
       .select("seq")
+      .orderBy("recorded_at", direction)
+      .orderBy("seq", direction)
+      .limit(fromOldest ? Math.min(PAGE_SIZE, total - offset) : PAGE_SIZE)
+      .offset(fromOldest ? Math.max(0, total - offset - PAGE_SIZE) : offset);
+    const rows = await this.db
+      .selectFrom("memories")
+      .selectAll()
+      .where("seq", "in", pageKeys)
       .orderBy("recorded_at", "desc")
       .orderBy("seq", "desc")
-      .limit(PAGE_SIZE)
-      .offset((page - 1) * PAGE_SIZE);
-    const [rows, count] = await Promise.all([
-      this.db
-        .selectFrom("memories")
-        .selectAll()
-        .where("seq", "in", pageKeys)
-        .orderBy("recorded_at", "desc")
-        .orderBy("seq", "desc")
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-    ]);
-    return { rows: rows.map((row) => stripSearchVector(row) as MemoryRow), total: Number(count.n) };
+      .execute();
+    return { rows: rows.map((row) => stripSearchVector(row) as MemoryRow), total };
+  }
+
+  /** How many memories the scope covers, from the counts the triggers keep (migration 0008). */
+  async countOf(scope: MemoryScope): Promise<number> {
+    const row = await this.db
+      .selectFrom("memory_counts")
+      .select(["total", "saved"])
+      .where("user_id", "=", scope.userId)
+      .executeTakeFirst();
+    return Number((scope.savedOnly ? row?.saved : row?.total) ?? 0);
   }
 
   /**
    * Full-text search over title, transcript, summary and tags, ranked by relevance (title and
    * tags weigh most), every token matched as a prefix. Empty token lists match nothing.
+   *
+   * Bounded (ADR 0025): only the SEARCH_RANK_LIMIT most recently added matches are ranked and
+   * counted, so a query matching most of a large journal costs what a selective one does. A query
+   * with fewer matches than that ranks all of them, exactly as before.
    */
   async search(scope: MemoryScope, tokens: readonly string[], page: number): Promise<RowPage> {
     if (tokens.length === 0) return { rows: [], total: 0 };
     const offset = (page - 1) * PAGE_SIZE;
     const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
     if (this.kind === "sqlite") {
-      // Each token is quoted (a quote inside is impossible: tokens are letters and digits).
-      const match = tokens.map((token) => `"${token}"*`).join(" ");
-      const [rows, count] = await Promise.all([
-        sql<MemoryRow>`select m.* from memories_fts f join memories m on m.seq = f.rowid
-          where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}
-          order by bm25(memories_fts, 10.0, 1.0, 3.0, 10.0), m.recorded_at desc, m.seq desc
-          limit ${PAGE_SIZE} offset ${offset}`.execute(this.db),
-        sql<{
-          n: number;
-        }>`select count(*) as n from memories_fts f join memories m on m.seq = f.rowid
-          where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}`.execute(
-          this.db,
-        ),
-      ]);
-      return { rows: rows.rows, total: Number(count.rows[0]?.n ?? 0) };
+      // The full-text index yields the user's matches newest rowid (seq) first and stops at the
+      // limit; the join re-checks the owner and applies the saved-only filter.
+      const candidates = await sql<RankedFields>`select m.seq, m.recorded_at, m.title, m.tags,
+          m.summary
+        from memories_fts f join memories m on m.seq = f.rowid
+        where memories_fts match ${this.ftsQuery(scope.userId, tokens)}
+          and m.user_id = ${scope.userId} ${saved}
+        order by f.rowid desc limit ${SEARCH_RANK_LIMIT}`.execute(this.db);
+      const pageSeqs = rankByRelevance(candidates.rows, tokens)
+        .slice(offset, offset + PAGE_SIZE)
+        .map((row) => row.seq);
+      const total = candidates.rows.length;
+      if (pageSeqs.length === 0) return { rows: [], total };
+      const rows = await this.db
+        .selectFrom("memories")
+        .selectAll()
+        .where("seq", "in", pageSeqs)
+        .execute();
+      const bySeq = new Map(rows.map((row) => [row.seq, row]));
+      return {
+        rows: pageSeqs.flatMap((seq) => bySeq.get(seq) ?? []),
+        total,
+      };
     }
     const tsquery = tokens.map((token) => `${token}:*`).join(" & ");
-    const [rows, count] = await Promise.all([
-      sql<MemoryRow>`select m.* from memories m, to_tsquery('simple', ${tsquery}) q
-        where m.search_vector @@ q and m.user_id = ${scope.userId} ${saved}
+    const rankPage = (ex: Executor) =>
+      sql<MemoryRow & { matches: number }>`with candidates as materialized (
+          select m.seq from memories m
+          where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}
+          order by m.seq desc limit ${SEARCH_RANK_LIMIT}
+        )
+        select m.*, (select count(*) from candidates) as matches
+        from candidates c join memories m on m.seq = c.seq, to_tsquery('simple', ${tsquery}) q
         order by ts_rank(m.search_vector, q) desc, m.recorded_at desc, m.seq desc
-        limit ${PAGE_SIZE} offset ${offset}`.execute(this.db),
-      sql<{ n: number }>`select count(*) as n from memories m
-        where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}`.execute(
-        this.db,
-      ),
-    ]);
+        limit ${PAGE_SIZE} offset ${offset}`.execute(ex);
+    // The GIN index finds every match before the newest can be picked: right for a selective
+    // query, but a common word makes it read most of the journal. Such a query instead walks the
+    // user's memories newest first and stops at the limit, which the planner (whose estimate for
+    // prefix queries is far too low) is told by turning bitmap and sequential scans off for this
+    // one query, leaving the (user_id, seq) index.
+    const result = (await this.isBroadPostgresQuery(scope, tsquery))
+      ? await this.db.transaction().execute(async (trx) => {
+          await sql`set local enable_bitmapscan = off`.execute(trx);
+          await sql`set local enable_seqscan = off`.execute(trx);
+          return rankPage(trx);
+        })
+      : await rankPage(this.db);
+    return this.searchPage(result.rows, () => this.countSearchCandidates(tsquery, scope));
+  }
+
+  /**
+   * The FTS5 query for one user's search: their owner token AND every word as a prefix (prefixes
+   * up to eight letters have their own index, migration 0008). Tokens are letters and digits, so
+   * quoting them is safe.
+   */
+  private ftsQuery(userId: string, tokens: readonly string[]): string {
+    const words = tokens.map((token) => `"${token}"*`).join(" AND ");
+    return `owner : "${ownerToken(userId)}" AND ${words}`;
+  }
+
+  /**
+   * True when at least one in ten of the user's newest memories match (PostgreSQL): walking newest
+   * first then finds SEARCH_RANK_LIMIT matches within ten times as many rows, fewer than the
+   * index would read for a query that common.
+   */
+  private async isBroadPostgresQuery(scope: MemoryScope, tsquery: string): Promise<boolean> {
+    const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
+    const result = await sql<{ hits: number }>`select count(*) as hits from (
+        select m.search_vector from memories m where m.user_id = ${scope.userId} ${saved}
+        order by m.seq desc limit ${BROAD_QUERY_SAMPLE}
+      ) newest where newest.search_vector @@ to_tsquery('simple', ${tsquery})`.execute(this.db);
+    return Number(result.rows[0]?.hits ?? 0) * 10 >= BROAD_QUERY_SAMPLE;
+  }
+
+  /** A search page from its rows, each carrying the candidates' count (none past the last page). */
+  private async searchPage(
+    rows: Array<MemoryRow & { matches: number }>,
+    countWhenPastEnd: () => Promise<number>,
+  ): Promise<RowPage> {
+    const first = rows[0];
+    const total = first ? Number(first.matches) : await countWhenPastEnd();
     return {
-      rows: rows.rows.map((row) => stripSearchVector(row) as MemoryRow),
-      total: Number(count.rows[0]?.n ?? 0),
+      rows: rows.map(({ matches: _matches, ...row }) => stripSearchVector(row) as MemoryRow),
+      total,
     };
+  }
+
+  /** The bounded match count alone, for a page past the last one (it has no rows to carry it). */
+  private async countSearchCandidates(tsquery: string, scope: MemoryScope): Promise<number> {
+    const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
+    const result = await sql<{ n: number }>`select count(*) as n from (
+        select 1 from memories m
+        where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}
+        order by m.seq desc limit ${SEARCH_RANK_LIMIT}
+      ) b`.execute(this.db);
+    return Number(result.rows[0]?.n ?? 0);
   }
 
   /**
