@@ -61,6 +61,8 @@ export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 32;
 /** Letters, digits, dot, dash and underscore; starts with a letter or digit. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A spoken language as speech engines name it: ISO 639-1 ("en") where one exists, else 639-2 ("haw"). */
+export const LANGUAGE_CODE_PATTERN = /^[a-z]{2,3}$/;
 export const DISPLAY_NAME_MAX_LENGTH = 64;
 export const EMAIL_MAX_LENGTH = 254;
 export const TITLE_MAX_LENGTH = 300;

@@ -243,6 +243,8 @@ export const memorySchema = z.object({
   createdAt: z.string(),
   /** The question the memory answers (shown while it was recorded), or null. */
   question: z.string().nullable(),
+  /** The spoken language the speech engine detected (LANGUAGE_CODE_PATTERN), or null. */
+  language: z.string().nullable(),
 });
 export type Memory = z.infer<typeof memorySchema>;
 

@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { FastifyBaseLogger } from "fastify";
 import yauzl from "yauzl";
 import { z } from "zod";
-import { TEXT_MAX_LENGTH, TITLE_MAX_LENGTH } from "../../shared/constants";
+import { LANGUAGE_CODE_PATTERN, TEXT_MAX_LENGTH, TITLE_MAX_LENGTH } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { QUESTION_MAX_LENGTH } from "../../shared/reminders";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
@@ -62,6 +62,8 @@ const backupMemorySchema = z.object({
   createdAt: z.string(),
   /** Backups made before questions existed have none. */
   question: z.string().max(QUESTION_MAX_LENGTH).nullable().optional(),
+  /** Backups made before languages were kept have none; an unknown form is dropped, not refused. */
+  language: z.string().max(16).nullable().optional(),
   comments: z.array(backupCommentSchema).max(10_000),
   ...backupAudioFields,
 });
@@ -421,6 +423,10 @@ export class MemoriesRestore {
                 : MESSAGES.restoredUnfinished,
             createdAt: validDate(memory.createdAt, now),
             question: memory.question?.trim() || null,
+            language:
+              memory.language && LANGUAGE_CODE_PATTERN.test(memory.language)
+                ? memory.language
+                : null,
           },
           trx,
         );

@@ -112,6 +112,7 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       stage: null,
       error: null,
       question: null,
+      language: null,
       createdAt: row.created_at,
     });
     const processing = await repo.insert({ userId: null, audioId: null, status: "processing" });

@@ -36,6 +36,8 @@ export interface NewMemory {
   createdAt?: string;
   /** The question shown while it was recorded, if any. */
   question?: string | null;
+  /** The spoken language, when known (a restored memory keeps its own). */
+  language?: string | null;
 }
 
 /** The fields an owner may change through PUT /api/memories/{id}. */
@@ -186,6 +188,7 @@ export function toMemoryDto(row: MemoryRow): Memory {
     error: row.error,
     createdAt: row.created_at,
     question: row.question ?? null,
+    language: row.language ?? null,
   };
 }
 
@@ -210,6 +213,7 @@ function toValues(input: NewMemory) {
     created_at: input.createdAt ?? now,
     updated_at: now,
     question: input.question ?? null,
+    language: input.language ?? null,
   };
 }
 

@@ -337,6 +337,27 @@ describe("hostile or damaged backups are refused and change nothing", () => {
       { id: bad.id, title: bad.title, reason: expect.stringMatching(/tags/) },
     ]);
   });
+
+  it("keeps each memory's spoken language, and drops one that is not a language code", async () => {
+    const edited = structuredClone(manifest);
+    const [german, odd] = edited.memories as BackupJson["memories"];
+    if (!german || !odd) throw new Error("The seeded journal has fewer than two memories");
+    german.language = "de";
+    odd.language = "<script>";
+    const heir = await createUserWithSession(t);
+    const response = await restore(t, heir.cookie, await withManifest(edited));
+    expect(response.json()).toMatchObject({ imported: 3, failed: [] });
+    const list = await t.app.inject({
+      method: "GET",
+      url: "/api/memories",
+      headers: { cookie: heir.cookie },
+    });
+    const byTitle = new Map(
+      list.json<{ items: Memory[] }>().items.map((m) => [m.title, m.language] as const),
+    );
+    expect(byTitle.get(german.title)).toBe("de");
+    expect(byTitle.get(odd.title)).toBeNull();
+  });
 });
 
 describe("restore leftovers", () => {

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { LANGUAGE_CODE_PATTERN } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
 import { estimateDuration } from "../../../shared/rules";
 import {
@@ -50,9 +51,6 @@ const TIMEOUT_BASE_SECONDS = 600;
 /** Whisper's notes for what is not speech ("[BLANK_AUDIO]", "[Music]"): never a memory's words. */
 const NON_SPEECH_NOTE = /\[[^\]]*\]|\((?:music|applause|silence|inaudible|blank_audio)\)/gi;
 
-/** Whisper's language codes are ISO 639-1 where one exists ("en", "de"), else 639-2 ("haw"). */
-const LANGUAGE_CODE = /^[a-z]{2,3}$/;
-
 /**
  * Offline speech recognition with OpenAI's Whisper models through whisper.cpp
  * (@napi-rs/whisper), run in a child process per recording with a time limit: a crash, an abort
@@ -88,7 +86,7 @@ export class WhisperTranscriber implements Transcriber {
         this.options.onEngineDone?.(reply);
         const text = reply.text.replace(NON_SPEECH_NOTE, " ").replace(/\s+/g, " ").trim();
         const language =
-          reply.language && LANGUAGE_CODE.test(reply.language) ? reply.language : null;
+          reply.language && LANGUAGE_CODE_PATTERN.test(reply.language) ? reply.language : null;
         return { text, duration, ...(language && text ? { language } : {}) };
       });
     };

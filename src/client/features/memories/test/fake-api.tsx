@@ -81,6 +81,7 @@ export function makeMemory(overrides: Partial<Memory> = {}): Memory {
     error: null,
     createdAt: "2024-06-01T12:31:00.000Z",
     question: null,
+    language: null,
     ...overrides,
   };
 }
