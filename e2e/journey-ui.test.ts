@@ -180,6 +180,8 @@ describe("journey: the everyday screens at phone and desktop sizes", () => {
     await page.goto(server.url);
     const heading = page.getByRole("heading", { name: MESSAGES.homeHeader });
     await heading.waitFor();
+    // The question to answer loads after first paint, above the record card: measure once it is in.
+    await page.getByTestId("question-prompt").waitFor();
     // Words grouped by the line they are laid out on.
     const lines = await heading.evaluate((element) => {
       const text = element.firstChild;
@@ -246,6 +248,8 @@ describe("journey: the everyday screens at phone and desktop sizes", () => {
     const audio = player.locator("audio");
     const currentTime = () => audio.evaluate((el) => (el as HTMLAudioElement).currentTime);
     const before = audioRequests.length;
+    // The tag editor above may have scrolled the page: the bar must be on screen to be tapped.
+    await slider.scrollIntoViewIfNeeded();
     const bar = await box(slider);
     await page.mouse.click(bar.x + bar.width * 0.75, bar.y + bar.height / 2);
     await expect.poll(currentTime).toBeGreaterThan(LONG_SECONDS * 0.7);
