@@ -181,7 +181,13 @@ describe("journey: the everyday screens at phone and desktop sizes", () => {
     const heading = page.getByRole("heading", { name: MESSAGES.homeHeader });
     await heading.waitFor();
     // The question to answer loads after first paint, above the record card: measure once it is in.
-    await page.getByTestId("question-prompt").waitFor();
+    const prompt = page.getByTestId("question-prompt");
+    await prompt.waitFor();
+    // Its room was kept before it came (min-height), so nothing below it moved when it did.
+    const keptRoom = await page
+      .getByTestId("question-slot")
+      .evaluate((slot) => Number.parseFloat(getComputedStyle(slot).minHeight));
+    expect(keptRoom).toBeGreaterThanOrEqual((await box(prompt)).height);
     // Words grouped by the line they are laid out on.
     const lines = await heading.evaluate((element) => {
       const text = element.firstChild;

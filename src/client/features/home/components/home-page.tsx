@@ -30,9 +30,13 @@ export function HomePage() {
         {MESSAGES.homeHeader}
       </h1>
       <div className="space-y-3">
-        <Suspense fallback={null}>
-          <QuestionPrompt onQuestion={setQuestion} />
-        </Suspense>
+        {/* The question arrives after first paint: its room is kept (one line of question on a
+            wide screen, two on a phone) so the record button does not jump down under a thumb. */}
+        <div className="min-h-[170px] sm:min-h-[142px]" data-testid="question-slot">
+          <Suspense fallback={null}>
+            <QuestionPrompt onQuestion={setQuestion} />
+          </Suspense>
+        </div>
         <Card className="mx-auto max-w-2xl" data-testid="record-card">
           <Recorder kind="memory" variant="card" meta={question ? { question } : undefined} />
         </Card>
