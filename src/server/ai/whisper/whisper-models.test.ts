@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -75,6 +75,25 @@ describe("Whisper models", () => {
     expect((await readFile(file)).equals(model)).toBe(true);
     expect(await readdir(path.join(dataDir, "models"))).toEqual(["ggml-tiny.bin"]);
     expect(await inspectModel(file)).toMatchObject({ multilingual: true, state: 64 });
+  });
+
+  it("deletes what a killed download left behind, but not a download still being written", async () => {
+    const dataDir = path.join(dir, "leftovers");
+    const models = path.join(dataDir, "models");
+    await mkdir(models, { recursive: true });
+    const abandoned = path.join(models, ".ggml-tiny.bin.0a1b2c3d4e5f.partial");
+    const running = path.join(models, ".ggml-tiny.bin.9f8e7d6c5b4a.partial");
+    const otherModel = path.join(models, ".ggml-base.bin.0a1b2c3d4e5f.partial");
+    for (const file of [abandoned, running, otherModel]) await writeFile(file, "half a model");
+    const anHourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    await utimes(abandoned, anHourAgo, anHourAgo);
+    await utimes(otherModel, anHourAgo, anHourAgo);
+    await downloadModel({ name: "tiny", dataDir, host, entry });
+    expect((await readdir(models)).sort()).toEqual([
+      ".ggml-base.bin.0a1b2c3d4e5f.partial",
+      ".ggml-tiny.bin.9f8e7d6c5b4a.partial",
+      "ggml-tiny.bin",
+    ]);
   });
 
   it("refuses a download whose checksum does not match and leaves nothing behind", async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -166,6 +166,7 @@ export async function downloadModel(options: DownloadOptions): Promise<string> {
   const dir = modelsDir(options.dataDir);
   await mkdir(dir, { recursive: true });
   const target = path.join(dir, entry.file);
+  await removeAbandonedPartials(dir, entry.file);
   const partial = path.join(dir, `.${entry.file}.${randomBytes(6).toString("hex")}.partial`);
   const url = `${(options.host ?? DEFAULT_MODEL_HOST).replace(/\/$/, "")}/${entry.file}`;
   const response = await fetch(url, { redirect: "follow" });
@@ -200,6 +201,20 @@ export async function downloadModel(options: DownloadOptions): Promise<string> {
     return target;
   } finally {
     await rm(partial, { force: true });
+  }
+}
+
+/** A partial download not written to for this long was left by a killed download, not a running one. */
+const ABANDONED_PARTIAL_MS = 10 * 60 * 1000;
+
+/** Deletes what killed downloads of this model left (a download still running writes all the time). */
+async function removeAbandonedPartials(dir: string, file: string): Promise<void> {
+  const cutoff = Date.now() - ABANDONED_PARTIAL_MS;
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith(`.${file}.`) || !name.endsWith(".partial")) continue;
+    const leftover = path.join(dir, name);
+    const info = await stat(leftover).catch(() => null);
+    if (info && info.mtimeMs < cutoff) await rm(leftover, { force: true });
   }
 }
 
