@@ -118,3 +118,23 @@ export async function toWav16kMono(
     { notFound: FFMPEG_MISSING, signal },
   );
 }
+
+/**
+ * Writes a recording to a temporary folder, converts it to 16 kHz mono WAV and hands the WAV's
+ * path to `work`; the folder is removed afterwards whatever happens. Both offline speech engines
+ * start this way.
+ */
+export function withSpeechWav<T>(
+  bytes: Buffer,
+  filename: string,
+  signal: AbortSignal | undefined,
+  work: (wav: string) => Promise<T>,
+): Promise<T> {
+  return withTempDir(async (dir) => {
+    const input = path.join(dir, `input${path.extname(filename) || ".bin"}`);
+    const wav = path.join(dir, "speech.wav");
+    await writeFile(input, bytes);
+    await toWav16kMono(input, wav, signal);
+    return work(wav);
+  });
+}

@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { MESSAGES } from "../../../shared/messages";
 import { estimateDuration } from "../../../shared/rules";
 import {
@@ -10,7 +8,7 @@ import {
   type TranscriptionResult,
   withErrorPrefix,
 } from "../ai";
-import { run, toWav16kMono, withTempDir } from "../audio-split";
+import { run, withSpeechWav } from "../audio-split";
 
 export const POCKETSPHINX_MISSING =
   "no offline speech engine is installed. Install one with `apt-get install pocketsphinx pocketsphinx-en-us`, or configure an OpenAI-compatible server with OPENAI_API_KEY / OPENAI_BASE_URL";
@@ -24,12 +22,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     const { signal } = options;
     const work = async () => {
       const bytes = await audioBytes(audio.bytes);
-      const text = await withTempDir(async (dir) => {
-        await mkdir(dir, { recursive: true });
-        const input = path.join(dir, `input${path.extname(audio.filename) || ".bin"}`);
-        const wav = path.join(dir, "speech.wav");
-        await writeFile(input, bytes);
-        await toWav16kMono(input, wav, signal);
+      const text = await withSpeechWav(bytes, audio.filename, signal, async (wav) => {
         const out = await run(this.binary, ["-infile", wav, "-logfn", "/dev/null"], {
           notFound: POCKETSPHINX_MISSING,
           signal,

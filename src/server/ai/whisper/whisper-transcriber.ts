@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { LANGUAGE_CODE_PATTERN } from "../../../shared/constants";
@@ -13,7 +13,7 @@ import {
   type TranscriptionResult,
   withErrorPrefix,
 } from "../ai";
-import { toWav16kMono, withTempDir } from "../audio-split";
+import { withSpeechWav } from "../audio-split";
 import { WHISPER_SAMPLE_RATE } from "./wav";
 import type { EngineReply, EngineRequest } from "./whisper-engine";
 import { inspectModel } from "./whisper-models";
@@ -66,12 +66,7 @@ export class WhisperTranscriber implements Transcriber {
     const work = async (): Promise<TranscriptionResult> => {
       const bytes = await audioBytes(audio.bytes);
       const duration = estimateDuration(bytes.length);
-      return withTempDir(async (dir) => {
-        await mkdir(dir, { recursive: true });
-        const input = path.join(dir, `input${path.extname(audio.filename) || ".bin"}`);
-        const wav = path.join(dir, "speech.wav");
-        await writeFile(input, bytes);
-        await toWav16kMono(input, wav, signal);
+      return withSpeechWav(bytes, audio.filename, signal, async (wav) => {
         // A damaged model can crash whisper.cpp or run as an empty one: check it first.
         await inspectModel(this.options.model);
         // 16-bit mono samples after a 44-byte header; the engine reads them, this process never.
