@@ -3,17 +3,16 @@ import { readFile, rm } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AudioRepo } from "../src/server/audio/audio.repo";
 import { loadConfig } from "../src/server/config";
-import { newId, nowIso } from "../src/server/ids";
 import { MemoriesRepo } from "../src/server/memories/memories.repo";
 import type { AudioStorage } from "../src/server/storage/audio-storage";
 import { createAudioStorage } from "../src/server/storage/storage-factory";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
 import { multipart } from "../src/server/test/upload-helpers";
+import { storeRecording } from "./lib/recordings";
 import { sink } from "./lib/sink";
 
 /**
@@ -172,28 +171,20 @@ async function backupFromBucket(bucketEnv: Record<string, string>) {
     const repo = new MemoriesRepo(app.db.handle.db, app.db.handle.kind);
     const chunk = Buffer.alloc(BACKUP_FILE_MB * 1024 * 1024);
     for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 31 + (i >> 10)) & 0xff;
+    const audioRepo = new AudioRepo(app.db.handle.db);
     const keys: string[] = [];
     for (let i = 0; i < BACKUP_FILES; i++) {
-      const id = newId();
-      const key = `${id}.mp3`;
-      await app.storage.write(key, Readable.from([chunk]));
+      const { audioId, memoryId, key } = await storeRecording(
+        app.storage,
+        audioRepo,
+        app.owner.user.id,
+        chunk,
+      );
       keys.push(key);
-      const memoryId = newId();
-      await new AudioRepo(app.db.handle.db).insert({
-        id,
-        storage_key: key,
-        content_type: "audio/mpeg",
-        bytes: chunk.length,
-        owner_user_id: app.owner.user.id,
-        owner_anon_hash: null,
-        attached_to: `memory:${memoryId}`,
-        upload_key: null,
-        created_at: nowIso(),
-      });
       await repo.insert({
         id: memoryId,
         userId: app.owner.user.id,
-        audioId: id,
+        audioId,
         title: `Memory ${i}`,
         status: "saved",
       });

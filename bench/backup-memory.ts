@@ -1,15 +1,14 @@
 import { createReadStream } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { AudioRepo } from "../src/server/audio/audio.repo";
 import { loadConfig } from "../src/server/config";
-import { newId, nowIso } from "../src/server/ids";
 import { MemoriesRepo } from "../src/server/memories/memories.repo";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
+import { storeRecording } from "./lib/recordings";
 import { sink } from "./lib/sink";
 
 /**
@@ -32,28 +31,20 @@ async function main(): Promise<void> {
     const chunk = Buffer.alloc(FILE_MB * 1024 * 1024);
     for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 31 + (i >> 10)) & 0xff;
     const keys: string[] = [];
+    const audioRepo = new AudioRepo(db.handle.db);
     for (let i = 0; i < FILES; i++) {
-      const id = newId();
-      const key = `${id}.mp3`;
-      await writeFile(path.join(config.audioDir, key), chunk);
+      // Seeding goes through storage and the database as the app would see them.
+      const { audioId, memoryId, key } = await storeRecording(
+        storage,
+        audioRepo,
+        owner.user.id,
+        chunk,
+      );
       keys.push(key);
-      // Seeding goes through the database as the app would see it.
-      const memoryId = newId();
-      await new AudioRepo(db.handle.db).insert({
-        id,
-        storage_key: key,
-        content_type: "audio/mpeg",
-        bytes: chunk.length,
-        owner_user_id: owner.user.id,
-        owner_anon_hash: null,
-        attached_to: `memory:${memoryId}`,
-        upload_key: null,
-        created_at: nowIso(),
-      });
       await repo.insert({
         id: memoryId,
         userId: owner.user.id,
-        audioId: id,
+        audioId,
         title: `Memory ${i}`,
         status: "saved",
       });

@@ -1,14 +1,13 @@
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import http from "node:http";
-import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { AudioRepo } from "../src/server/audio/audio.repo";
 import { loadConfig } from "../src/server/config";
-import { newId, nowIso } from "../src/server/ids";
 import { MemoriesRepo, type NewMemory } from "../src/server/memories/memories.repo";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession, type TestUser } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
+import { storeRecording } from "./lib/recordings";
 import { sink } from "./lib/sink";
 
 /**
@@ -95,21 +94,12 @@ async function main(): Promise<void> {
     const seed = async (owner: TestUser, count: number) => {
       const memories: NewMemory[] = [];
       for (let i = 0; i < count; i++) {
-        const audioId = newId();
-        const key = `${audioId}.mp3`;
-        await writeFile(path.join(config.audioDir, key), audio);
-        const memoryId = newId();
-        await audioRepo.insert({
-          id: audioId,
-          storage_key: key,
-          content_type: "audio/mpeg",
-          bytes: audio.length,
-          owner_user_id: owner.user.id,
-          owner_anon_hash: null,
-          attached_to: `memory:${memoryId}`,
-          upload_key: null,
-          created_at: nowIso(),
-        });
+        const { audioId, memoryId } = await storeRecording(
+          storage,
+          audioRepo,
+          owner.user.id,
+          audio,
+        );
         memories.push({
           id: memoryId,
           userId: owner.user.id,
