@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
 import type { Memory } from "../../shared/schemas";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { downloadBackup, restoreBackup } from "../test/backup-helpers";
 import { createTestApp, type TestApp } from "../test/harness";
 import { fixture, multipart, upload } from "../test/upload-helpers";
-import { unzip } from "../test/zip";
 
 /** A zip built entry by entry (yazl, as the backup is); `mode` sets Unix file attributes. */
 async function makeZip(
@@ -36,26 +36,6 @@ function patch(buffer: Buffer, from: string, to: string): Buffer {
     at = out.indexOf(from, at + 1);
   }
   return out;
-}
-
-async function restore(t: TestApp, cookie: string, zip: Buffer) {
-  const body = multipart(zip, { field: "backup", filename: "backup.zip", type: "application/zip" });
-  return t.app.inject({
-    method: "POST",
-    url: "/api/restore",
-    payload: body.payload,
-    headers: { ...body.headers, cookie },
-  });
-}
-
-async function backup(t: TestApp, cookie: string): Promise<Map<string, Buffer>> {
-  const response = await t.app.inject({
-    method: "GET",
-    url: "/api/backup-memories",
-    headers: { cookie },
-  });
-  expect(response.statusCode).toBe(200);
-  return unzip(response.rawPayload);
 }
 
 type BackupJson = {
@@ -151,17 +131,17 @@ describe.each([
     const owner = await createUserWithSession(source);
     await seedJournal(source, owner, audio);
     await source.app.worker.drain();
-    const first = await backup(source, owner.cookie);
+    const first = (await downloadBackup(source, owner.cookie)).files;
     const zip = await makeZip([...first].map(([name, data]) => ({ name, data })));
 
     const newcomer = await createUserWithSession(target);
-    const restored = await restore(target, newcomer.cookie, zip);
+    const restored = await restoreBackup(target, newcomer.cookie, zip);
     expect(restored.statusCode).toBe(200);
     expect(restored.json()).toEqual({ imported: 3, skipped: 0, failed: [] });
-    const again = await restore(target, newcomer.cookie, zip);
+    const again = await restoreBackup(target, newcomer.cookie, zip);
     expect(again.json()).toEqual({ imported: 0, skipped: 3, failed: [] });
 
-    const second = await backup(target, newcomer.cookie);
+    const second = (await downloadBackup(target, newcomer.cookie)).files;
     const before = JSON.parse(first.get("memories.json")?.toString() ?? "") as BackupJson;
     const after = JSON.parse(second.get("memories.json")?.toString() ?? "") as BackupJson;
     expect(after.memories).toHaveLength(3);
@@ -181,7 +161,7 @@ describe.each([
       headers: { cookie: newcomer.cookie },
     });
     expect(played.statusCode).toBe(200);
-    const home = await restore(source, owner.cookie, zip);
+    const home = await restoreBackup(source, owner.cookie, zip);
     expect(home.json()).toEqual({ imported: 0, skipped: 3, failed: [] });
   });
 });
@@ -196,7 +176,7 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     t = await createTestApp({ env: { RESTORE_MAX_BYTES: String(2 * 1024 * 1024) } });
     owner = await createUserWithSession(t);
     await seedJournal(t, owner, audio);
-    good = await backup(t, owner.cookie);
+    good = (await downloadBackup(t, owner.cookie)).files;
     manifest = JSON.parse(good.get("memories.json")?.toString() ?? "");
     // Restores go into a second account, which must stay empty.
   });
@@ -205,7 +185,7 @@ describe("hostile or damaged backups are refused and change nothing", () => {
   async function expectRefused(zip: Buffer, message: RegExp, status = 400) {
     const victim = await createUserWithSession(t);
     const filesBefore = (await readdir(t.config.audioDir)).sort();
-    const response = await restore(t, victim.cookie, zip);
+    const response = await restoreBackup(t, victim.cookie, zip);
     expect(response.statusCode, response.body).toBe(status);
     expect(response.json().message).toMatch(message);
     const list = await t.app.inject({
@@ -330,7 +310,7 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     const bad = broken.memories[0] as BackupJson["memories"][number];
     bad.tags = ["a", "b", "c", "d", "e", "f"];
     const victim = await createUserWithSession(t);
-    const response = await restore(t, victim.cookie, await withManifest(broken));
+    const response = await restoreBackup(t, victim.cookie, await withManifest(broken));
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ imported: 2, skipped: 0 });
     expect(response.json().failed).toEqual([
@@ -345,7 +325,7 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     german.language = "de";
     odd.language = "<script>";
     const heir = await createUserWithSession(t);
-    const response = await restore(t, heir.cookie, await withManifest(edited));
+    const response = await restoreBackup(t, heir.cookie, await withManifest(edited));
     expect(response.json()).toMatchObject({ imported: 3, failed: [] });
     const list = await t.app.inject({
       method: "GET",

@@ -9,11 +9,11 @@ import {
 import type { Memory } from "../../shared/schemas";
 import { speechMp3 } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { downloadBackup, restoreBackup } from "../test/backup-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { type OpenAiStub, startOpenAiStub, stubProviders } from "../test/openai-stub";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
-import { multipart, upload } from "../test/upload-helpers";
-import { unzip } from "../test/zip";
+import { upload } from "../test/upload-helpers";
 
 const APP_URL = "https://journal.example.org";
 
@@ -409,31 +409,15 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       expect(memory.question).toBe(question);
       expect(memory.status).toBe("saved");
 
-      const backup = await t.app.inject({
-        method: "GET",
-        url: "/api/backup-memories",
-        headers: { cookie: me.cookie },
-      });
-      expect(backup.statusCode).toBe(200);
-      const files = await unzip(backup.rawPayload);
-      const json = JSON.parse(files.get("memories.json")?.toString() ?? "{}") as {
+      const backup = await downloadBackup(t, me.cookie);
+      const json = JSON.parse(backup.files.get("memories.json")?.toString() ?? "{}") as {
         memories: { id: string; question: string | null }[];
       };
       expect(json.memories.find((m) => m.id === id)?.question).toBe(question);
 
       // Restore puts it back, in another account.
       const heir = await createUserWithSession(t);
-      const form = multipart(backup.rawPayload, {
-        field: "backup",
-        filename: "backup.zip",
-        type: "application/zip",
-      });
-      const restored = await t.app.inject({
-        method: "POST",
-        url: "/api/restore",
-        payload: form.payload,
-        headers: { ...form.headers, cookie: heir.cookie },
-      });
+      const restored = await restoreBackup(t, heir.cookie, backup.zip);
       expect(restored.statusCode).toBe(200);
       const list = await t.app.inject({
         method: "GET",

@@ -3,10 +3,10 @@ import { MESSAGES } from "../../shared/messages";
 import type { Memory } from "../../shared/schemas";
 import { speechMp3 } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { downloadBackup, restoreBackup } from "../test/backup-helpers";
 import { createTestApp, type TestApp } from "../test/harness";
 import { type OpenAiStub, startOpenAiStub, stubProviders } from "../test/openai-stub";
-import { fixture, multipart, upload, visitorCookie } from "../test/upload-helpers";
-import { unzip } from "../test/zip";
+import { fixture, upload, visitorCookie } from "../test/upload-helpers";
 import type { AudioStorage } from "./audio-storage";
 
 /** The keys in the bucket (under the app's prefix), sorted. */
@@ -147,13 +147,7 @@ describe("audio in an S3 bucket, through the app", () => {
     expect(comments.json<{ transcript: string }[]>()[0]?.transcript).toBeTruthy();
 
     // The backup streams both recordings out of the bucket.
-    const backup = await t.app.inject({
-      method: "GET",
-      url: "/api/backup-memories",
-      headers: { cookie: owner.cookie },
-    });
-    expect(backup.statusCode).toBe(200);
-    const files = await unzip(backup.rawPayload);
+    const { zip, files } = await downloadBackup(t, owner.cookie);
     const audioEntries = [...files.entries()].filter(([name]) => name.startsWith("audio/"));
     expect(audioEntries).toHaveLength(2);
     for (const [, bytes] of audioEntries) expect(bytes.equals(mp3)).toBe(true);
@@ -161,17 +155,7 @@ describe("audio in an S3 bucket, through the app", () => {
     // Restored into another account: new objects in the bucket, playable.
     const other = await createUserWithSession(t);
     const before = (await keysIn(t.storage)).length;
-    const body = multipart(backup.rawPayload, {
-      field: "backup",
-      filename: "backup.zip",
-      type: "application/zip",
-    });
-    const restored = await t.app.inject({
-      method: "POST",
-      url: "/api/restore",
-      payload: body.payload,
-      headers: { ...body.headers, cookie: other.cookie },
-    });
+    const restored = await restoreBackup(t, other.cookie, zip);
     expect(restored.statusCode).toBe(200);
     expect((await keysIn(t.storage)).length).toBe(before + 2);
     const list = await t.app.inject({
