@@ -139,12 +139,13 @@ describe("Regenerate on the memory page", () => {
     ).toBeGreaterThan(0);
   }, 20_000);
 
-  it("is not offered without a transcript to make it from", async () => {
+  /** The memory page as `viewer` sees `memory`, once its heading shows. */
+  async function showMemoryPage(viewer: typeof me, memory: ReturnType<typeof makeMemory>) {
     fakeApi([
-      userHandler(me),
+      userHandler(viewer),
       ({ url }) =>
         url === "/api/memories/m1"
-          ? json(makeMemory({ transcript: "  " }))
+          ? json(memory)
           : url === "/api/memories/m1/comments"
             ? json([])
             : undefined,
@@ -152,22 +153,15 @@ describe("Regenerate on the memory page", () => {
     vi.stubGlobal("scrollTo", vi.fn());
     renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
     expect(await screen.findByRole("heading", { name: "Our day at the beach" })).toBeVisible();
+  }
+
+  it("is not offered without a transcript to make it from", async () => {
+    await showMemoryPage(me, makeMemory({ transcript: "  " }));
     expect(screen.queryByRole("button", { name: MESSAGES.regenerate })).not.toBeInTheDocument();
   });
 
   it("is not offered to anyone but the owner", async () => {
-    fakeApi([
-      userHandler({ ...me, id: "someone-else", username: "visitor" }),
-      ({ url }) =>
-        url === "/api/memories/m1"
-          ? json(makeMemory())
-          : url === "/api/memories/m1/comments"
-            ? json([])
-            : undefined,
-    ]);
-    vi.stubGlobal("scrollTo", vi.fn());
-    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
-    expect(await screen.findByRole("heading", { name: "Our day at the beach" })).toBeVisible();
+    await showMemoryPage({ ...me, id: "someone-else", username: "visitor" }, makeMemory());
     expect(screen.queryByRole("button", { name: MESSAGES.regenerate })).not.toBeInTheDocument();
   });
 });
