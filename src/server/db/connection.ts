@@ -249,7 +249,9 @@ class RoutedSqliteConnection implements DatabaseConnection {
     const pool = this.driver.reads.pool;
     // A write on the main connection has committed before its promise resolves (autocommit, or
     // the transaction's commit), so a read sent afterwards sees it.
-    if (pool && !this.inTransaction && !this.heldMain && this.driver.isPlainRead(query.sql)) {
+    // With no worker left (each replacement failed to open the file), reads fall back to the
+    // main connection rather than fail.
+    if (pool?.size && !this.inTransaction && !this.heldMain && this.driver.isPlainRead(query.sql)) {
       const rows = await pool.query(query.sql, query.parameters);
       return { rows: rows as R[] };
     }

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../test/harness";
 import { type DatabaseHandle, openDatabase } from "./connection";
 import type { Database } from "./schema";
@@ -134,6 +134,19 @@ describe("SQLite read pool", () => {
       expect(pool.threads).toHaveLength(1);
       expect(pool.threads[0]).not.toBe(first);
       expect(await pool.query("select 2 as n", [])).toEqual([{ n: 2 }]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("does not replace a worker whose replacement cannot open the file", async () => {
+    const pool = await start(1);
+    try {
+      // The running worker keeps the deleted file open; a new one cannot find it.
+      await rm(file);
+      await pool.threads[0]?.terminate();
+      await vi.waitFor(() => expect(pool.size).toBe(0));
+      await expect(pool.query("select 1", [])).rejects.toThrow("no SQLite read worker is running");
     } finally {
       await pool.close();
     }

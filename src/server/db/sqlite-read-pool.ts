@@ -67,6 +67,11 @@ export class SqliteReadPool {
     return pool;
   }
 
+  /** How many workers are running or starting (0 once all died without a replacement). */
+  get size(): number {
+    return this.workers.length;
+  }
+
   /** The live worker threads (for health checks and tests). */
   get threads(): readonly Worker[] {
     return this.workers.map((worker) => worker.thread);
