@@ -14,6 +14,10 @@ describe("loadConfig", () => {
     const config = loadConfig({ DATABASE_URL: "postgres://u@h:5432/db" });
     expect(config.database).toEqual({ kind: "postgres", url: "postgres://u@h:5432/db" });
   });
+  it("runs SQLite reads on 2 worker threads unless told otherwise (0: none)", () => {
+    expect(loadConfig({}).SQLITE_READ_WORKERS).toBe(2);
+    expect(loadConfig({ SQLITE_READ_WORKERS: "0" }).SQLITE_READ_WORKERS).toBe(0);
+  });
   it("chooses openai when a key is configured", () => {
     expect(loadConfig({ OPENAI_API_KEY: "sk-test" }).aiProvider).toBe("openai");
   });
@@ -25,6 +29,9 @@ describe("loadConfig", () => {
     ["AI_PROVIDER", "gemini"],
     ["APP_URL", "not a url"],
     ["METRICS_TOKEN", "short"],
+    ["SQLITE_READ_WORKERS", "-1"],
+    ["SQLITE_READ_WORKERS", "1.5"],
+    ["SQLITE_READ_WORKERS", "17"],
   ])("names the variable in the error for %s=%s", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_MODEL_HOST } from "./ai/whisper/whisper-models";
+import { DEFAULT_SQLITE_READ_WORKERS } from "./db/sqlite-read-pool";
 import type { S3StorageSettings } from "./storage/s3-storage";
 
 /** `s3://bucket` or `s3://bucket/some/prefix` (bucket names as S3 allows them: 3 to 63 characters). */
@@ -22,6 +23,8 @@ const configSchema = z.object({
       message: "must be a postgres:// URL, a sqlite: path, or empty for the default SQLite file",
     })
     .default(""),
+  /** SQLite only: worker threads that run plain reads off the event loop (ADR 0026); 0: none. */
+  SQLITE_READ_WORKERS: z.coerce.number().int().min(0).max(16).default(DEFAULT_SQLITE_READ_WORKERS),
   APP_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
       : { kind: "postgres" as const, url: config.database.url };
   const database = await openDatabase(target, {
     onConnectionError: (error) => console.warn(`Database connection lost: ${error.message}`),
+    sqliteReadWorkers: config.SQLITE_READ_WORKERS,
   }).catch((error: Error) => {
     const where = config.database.kind === "postgres" ? "DATABASE_URL" : "the SQLite file";
     throw new Error(`Could not open the database (${where}): ${error.message}`);

@@ -2,16 +2,22 @@ import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import {
+  type CompiledQuery,
+  type DatabaseConnection,
   type Driver,
   Kysely,
   type SqliteDatabase as KyselySqliteDatabase,
   PostgresDialect,
+  type QueryCompiler,
+  type QueryResult,
   SqliteDialect,
   sql,
+  type TransactionSettings,
 } from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./migrate";
 import type { Database } from "./schema";
+import { DEFAULT_SQLITE_READ_WORKERS, SqliteReadPool } from "./sqlite-read-pool";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -31,6 +37,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 export interface OpenOptions {
   /** Told when PostgreSQL drops an idle pooled connection (a restart, a failover). */
   onConnectionError?: (error: Error) => void;
+  /**
+   * SQLite only: how many worker threads run plain reads, each on its own read-only connection
+   * (ADR 0026); 0 runs every query on the event loop.
+   */
+  sqliteReadWorkers?: number;
 }
 
 /**
@@ -55,6 +66,14 @@ function makeSqliteFilesPrivate(file: string): void {
 /** How many prepared statements one SQLite connection keeps for reuse. */
 const STATEMENT_CACHE_SIZE = 256;
 
+/** How long a connection waits for another's lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** A SQLite connection as Kysely uses it, handing out better-sqlite3's statements. */
+export interface StatementCache extends KyselySqliteDatabase {
+  prepare(text: string): SqliteDatabase.Statement;
+}
+
 /**
  * Kysely prepares every query afresh, and preparing costs about as much as running a small
  * query; the app sends the same few hundred query texts over and over, so their prepared
@@ -65,7 +84,7 @@ const STATEMENT_CACHE_SIZE = 256;
 export function withStatementCache(
   sqlite: SqliteDatabase.Database,
   size = STATEMENT_CACHE_SIZE,
-): KyselySqliteDatabase {
+): StatementCache {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => sqlite.close(),
@@ -90,21 +109,158 @@ export function withStatementCache(
   };
 }
 
+/** Where reads are sent: the worker pool once started (after migrations), else the main connection. */
+interface ReadRoute {
+  pool?: SqliteReadPool;
+}
+
+// A pragma's answer is about one connection (foreign_keys, journal_mode), so it must come from the
+// main one even when SQLite calls it read-only.
+const PRAGMA = /^\s*pragma\b/i;
+
 /**
+ * SQLite through one main connection (writes, transactions, streams, migrations, pragmas) and,
+ * once `reads.pool` is set, worker threads for plain reads outside transactions (ADR 0026).
  * better-sqlite3 runs each query synchronously, and Kysely resolves its result at once, so the
- * queries of many waiting requests would run back to back inside one turn of the event loop, and
- * timers and sockets would wait for all of them. Each query first yields one turn (setImmediate):
- * the longest wait for anything else is then one query, not a queue of them (issue 18).
+ * queries of many waiting requests would run back to back inside one turn of the event loop; each
+ * query on the main connection first yields one turn (setImmediate): the longest wait for anything
+ * else is then one query, not a queue of them (issue 18).
  */
-class YieldingSqliteDialect extends SqliteDialect {
+class RoutingSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly main: StatementCache,
+    private readonly reads: ReadRoute,
+  ) {
+    super({ database: main });
+  }
+
   override createDriver(): Driver {
-    const driver = super.createDriver();
-    const acquire = driver.acquireConnection.bind(driver);
-    driver.acquireConnection = async () => {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      return acquire();
-    };
-    return driver;
+    return new RoutingSqliteDriver(super.createDriver(), this.main, this.reads);
+  }
+}
+
+class RoutingSqliteDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly main: StatementCache,
+    readonly reads: ReadRoute,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  /** Takes nothing yet: a read sent to a worker never waits for the main connection. */
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new RoutedSqliteConnection(this);
+  }
+
+  /** The main connection, once any transaction or query holding it has finished. */
+  async lockMain(): Promise<DatabaseConnection> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return this.inner.acquireConnection();
+  }
+
+  /**
+   * A plain read: a statement that returns rows and changes nothing, as SQLite itself judges
+   * it (the main connection's statement cache makes asking cheap). Its syntax errors are thrown
+   * here, as the main connection would throw them.
+   */
+  isPlainRead(sql: string): boolean {
+    const statement = this.main.prepare(sql);
+    return statement.reader && statement.readonly && !PRAGMA.test(sql);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
+    const routed = connection as RoutedSqliteConnection;
+    routed.inTransaction = true;
+    await this.inner.beginTransaction(await routed.mainConnection(), settings);
+  }
+
+  async commitTransaction(connection: DatabaseConnection) {
+    const routed = connection as RoutedSqliteConnection;
+    await this.inner.commitTransaction(await routed.mainConnection());
+    routed.inTransaction = false;
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection) {
+    const routed = connection as RoutedSqliteConnection;
+    await this.inner.rollbackTransaction(await routed.mainConnection());
+    routed.inTransaction = false;
+  }
+
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler["compileQuery"],
+  ) {
+    const main = await (connection as RoutedSqliteConnection).mainConnection();
+    await this.inner.savepoint?.(main, name, compile);
+  }
+
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler["compileQuery"],
+  ) {
+    const main = await (connection as RoutedSqliteConnection).mainConnection();
+    await this.inner.rollbackToSavepoint?.(main, name, compile);
+  }
+
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler["compileQuery"],
+  ) {
+    const main = await (connection as RoutedSqliteConnection).mainConnection();
+    await this.inner.releaseSavepoint?.(main, name, compile);
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const held = (connection as RoutedSqliteConnection).heldMain;
+    if (held) await this.inner.releaseConnection(await held);
+  }
+
+  async destroy(): Promise<void> {
+    const pool = this.reads.pool;
+    this.reads.pool = undefined;
+    await pool?.close();
+    await this.inner.destroy();
+  }
+}
+
+/**
+ * What Kysely holds between acquiring and releasing a connection. It takes the main connection
+ * (and its lock) only when something must run there; inside a transaction everything does, so a
+ * transaction reads its own uncommitted writes.
+ */
+class RoutedSqliteConnection implements DatabaseConnection {
+  inTransaction = false;
+  heldMain?: Promise<DatabaseConnection>;
+
+  constructor(private readonly driver: RoutingSqliteDriver) {}
+
+  mainConnection(): Promise<DatabaseConnection> {
+    this.heldMain ??= this.driver.lockMain();
+    return this.heldMain;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const pool = this.driver.reads.pool;
+    // A write on the main connection has committed before its promise resolves (autocommit, or
+    // the transaction's commit), so a read sent afterwards sees it.
+    // With no worker left (each replacement failed to open the file), reads fall back to the
+    // main connection rather than fail.
+    if (pool?.size && !this.inTransaction && !this.heldMain && this.driver.isPlainRead(query.sql)) {
+      const rows = await pool.query(query.sql, query.parameters);
+      return { rows: rows as R[] };
+    }
+    return (await this.mainConnection()).executeQuery<R>(query);
+  }
+
+  async *streamQuery<R>(query: CompiledQuery, chunkSize?: number) {
+    // Streams (the backup) iterate a statement across many turns: the main connection's job.
+    yield* (await this.mainConnection()).streamQuery<R>(query, chunkSize);
   }
 }
 
@@ -119,9 +275,10 @@ export async function openDatabase(
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
-    sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const reads: ReadRoute = {};
     const db = new Kysely<Database>({
-      dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }),
+      dialect: new RoutingSqliteDialect(withStatementCache(sqlite), reads),
     });
     const handle: DatabaseHandle = {
       db,
@@ -131,7 +288,22 @@ export async function openDatabase(
       },
       close: () => db.destroy(),
     };
-    await migrateToLatest(handle);
+    const readWorkers = options.sqliteReadWorkers ?? DEFAULT_SQLITE_READ_WORKERS;
+    try {
+      await migrateToLatest(handle);
+      // Started after the migrations, which run on the main connection, so workers see the schema.
+      if (readWorkers > 0) {
+        reads.pool = await SqliteReadPool.start({
+          file: target.file,
+          size: readWorkers,
+          statementCacheSize: STATEMENT_CACHE_SIZE,
+          busyTimeoutMs: BUSY_TIMEOUT_MS,
+        });
+      }
+    } catch (error) {
+      await db.destroy().catch(() => undefined);
+      throw error;
+    }
     return handle;
   }
 
