@@ -71,9 +71,10 @@ export function normalizeScore(value: unknown): number {
 
 export function normalizeScores(value: unknown): Scores {
   const source = value && typeof value === "object" ? (value as Record<string, unknown>) : {};
-  return Object.fromEntries(
-    SCORE_DIMENSIONS.map((dimension) => [dimension, normalizeScore(source[dimension])]),
-  ) as Scores;
+  // A plain loop: this runs for every memory of every page served (no arrays built per dimension).
+  const scores: Partial<Scores> = {};
+  for (const dimension of SCORE_DIMENSIONS) scores[dimension] = normalizeScore(source[dimension]);
+  return scores as Scores;
 }
 
 export function defaultScores(): Scores {

@@ -26,6 +26,24 @@ describe.each(DATABASE_KINDS)("sessions on %s", (kind) => {
     expect(rows.map((r) => r.id_hash)).not.toContain(token);
   });
 
+  it("still resolves a session stored under the token's SHA-256 (base64url), as every release stored it", async () => {
+    const { user } = await createUserWithSession({ database: t.handle, config: config as never });
+    // The digest comes from `openssl dgst -sha256 -binary | base64`, not from our code, so a change
+    // of hashing would log out every browser and fail here.
+    const token = "AAAAbbbbCCCCddddEEEEffffGGGGhhhhIIIIjjjjKKK";
+    const now = new Date().toISOString();
+    await new SessionsRepo(t.handle.db).create({
+      id_hash: "Nmnha3ZSkN5yoDNlQGd01vQ_Cpxy-IgIw2oP_jV55vo",
+      user_id: user.id,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const service = new SessionService(new SessionsRepo(t.handle.db), config);
+    expect(await service.resolve(token)).toBe(user.id);
+    expect(await service.resolve(`${token.slice(0, -1)}L`)).toBeNull();
+  });
+
   it("treats tampered, unknown and expired tokens as logged out", async () => {
     const repo = new SessionsRepo(t.handle.db);
     const service = new SessionService(repo, config);

@@ -1,15 +1,17 @@
 import type { FastifyRequest } from "fastify";
 import { SHARE_LINK_PATH_PREFIX } from "../../shared/share-links";
 
+// Built once, not per call: the serializer runs for every request logged.
+const SHARE_LINK_TOKEN = new RegExp(`^${SHARE_LINK_PATH_PREFIX.replace(/\//g, "\\/")}[^/?#]*`, "i");
+
 /**
  * Credentials that travel in URLs never reach the log: the token of a share link (`/s/<token>`,
  * ADR 0019), of a password-reset link (`?token=`) and of a reminder mail's unsubscribe link
  * (`?t=`, ADR 0020). Applied to every request Fastify logs.
  */
 export function redactUrl(url: string): string {
-  const sharePrefix = SHARE_LINK_PATH_PREFIX.replace(/\//g, "\\/");
   return url
-    .replace(new RegExp(`^${sharePrefix}[^/?#]*`, "i"), `${SHARE_LINK_PATH_PREFIX}[redacted]`)
+    .replace(SHARE_LINK_TOKEN, `${SHARE_LINK_PATH_PREFIX}[redacted]`)
     .replace(/([?&]token=)[^&#]*/gi, "$1[redacted]")
     .replace(/([?&]t=)[^&#]*/g, "$1[redacted]");
 }

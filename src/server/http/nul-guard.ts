@@ -35,11 +35,12 @@ function urlHasNul(request: FastifyRequest): boolean {
  */
 export const nulGuard = fp(
   async (app) => {
-    app.addHook("onRequest", async (request) => {
-      if (urlHasNul(request)) throw badRequest(NUL_MESSAGE);
+    // Callback hooks, not async ones: they run on every request and never wait, so no promise.
+    app.addHook("onRequest", (request, _reply, done) => {
+      done(urlHasNul(request) ? badRequest(NUL_MESSAGE) : undefined);
     });
-    app.addHook("preValidation", async (request) => {
-      if (containsNul(request.body)) throw badRequest(NUL_MESSAGE);
+    app.addHook("preValidation", (request, _reply, done) => {
+      done(containsNul(request.body) ? badRequest(NUL_MESSAGE) : undefined);
     });
   },
   { name: "nul-guard" },

@@ -9,10 +9,14 @@ import { isCrossSite } from "../auth/cross-site";
  */
 export const crossSiteGuard = fp<{ appUrl: string | undefined }>(
   async (app, { appUrl }) => {
-    app.addHook("onRequest", async (request, reply) => {
+    // A callback hook (it never waits): no promise on every request. A refused request is
+    // answered here and the hook chain stops, as `reply.send` in a hook does.
+    app.addHook("onRequest", (request, reply, done) => {
       if (isCrossSite(request, appUrl)) {
-        return reply.code(403).send({ message: MESSAGES.crossSiteRefused });
+        reply.code(403).send({ message: MESSAGES.crossSiteRefused });
+        return;
       }
+      done();
     });
   },
   { name: "cross-site-guard" },
