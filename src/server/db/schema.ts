@@ -106,6 +106,8 @@ export interface MemoryCountsTable {
   user_id: string;
   total: number;
   saved: number;
+  /** Raised on every change to the user's list order or membership (migration 0009). */
+  revision: Generated<number>;
 }
 
 export interface ReminderSettingsTable {

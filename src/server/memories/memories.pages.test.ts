@@ -1,0 +1,167 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAGE_SIZE } from "../../shared/constants";
+import type { MemoryStatus } from "../../shared/schemas";
+import { type DatabaseHandle, openDatabase } from "../db/connection";
+import { newId } from "../ids";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
+import { UsersRepo } from "../users/users.repo";
+import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "./memories.repo";
+
+/** Enough memories that pages deep in either half are read from an anchor, not from an end. */
+const JOURNAL = 4 * PAGE_ANCHOR_INTERVAL + 37;
+
+describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
+  let t: TestDatabase;
+  let repo: MemoriesRepo;
+  // A second connection with its own repository: another app instance on the same database.
+  let second: DatabaseHandle;
+  let elsewhere: MemoriesRepo;
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+    repo = new MemoriesRepo(t.handle.db, t.handle.kind);
+    second = await openDatabase(t.target);
+    elsewhere = new MemoriesRepo(second.db, second.kind);
+  });
+  afterAll(async () => {
+    await second.close();
+    await t.cleanup();
+  });
+
+  async function newUser() {
+    return new UsersRepo(t.handle.db).create({
+      username: `u${newId()
+        .slice(0, 10)
+        .replace(/[^A-Za-z0-9]/g, "x")}`,
+      displayName: null,
+      email: null,
+      passwordHash: "x",
+      isPublic: true,
+    });
+  }
+
+  /**
+   * Memories recorded seven to a day (ties in recorded_at, broken by seq), inserted in a shuffled
+   * order so seq does not follow recorded_at; one in five processing, one in seven failed.
+   */
+  async function seedWithTies(userId: string) {
+    await repo.insertMany(
+      Array.from({ length: JOURNAL }, (_, i) => {
+        const day = (i * 7919) % JOURNAL;
+        const status: MemoryStatus = i % 5 === 0 ? "processing" : i % 7 === 0 ? "failed" : "saved";
+        return {
+          userId,
+          audioId: null,
+          recordedAt: new Date(
+            Date.UTC(2020, 0, 1) + Math.floor(day / 7) * 86_400_000,
+          ).toISOString(),
+          status,
+        };
+      }),
+    );
+  }
+
+  /** What page N means: a plain OFFSET over the whole scope, newest recorded first. */
+  async function offsetPage(scope: MemoryScope, page: number): Promise<string[]> {
+    const saved = scope.savedOnly ? sql`and status = 'saved'` : sql``;
+    const result = await sql<{ id: string }>`select id from memories
+      where user_id = ${scope.userId} ${saved} order by recorded_at desc, seq desc
+      limit ${PAGE_SIZE} offset ${(page - 1) * PAGE_SIZE}`.execute(t.handle.db);
+    return result.rows.map((row) => row.id);
+  }
+
+  async function expectPagesLikeOffset(scope: MemoryScope, pages: readonly number[]) {
+    for (const page of pages) {
+      const listed = await repo.list(scope, page);
+      expect({ page, ids: listed.rows.map((row) => row.id) }).toEqual({
+        page,
+        ids: await offsetPage(scope, page),
+      });
+    }
+  }
+
+  const pagesOf = async (scope: MemoryScope) => Math.ceil((await repo.countOf(scope)) / PAGE_SIZE);
+
+  it("reads every page of a journal with ties as a plain OFFSET does, in both scopes", async () => {
+    const user = await newUser();
+    await seedWithTies(user.id);
+    for (const savedOnly of [false, true]) {
+      const scope = { userId: user.id, savedOnly };
+      const last = await pagesOf(scope);
+      // Far enough from both ends that some pages are read from anchors in each half.
+      expect(last * PAGE_SIZE).toBeGreaterThan(2 * PAGE_ANCHOR_INTERVAL + 2 * PAGE_SIZE);
+      await expectPagesLikeOffset(
+        scope,
+        Array.from({ length: last + 1 }, (_, i) => i + 1),
+      );
+    }
+  });
+
+  it("sees every change made through another instance at the next deep page", async () => {
+    const user = await newUser();
+    await seedWithTies(user.id);
+    const scopes = [false, true].map((savedOnly) => ({ userId: user.id, savedOnly }));
+    // Every fifth page, then the page after each anchor in both halves: the cache is warm.
+    const check = async () => {
+      for (const scope of scopes) {
+        const last = await pagesOf(scope);
+        const pages = Array.from({ length: last }, (_, i) => i + 1).filter((p) => p % 5 === 2);
+        await expectPagesLikeOffset(scope, pages);
+      }
+    };
+    await check();
+    const newest = "2030-01-01T00:00:00.000Z";
+
+    // An insert at the newest end moves every later row one place.
+    const inserted = await elsewhere.insert({
+      userId: user.id,
+      audioId: null,
+      recordedAt: newest,
+      status: "processing",
+    });
+    await check();
+    // A status change moves it into the saved-only scope.
+    expect(await elsewhere.markSaved(inserted.id)).toBe(true);
+    await check();
+    // An edit of recorded_at moves it from the newest end to the oldest.
+    const edited = await elsewhere.update(inserted.id, {
+      title: "Moved",
+      transcript: "",
+      summary: "",
+      recordedAt: "2001-01-01T00:00:00.000Z",
+      tags: [],
+    });
+    expect(edited).toMatchObject({ id: inserted.id });
+    await check();
+    // A claimed recording joins the user's list.
+    const now = new Date();
+    const anonymous = await elsewhere.insert({
+      userId: null,
+      anonOwnerHash: "visitor",
+      claimExpiresAt: new Date(now.getTime() + 60_000).toISOString(),
+      audioId: null,
+      recordedAt: newest,
+      status: "saved",
+    });
+    await check();
+    const claimed = await second.db
+      .transaction()
+      .execute((trx) => elsewhere.claim(anonymous.id, user.id, "visitor", now, trx));
+    expect(claimed).toBe(true);
+    await check();
+    // A delete moves every later row back one place.
+    await second.db.transaction().execute((trx) => elsewhere.delete(anonymous.id, trx));
+    await check();
+  });
+
+  it("keeps one user's anchors apart from another's and from the other scope", async () => {
+    const [first, other] = [await newUser(), await newUser()];
+    await seedWithTies(first.id);
+    await seedWithTies(other.id);
+    for (const userId of [first.id, other.id, first.id]) {
+      for (const savedOnly of [true, false]) {
+        await expectPagesLikeOffset({ userId, savedOnly }, [25, 30, 40, 45]);
+      }
+    }
+  });
+});
