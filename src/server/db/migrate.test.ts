@@ -152,3 +152,45 @@ describe("migration 0008 on a journal that exists (SQLite)", () => {
     }
   });
 });
+
+describe("migration 0009 on a journal that exists (SQLite)", () => {
+  it("starts each user's list revision at 0 and raises it on a recorded_at edit only", async () => {
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: new SqliteDatabase(":memory:") }),
+    });
+    try {
+      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0008-counts-and-search-index");
+      const user = await new UsersRepo(db).create({
+        username: "before",
+        displayName: null,
+        email: null,
+        passwordHash: "x",
+        isPublic: true,
+      });
+      const repo = new MemoriesRepo(db, "sqlite");
+      const memory = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
+      await repo.insert({ userId: user.id, audioId: null, status: "processing" });
+      await migrateToLatest({
+        db,
+        kind: "sqlite",
+        ping: async () => undefined,
+        close: () => db.destroy(),
+      });
+      const counts = () =>
+        db
+          .selectFrom("memory_counts")
+          .select(["total", "saved", "revision"])
+          .where("user_id", "=", user.id)
+          .executeTakeFirstOrThrow();
+      expect(await counts()).toEqual({ total: 2, saved: 1, revision: 0 });
+      const edit = { title: "t", transcript: "", summary: "", tags: [] };
+      await repo.update(memory.id, { ...edit, recordedAt: memory.recorded_at });
+      expect(await counts()).toEqual({ total: 2, saved: 1, revision: 0 });
+      await repo.update(memory.id, { ...edit, recordedAt: "2001-01-01T00:00:00.000Z" });
+      expect((await counts()).revision).toBeGreaterThan(0);
+      expect(await counts()).toMatchObject({ total: 2, saved: 1 });
+    } finally {
+      await db.destroy();
+    }
+  });
+});
