@@ -65,68 +65,6 @@ export interface MemoryScope {
 export const UNCLAIMED_LIMIT = 50;
 
 /**
- * A deep list page seeks to the cached key of every this-many-th row of its scope and skips at
- * most this many minus one (ADR 0027): 20 pages' worth, a few hundredths of a millisecond, while
- * a 100,000-memory scope keeps 167 anchors per half and a walk takes few steps (each step of
- * SQLite's walk costs about as much as skipping 150 entries).
- */
-export const PAGE_ANCHOR_INTERVAL = 20 * PAGE_SIZE;
-
-/** At most this many anchors are cached per repository (about 5 MB), least recently used dropped. */
-export const PAGE_ANCHOR_BUDGET = 50_000;
-
-type ListDirection = "asc" | "desc";
-
-/** The keys of every PAGE_ANCHOR_INTERVAL-th row of one scope, read in one direction. */
-interface PageAnchors {
-  /** The user's list revision the walk saw; the anchors hold only while it is unchanged. */
-  revision: number;
-  recordedAt: string[];
-  keys: number[];
-}
-
-interface PageAnchor {
-  /** The anchor row's place, counted from the end it was read from. */
-  position: number;
-  recordedAt: string;
-  seq: number;
-}
-
-/**
- * Page anchors by scope and direction, least recently used dropped once they hold more than
- * PAGE_ANCHOR_BUDGET anchors in all. An entry is returned only for the revision it was walked at.
- */
-class PageAnchorCache {
-  private readonly entries = new Map<string, PageAnchors>();
-  private held = 0;
-
-  get(key: string, revision: number): PageAnchors | undefined {
-    const entry = this.entries.get(key);
-    if (!entry || entry.revision !== revision) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry;
-  }
-
-  set(key: string, anchors: PageAnchors): void {
-    this.delete(key);
-    this.entries.set(key, anchors);
-    this.held += anchors.keys.length;
-    for (const oldest of this.entries.keys()) {
-      if (this.held <= PAGE_ANCHOR_BUDGET) break;
-      this.delete(oldest);
-    }
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.held -= entry.keys.length;
-    this.entries.delete(key);
-  }
-}
-
-/**
  * A search ranks (and counts) at most this many matches: the most recently added ones. Enough
  * for 66 pages; a query matching more is not a search anyone pages through (ADR 0025).
  */
@@ -277,6 +215,68 @@ function toValues(input: NewMemory) {
     question: input.question ?? null,
     language: input.language ?? null,
   };
+}
+
+/**
+ * A deep list page seeks to the cached key of every this-many-th row of its scope and skips at
+ * most this many minus one (ADR 0027): 20 pages' worth, a few hundredths of a millisecond, while
+ * a 100,000-memory scope keeps 167 anchors per half and a walk takes few steps (each step of
+ * SQLite's walk costs about as much as skipping 150 entries).
+ */
+export const PAGE_ANCHOR_INTERVAL = 20 * PAGE_SIZE;
+
+/** At most this many anchors are cached per repository (about 5 MB), least recently used dropped. */
+export const PAGE_ANCHOR_BUDGET = 50_000;
+
+type ListDirection = "asc" | "desc";
+
+/** The keys of every PAGE_ANCHOR_INTERVAL-th row of one scope, read in one direction. */
+interface PageAnchors {
+  /** The user's list revision the walk saw; the anchors hold only while it is unchanged. */
+  revision: number;
+  recordedAt: string[];
+  keys: number[];
+}
+
+interface PageAnchor {
+  /** The anchor row's place, counted from the end it was read from. */
+  position: number;
+  recordedAt: string;
+  seq: number;
+}
+
+/**
+ * Page anchors by scope and direction, least recently used dropped once they hold more than
+ * PAGE_ANCHOR_BUDGET anchors in all. An entry is returned only for the revision it was walked at.
+ */
+class PageAnchorCache {
+  private readonly entries = new Map<string, PageAnchors>();
+  private held = 0;
+
+  get(key: string, revision: number): PageAnchors | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.revision !== revision) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, anchors: PageAnchors): void {
+    this.delete(key);
+    this.entries.set(key, anchors);
+    this.held += anchors.keys.length;
+    for (const oldest of this.entries.keys()) {
+      if (this.held <= PAGE_ANCHOR_BUDGET) break;
+      this.delete(oldest);
+    }
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.held -= entry.keys.length;
+    this.entries.delete(key);
+  }
 }
 
 /** The only code that reads or writes the memories table. */
