@@ -154,6 +154,24 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
     await check();
   });
 
+  it("answers deep pages asked at once of a cold repository (one shared walk) rightly", async () => {
+    const user = await newUser();
+    await seedWithTies(user.id);
+    const cold = new MemoriesRepo(t.handle.db, t.handle.kind);
+    for (const savedOnly of [false, true]) {
+      const scope = { userId: user.id, savedOnly };
+      // Shallow and deep pages of each half at once: the deeper ones share a shorter walk.
+      const pages = [22, 41, 42, 30, 60, 45, 50];
+      const listed = await Promise.all(pages.map((page) => cold.list(scope, page)));
+      for (const [i, page] of pages.entries()) {
+        expect({ page, ids: listed[i]?.rows.map((row) => row.id) }).toEqual({
+          page,
+          ids: await offsetPage(scope, page),
+        });
+      }
+    }
+  });
+
   it("keeps one user's anchors apart from another's and from the other scope", async () => {
     const [first, other] = [await newUser(), await newUser()];
     await seedWithTies(first.id);

@@ -283,6 +283,8 @@ class PageAnchorCache {
 export class MemoriesRepo {
   /** Per process (per repository); validated by the database's revision on every use. */
   private readonly pageAnchors = new PageAnchorCache();
+  /** Anchor walks under way, by scope, direction, revision and anchors already known. */
+  private readonly anchorWalks = new Map<string, Promise<PageAnchors | undefined>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -400,14 +402,18 @@ export class MemoriesRepo {
     const wanted = Math.floor(position / PAGE_ANCHOR_INTERVAL);
     let anchors = this.pageAnchors.get(key, revision);
     if (!anchors || anchors.keys.length <= wanted) {
-      const walked = await this.walkAnchors(scope, direction, anchors, wanted);
-      if (walked.keys.length > 0 && walked.revision !== revision) return undefined;
-      anchors = {
-        revision,
-        recordedAt: [...(anchors?.recordedAt ?? []), ...walked.recordedAt],
-        keys: [...(anchors?.keys ?? []), ...walked.keys],
-      };
-      this.pageAnchors.set(key, anchors);
+      // Requests that find the same anchors short at once share one walk; one that wanted to go
+      // deeper than it went skips from its last anchor (further, never wrongly).
+      const walkKey = `${key}\u0000${revision}\u0000${anchors?.keys.length ?? 0}`;
+      let walk = this.anchorWalks.get(walkKey);
+      if (!walk) {
+        walk = this.extendAnchors(key, scope, direction, revision, anchors, wanted).finally(() =>
+          this.anchorWalks.delete(walkKey),
+        );
+        this.anchorWalks.set(walkKey, walk);
+      }
+      anchors = await walk;
+      if (!anchors) return undefined;
     }
     const index = Math.min(wanted, anchors.keys.length - 1);
     if (index < 0) return undefined;
@@ -416,6 +422,26 @@ export class MemoriesRepo {
       recordedAt: anchors.recordedAt[index] as string,
       seq: anchors.keys[index] as number,
     };
+  }
+
+  /** The cached anchors walked on to anchor number `last`, or undefined when the revision moved. */
+  private async extendAnchors(
+    key: string,
+    scope: MemoryScope,
+    direction: ListDirection,
+    revision: number,
+    known: PageAnchors | undefined,
+    last: number,
+  ): Promise<PageAnchors | undefined> {
+    const walked = await this.walkAnchors(scope, direction, known, last);
+    if (walked.keys.length > 0 && walked.revision !== revision) return undefined;
+    const anchors = {
+      revision,
+      recordedAt: [...(known?.recordedAt ?? []), ...walked.recordedAt],
+      keys: [...(known?.keys ?? []), ...walked.keys],
+    };
+    this.pageAnchors.set(key, anchors);
+    return anchors;
   }
 
   /**
