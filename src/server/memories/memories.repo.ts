@@ -448,10 +448,10 @@ export class MemoriesRepo {
    * The anchors after those already `known`, up to and including anchor number `last`: each
    * step seeks past the previous anchor on the index and skips PAGE_ANCHOR_INTERVAL - 1 entries,
    * as many entries as one OFFSET that far reads, with no window over them (a window function cost
-   * SQLite five times more). "Beyond the anchor" is spelt without a row value, which SQLite
-   * steps through about a third slower. The user's revision
-   * is read in the same statement (one snapshot on both databases), so anchors are never kept
-   * under a revision other than the one they came from.
+   * SQLite five times more). "Beyond the anchor" is spelt without a row value, which SQLite steps
+   * through up to a third slower. The user's revision is read in the same statement (one
+   * snapshot on both databases), so anchors are never kept under a revision they did not come
+   * from.
    */
   private async walkAnchors(
     scope: MemoryScope,
