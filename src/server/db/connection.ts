@@ -12,6 +12,7 @@ import {
 import pg from "pg";
 import { migrateToLatest } from "./migrate";
 import type { Database } from "./schema";
+import { registerSearchWordsFunction } from "./search-words";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -120,6 +121,8 @@ export async function openDatabase(
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
+    // The full-text triggers call it on every write of a memory (migration 0010).
+    registerSearchWordsFunction(sqlite);
     const db = new Kysely<Database>({
       dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }),
     });

@@ -8,6 +8,7 @@ import { shareLinks } from "./migrations/0005-share-links";
 import { remindersAndQuestions } from "./migrations/0006-reminders-and-questions";
 import { memoryLanguage } from "./migrations/0007-memory-language";
 import { countsAndSearchIndex } from "./migrations/0008-counts-and-search-index";
+import { searchIndexPerOwner } from "./migrations/0010-search-index-per-owner";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0006-reminders-and-questions": remindersAndQuestions,
   "0007-memory-language": memoryLanguage,
   "0008-counts-and-search-index": countsAndSearchIndex,
+  "0010-search-index-per-owner": searchIndexPerOwner,
 };
 
 class DialectMigrationProvider implements MigrationProvider {
