@@ -10,8 +10,8 @@ import {
 } from "../../shared/schemas";
 import type { DatabaseKind } from "../db/connection";
 import type { Database, MemoriesTable } from "../db/schema";
-import type { Executor } from "../db/transactions";
 import { ownedPrefixQuery, wordsOf } from "../db/search-words";
+import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
 
 export type MemoryRow = Selectable<MemoriesTable>;
