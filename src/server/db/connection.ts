@@ -17,6 +17,7 @@ import {
 import pg from "pg";
 import { migrateToLatest } from "./migrate";
 import type { Database } from "./schema";
+import { registerSearchWordsFunction } from "./search-words";
 import { DEFAULT_SQLITE_READ_WORKERS, SqliteReadPool } from "./sqlite-read-pool";
 
 export type DatabaseKind = "sqlite" | "postgres";
@@ -276,6 +277,8 @@ export async function openDatabase(
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // The full-text triggers call it on every write of a memory (migration 0010).
+    registerSearchWordsFunction(sqlite);
     const reads: ReadRoute = {};
     const db = new Kysely<Database>({
       dialect: new RoutingSqliteDialect(withStatementCache(sqlite), reads),

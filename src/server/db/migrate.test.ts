@@ -8,6 +8,18 @@ import { UsersRepo } from "../users/users.repo";
 import type { DatabaseHandle } from "./connection";
 import { migrateToLatest, migrateUpTo } from "./migrate";
 import type { Database } from "./schema";
+import { ownedPrefixQuery, registerSearchWordsFunction } from "./search-words";
+
+/** A private SQLite database as the server opens one (with the full-text triggers' function). */
+function memorySqlite(): Kysely<Database> {
+  const sqlite = new SqliteDatabase(":memory:");
+  registerSearchWordsFunction(sqlite);
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+function handleOf(db: Kysely<Database>): DatabaseHandle {
+  return { db, kind: "sqlite", ping: async () => undefined, close: () => db.destroy() };
+}
 
 describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
   let t: TestDatabase;
@@ -55,11 +67,18 @@ describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
   it("keeps the full-text index in step with memories", async () => {
     const now = nowIso();
     const id = newId();
+    const owner = await new UsersRepo(t.handle.db).create({
+      username: "indexed",
+      displayName: null,
+      email: null,
+      passwordHash: "x",
+      isPublic: true,
+    });
     await t.handle.db
       .insertInto("memories")
       .values({
         id,
-        user_id: null,
+        user_id: owner.id,
         anon_owner_hash: null,
         claim_expires_at: null,
         audio_id: null,
@@ -82,7 +101,7 @@ describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
         ? (
             await sql<{
               id: string;
-            }>`select m.id from memories_fts f join memories m on m.seq = f.rowid where memories_fts match ${`"${term}"*`}`.execute(
+            }>`select m.id from memories_fts f join memories m on m.seq = f.rowid where memories_fts match ${ownedPrefixQuery(owner.id, [term])}`.execute(
               t.handle.db,
             )
           ).rows
@@ -108,9 +127,7 @@ describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
 
 describe("migration 0008 on a journal that exists (SQLite)", () => {
   it("counts existing memories and indexes them for their owner's search", async () => {
-    const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: new SqliteDatabase(":memory:") }),
-    });
+    const db = memorySqlite();
     try {
       // Everything before 0008, then rows as the repository writes them, then 0008.
       await migrateUpTo(db as Kysely<unknown>, "sqlite", "0007-memory-language");
@@ -135,13 +152,7 @@ describe("migration 0008 on a journal that exists (SQLite)", () => {
         title: "Anonymous lighthouse",
         status: "saved",
       });
-      const handle: DatabaseHandle = {
-        db,
-        kind: "sqlite",
-        ping: async () => undefined,
-        close: () => db.destroy(),
-      };
-      await migrateToLatest(handle);
+      await migrateToLatest(handleOf(db));
       const scope = { userId: user.id, savedOnly: false };
       expect(await repo.countOf(scope)).toBe(2);
       expect(await repo.countOf({ ...scope, savedOnly: true })).toBe(1);
@@ -155,9 +166,7 @@ describe("migration 0008 on a journal that exists (SQLite)", () => {
 
 describe("migration 0009 on a journal that exists (SQLite)", () => {
   it("starts each user's list revision at 0 and raises it on a recorded_at edit only", async () => {
-    const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: new SqliteDatabase(":memory:") }),
-    });
+    const db = memorySqlite();
     try {
       await migrateUpTo(db as Kysely<unknown>, "sqlite", "0008-counts-and-search-index");
       const user = await new UsersRepo(db).create({
@@ -170,12 +179,7 @@ describe("migration 0009 on a journal that exists (SQLite)", () => {
       const repo = new MemoriesRepo(db, "sqlite");
       const memory = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
       await repo.insert({ userId: user.id, audioId: null, status: "processing" });
-      await migrateToLatest({
-        db,
-        kind: "sqlite",
-        ping: async () => undefined,
-        close: () => db.destroy(),
-      });
+      await migrateToLatest(handleOf(db));
       const counts = () =>
         db
           .selectFrom("memory_counts")
@@ -189,6 +193,73 @@ describe("migration 0009 on a journal that exists (SQLite)", () => {
       await repo.update(memory.id, { ...edit, recordedAt: "2001-01-01T00:00:00.000Z" });
       expect((await counts()).revision).toBeGreaterThan(0);
       expect(await counts()).toMatchObject({ total: 2, saved: 1 });
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe("migration 0010 on a journal that exists (SQLite)", () => {
+  it("indexes each memory's words under its owner only, and unclaimed ones once claimed", async () => {
+    const db = memorySqlite();
+    try {
+      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0008-counts-and-search-index");
+      const users = new UsersRepo(db);
+      const [near, far] = await Promise.all(
+        ["near", "far"].map((username) =>
+          users.create({
+            username,
+            displayName: null,
+            email: null,
+            passwordHash: "x",
+            isPublic: true,
+          }),
+        ),
+      );
+      if (!near || !far) throw new Error("users not created");
+      const repo = new MemoriesRepo(db, "sqlite");
+      const own = await repo.insert({
+        userId: near.id,
+        audioId: null,
+        title: "Garden in the rain",
+        status: "saved",
+      });
+      await repo.insert({
+        userId: far.id,
+        audioId: null,
+        title: "Garden in the rain",
+        status: "saved",
+      });
+      const unclaimed = await repo.insert({
+        userId: null,
+        audioId: null,
+        title: "Garden party",
+        status: "saved",
+      });
+      await migrateToLatest(handleOf(db));
+
+      const search = async (userId: string, query: string) =>
+        (await repo.search({ userId, savedOnly: false }, [query], 1)).rows.map((row) => row.id);
+      expect(await search(near.id, "gard")).toEqual([own.id]);
+      // Every indexed word carries its owner: nobody's search reads another family's entries.
+      await sql`create virtual table temp.fts_terms using fts5vocab(main, memories_fts, 'row')`.execute(
+        db,
+      );
+      const terms = await sql<{ term: string }>`select term from temp.fts_terms`.execute(db);
+      const hexOf = (id: string) => Buffer.from(id, "utf8").toString("hex");
+      expect(terms.rows.map((row) => row.term).sort()).toEqual(
+        [near.id, far.id]
+          .flatMap((id) => ["garden", "in", "rain", "the"].map((w) => `${hexOf(id)}x${w}`))
+          .sort(),
+      );
+
+      await db
+        .updateTable("memories")
+        .set({ user_id: near.id })
+        .where("id", "=", unclaimed.id)
+        .execute();
+      expect((await search(near.id, "gard")).sort()).toEqual([own.id, unclaimed.id].sort());
+      expect(await search(far.id, "part")).toEqual([]);
     } finally {
       await db.destroy();
     }

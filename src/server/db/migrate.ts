@@ -9,6 +9,7 @@ import { remindersAndQuestions } from "./migrations/0006-reminders-and-questions
 import { memoryLanguage } from "./migrations/0007-memory-language";
 import { countsAndSearchIndex } from "./migrations/0008-counts-and-search-index";
 import { listRevisions } from "./migrations/0009-list-revisions";
+import { searchIndexPerOwner } from "./migrations/0010-search-index-per-owner";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0007-memory-language": memoryLanguage,
   "0008-counts-and-search-index": countsAndSearchIndex,
   "0009-list-revisions": listRevisions,
+  "0010-search-index-per-owner": searchIndexPerOwner,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -1,5 +1,7 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "../../shared/constants";
+import { ownedPrefixQuery } from "../db/search-words";
 import { newId, nowIso } from "../ids";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
 import { UsersRepo } from "../users/users.repo";
@@ -271,6 +273,113 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       "Oldest walk to the lighthouse",
     ]);
     expect(selective.total).toBe(2);
+  });
+
+  describe("search beside other families", () => {
+    /** The rows of `userId`'s memories_fts entries matching `word` (SQLite), read from the index itself. */
+    const indexed = async (userId: string, word: string) =>
+      (
+        await sql<{ rowid: number }>`select rowid from memories_fts
+          where memories_fts match ${ownedPrefixQuery(userId, [word])}`.execute(t.handle.db)
+      ).rows.length;
+
+    it("never shows another family's matches, nor lets them change the page or its total", async () => {
+      const user = await newUser(t);
+      const other = await newUser(t);
+      const own = await seed(repo, user.id, 3);
+      for (const id of own) {
+        await repo.update(id, {
+          title: "Garden in the rain",
+          transcript: "",
+          summary: "",
+          recordedAt: "2024-01-01T00:00:00.000Z",
+          tags: [],
+        });
+      }
+      // More, newer matches for the other family than a search ranks.
+      await repo.insertMany(
+        Array.from({ length: SEARCH_RANK_LIMIT + 10 }, () => ({
+          userId: other.id,
+          audioId: null,
+          title: "Garden in the rain",
+          status: "saved" as const,
+        })),
+      );
+      const mine = await repo.search({ userId: user.id, savedOnly: false }, ["garden", "rain"], 1);
+      expect(mine.total).toBe(3);
+      expect(mine.rows.map((row) => row.id).sort()).toEqual([...own].sort());
+      const theirs = await repo.search({ userId: other.id, savedOnly: false }, ["gard"], 1);
+      expect(theirs.total).toBe(SEARCH_RANK_LIMIT);
+      expect(theirs.rows.every((row) => row.user_id === other.id)).toBe(true);
+    });
+
+    it("finds words with diacritics and in any alphabet, by prefix and in any case", async () => {
+      const user = await newUser(t);
+      const other = await newUser(t);
+      const text = {
+        audioId: null,
+        title: "Γιαγιά's kitchen",
+        transcript: "Бабушка laughed; ça été magnifique",
+        tags: ["Straße", "niño"],
+        status: "saved" as const,
+      };
+      const { id } = await repo.insert({ ...text, userId: user.id });
+      await repo.insert({ ...text, userId: other.id });
+      const search = async (query: string) =>
+        (await repo.search({ userId: user.id, savedOnly: false }, searchTokens(query), 1)).rows.map(
+          (row) => row.id,
+        );
+      for (const query of [
+        "γιαγ",
+        "ΓΙΑΓΙΆ",
+        "бабу",
+        "БАБУШКА",
+        "été",
+        "ÉTÉ",
+        "straß",
+        "niñ",
+        "ça magn",
+      ]) {
+        expect(await search(query), query).toEqual([id]);
+      }
+      expect(await search("Бабушкин")).toEqual([]);
+      if (kind === "sqlite") {
+        // SQLite's index folds diacritics (PostgreSQL's 'simple' configuration does not), whether
+        // the text came composed or decomposed.
+        expect(await search("ete nino")).toEqual([id]);
+        const decomposed = await repo.insert({
+          userId: user.id,
+          audioId: null,
+          title: "Cafe\u0301 au lait",
+          status: "saved",
+        });
+        expect(await search("café")).toEqual([decomposed.id]);
+        expect(await search("cafe")).toEqual([decomposed.id]);
+      }
+    });
+
+    it("drops a memory's words from the index when it or its owner's journal is deleted", async () => {
+      const user = await newUser(t);
+      const [first, second] = await seed(repo, user.id, 2);
+      for (const id of [first, second]) {
+        await repo.update(id as string, {
+          title: "Orchard",
+          transcript: "",
+          summary: "",
+          recordedAt: "2024-01-01T00:00:00.000Z",
+          tags: [],
+        });
+      }
+      const scope = { userId: user.id, savedOnly: false };
+      expect((await repo.search(scope, ["orch"], 1)).total).toBe(2);
+      if (kind === "sqlite") expect(await indexed(user.id, "orch")).toBe(2);
+      await repo.delete(first as string, t.handle.db);
+      expect((await repo.search(scope, ["orch"], 1)).rows.map((row) => row.id)).toEqual([second]);
+      if (kind === "sqlite") expect(await indexed(user.id, "orch")).toBe(1);
+      await repo.deleteAllOfUser(user.id, t.handle.db);
+      expect((await repo.search(scope, ["orch"], 1)).total).toBe(0);
+      if (kind === "sqlite") expect(await indexed(user.id, "orch")).toBe(0);
+    });
   });
 
   it("lists only saved memories for a public scope", async () => {

@@ -10,6 +10,7 @@ import {
 } from "../../shared/schemas";
 import type { DatabaseKind } from "../db/connection";
 import type { Database, MemoriesTable } from "../db/schema";
+import { ownedPrefixQuery, wordsOf } from "../db/search-words";
 import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
 
@@ -130,11 +131,6 @@ function rankByRelevance<T extends RankedFields>(
   return scored.map((each) => each.row);
 }
 
-/** The token memories_fts holds in its owner column: the hex of the user id (SQLite's hex()). */
-function ownerToken(userId: string): string {
-  return Buffer.from(userId, "utf8").toString("hex");
-}
-
 /** At most this many query words are used; more only slows the query without changing much. */
 export const MAX_SEARCH_TOKENS = 16;
 
@@ -143,12 +139,8 @@ export const MAX_SEARCH_TOKENS = 16;
  * database never sees FTS5 or tsquery syntax: quotes, parentheses, operators and emoji vanish.
  */
 export function searchTokens(query: string): string[] {
-  const tokens =
-    query
-      .normalize("NFC")
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(tokens)].slice(0, MAX_SEARCH_TOKENS);
+  // The same split as the words SQLite indexes (search-words.ts), so a query word meets its row's.
+  return wordsOf(query).slice(0, MAX_SEARCH_TOKENS);
 }
 
 function parseJson(text: string, fallback: unknown): unknown {
@@ -506,12 +498,13 @@ export class MemoriesRepo {
     const offset = (page - 1) * PAGE_SIZE;
     const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
     if (this.kind === "sqlite") {
-      // The full-text index yields the user's matches newest rowid (seq) first and stops at the
-      // limit; the join re-checks the owner and applies the saved-only filter.
+      // The full-text index holds each user's words apart (ADR 0029) and yields this user's
+      // matches newest rowid (seq) first, stopping at the limit; the join re-checks the owner and
+      // applies the saved-only filter.
       const candidates = await sql<RankedFields>`select m.seq, m.recorded_at, m.title, m.tags,
           m.summary
         from memories_fts f join memories m on m.seq = f.rowid
-        where memories_fts match ${this.ftsQuery(scope.userId, tokens)}
+        where memories_fts match ${ownedPrefixQuery(scope.userId, tokens)}
           and m.user_id = ${scope.userId} ${saved}
         order by f.rowid desc limit ${SEARCH_RANK_LIMIT}`.execute(this.db);
       const pageSeqs = rankByRelevance(candidates.rows, tokens)
@@ -554,16 +547,6 @@ export class MemoriesRepo {
         })
       : await rankPage(this.db);
     return this.searchPage(result.rows, () => this.countSearchCandidates(tsquery, scope));
-  }
-
-  /**
-   * The FTS5 query for one user's search: their owner token AND every word as a prefix (prefixes
-   * up to eight letters have their own index, migration 0008). Tokens are letters and digits, so
-   * quoting them is safe.
-   */
-  private ftsQuery(userId: string, tokens: readonly string[]): string {
-    const words = tokens.map((token) => `"${token}"*`).join(" AND ");
-    return `owner : "${ownerToken(userId)}" AND ${words}`;
   }
 
   /**

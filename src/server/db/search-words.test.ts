@@ -1,0 +1,46 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../ids";
+import { createTestDatabase, type TestDatabase } from "../test/harness";
+import { ownedPrefixQuery, ownedWords, wordsOf } from "./search-words";
+
+describe("search words", () => {
+  it("splits text into distinct lower-case words of letters and digits, NFC", () => {
+    expect(wordsOf(`Ça "été" (été) Cafe\u0301 42nd_street 😀 Γιαγιά's`)).toEqual([
+      "ça",
+      "été",
+      "café",
+      "42nd",
+      "street",
+      "γιαγιά",
+      "s",
+    ]);
+  });
+
+  it("prefixes every word of every field with the owner, and indexes nothing without one", () => {
+    const owner = Buffer.from("u1", "utf8").toString("hex");
+    expect(ownedWords("u1", "Rain, rain", null, '["garden"]')).toBe(
+      `${owner}xrain ${owner}xgarden`,
+    );
+    expect(ownedWords(null, "Rain")).toBe("");
+    expect(ownedPrefixQuery("u1", ["rain", "gar"])).toBe(`"${owner}xrain"* AND "${owner}xgar"*`);
+  });
+
+  describe("on SQLite", () => {
+    let t: TestDatabase;
+    beforeAll(async () => {
+      t = await createTestDatabase("sqlite");
+    });
+    afterAll(async () => t.cleanup());
+
+    it("has prefix indexes for one to eight letters after a generated user id's owner part", async () => {
+      // A word of one letter is as long as the shortest prefix index: if user ids change length,
+      // migration 0010's prefix lengths must change with them.
+      const oneLetter = ownedWords(newId(), "a").length;
+      const table = await sql<{ sql: string }>`select sql from sqlite_master
+        where name = 'memories_fts'`.execute(t.handle.db);
+      const lengths = Array.from({ length: 8 }, (_, i) => oneLetter + i).join(" ");
+      expect(table.rows[0]?.sql).toContain(`prefix='${lengths}'`);
+    });
+  });
+});
