@@ -7,6 +7,7 @@ import { createUserWithSession } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
 import { addOtherUsers, seedMemories } from "./lib/families";
 import {
+  benchReadWorkers,
   CONNECTIONS,
   HTTP_SECONDS,
   type Load,
@@ -70,7 +71,7 @@ async function openServer(
 ): Promise<Server> {
   const dataDir = await makeTempDir("vmj-bench-");
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const db = await createTestDatabase(kind);
+  const db = await createTestDatabase(kind, benchReadWorkers());
   cleanups.push(() => db.cleanup());
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "silent" });
   const app = await buildAppOn({

@@ -3,6 +3,7 @@ import Fastify from "fastify";
 import { sql } from "kysely";
 import { loadConfig } from "../src/server/config";
 import type { DatabaseKind } from "../src/server/db/connection";
+import { DEFAULT_SQLITE_READ_WORKERS } from "../src/server/db/sqlite-read-pool";
 import { MemoriesRepo, searchTokens } from "../src/server/memories/memories.repo";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
@@ -10,6 +11,7 @@ import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/
 import { PAGE_SIZE } from "../src/shared/constants";
 import { seedJournal } from "./lib/journal";
 import {
+  benchReadWorkers,
   CONNECTIONS,
   HTTP_SECONDS,
   load,
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
         try {
           const dataDir = await makeTempDir("vmj-bench-");
           cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-          const db = await createTestDatabase(kind);
+          const db = await createTestDatabase(kind, benchReadWorkers());
           cleanups.push(() => db.cleanup());
           const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "silent" });
           const storage = new LocalAudioStorage(config.audioDir);
@@ -204,6 +206,7 @@ async function main(): Promise<void> {
   process.stdout.write(markdownTable(header, rows));
   process.stdout.write(
     `\n${CONNECTIONS} connections, ${HTTP_SECONDS} s per request type, for the app and for the bare Fastify route. ` +
+      `SQLite read worker threads: ${benchReadWorkers().sqliteReadWorkers ?? DEFAULT_SQLITE_READ_WORKERS} (SQLITE_READ_WORKERS). ` +
       "query = the repository query alone, sequential, 40 times; query/s = 1000 / its mean. " +
       "Fastify = one route on loopback returning the same body (no database, session, helmet or zod), " +
       `measured right after its row; "-" where a row has no HTTP load (a cold page is cold once). HTTP/query = HTTP req/s as a share of query/s. loop = this process's event-loop delay during the HTTP load (the app runs in it). load = 1-minute load average at the row. ${seeding.join("; ")}. Total ${((Date.now() - began) / 1000).toFixed(0)} s.\n`,

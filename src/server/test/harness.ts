@@ -10,6 +10,7 @@ import {
   type DatabaseHandle,
   type DatabaseKind,
   type DatabaseTarget,
+  type OpenOptions,
   openDatabase,
 } from "../db/connection";
 import { newId } from "../ids";
@@ -40,11 +41,14 @@ export interface TestDatabase {
  * than a schema per file, because catalog-wide introspection in one file's migration fails when
  * another file drops its schema at the same moment ("schema ... does not exist").
  */
-export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  options: OpenOptions = {},
+): Promise<TestDatabase> {
   if (kind === "sqlite") {
     const dir = await makeTempDir("vmj-db-");
     const target: DatabaseTarget = { kind: "sqlite", file: path.join(dir, "test.db") };
-    const handle = await openDatabase(target);
+    const handle = await openDatabase(target, options);
     return {
       handle,
       target,
