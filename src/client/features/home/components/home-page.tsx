@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { Card } from "../../../components/ui/card";
+import { useAfterFirstPaint } from "../../../lib/after-paint";
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import { HomeMemories } from "../../memories/components/home-memories";
 import { PendingRecordings } from "../../recorder/components/pending-recordings";
@@ -18,6 +19,7 @@ export function HomePage() {
   useDocumentTitle();
   // The question shown above the recorder is kept on the memory recorded while it is shown.
   const [question, setQuestion] = useState<string | null>(null);
+  const painted = useAfterFirstPaint();
   return (
     <div className="space-y-8">
       <h1 className="text-center text-3xl font-bold text-balance text-brand-800">
@@ -36,9 +38,11 @@ export function HomePage() {
         </Card>
       </div>
       <PendingRecordings />
-      <Suspense fallback={null}>
-        <UnclaimedRecordings />
-      </Suspense>
+      {painted ? (
+        <Suspense fallback={null}>
+          <UnclaimedRecordings />
+        </Suspense>
+      ) : null}
       <HomeMemories />
     </div>
   );
