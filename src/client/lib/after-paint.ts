@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 
 /**
  * Runs `callback` once the browser has painted its next frame (a timeout queued from an animation
@@ -70,7 +70,8 @@ export function useAfterFirstPaint(): boolean {
     if (done) return;
     let mounted = true;
     void firstPaint().then(() => {
-      if (mounted) setDone(true);
+      // A transition: React renders what comes after the paint in slices, yielding to input.
+      if (mounted) startTransition(() => setDone(true));
     });
     return () => {
       mounted = false;
