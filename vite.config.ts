@@ -69,6 +69,9 @@ function installableApp(): Plugin[] {
       globPatterns: ["**/*.{js,css,html,svg,png,wasm}"],
       // No cache-first fallback for pages: the route below asks the network first.
       navigateFallback: null,
+      // Workbox would otherwise answer a navigation to `/` with the precached `index.html` (its
+      // directory index): the home page would lose the user and question the server embeds in it.
+      directoryIndex: "",
       runtimeCaching: [
         {
           // Serialised into the service worker, so it must not use anything from this file.

@@ -3,10 +3,11 @@
  * seeded memory page of the built app, started as the README says. Prints the median performance
  * and accessibility scores of LIGHTHOUSE_RUNS runs (default 3) beside the targets: performance
  * >= 95, accessibility 100.
- * Run after `npm run build`.
+ * Run after `npm run build`. LIGHTHOUSE_REPORT_DIR=folder also keeps each run's full JSON report
+ * there (for its diagnostics: bootup-time, long tasks, the LCP element).
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ApiClient } from "../e2e/api-client";
 import { seedMemory } from "../e2e/fixtures";
@@ -14,6 +15,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, startServer } from "../e2e/harness";
 import type { Memory } from "../src/shared/schemas";
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 const TARGETS = { performance: 95, accessibility: 100 } as const;
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -38,7 +40,7 @@ function median(values: number[]): number {
 }
 
 /** One Lighthouse run through its CLI (the default config is the mobile preset). */
-function lighthouse(url: string, cookie?: string): Promise<Scores> {
+function lighthouse(url: string, cookie?: string, reportName?: string): Promise<Scores> {
   const bin = path.resolve("node_modules/.bin/lighthouse");
   const args = [
     url,
@@ -65,6 +67,10 @@ function lighthouse(url: string, cookie?: string): Promise<Scores> {
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0) return reject(new Error(`lighthouse exited ${code}: ${err.slice(-2000)}`));
+      if (REPORT_DIR && reportName) {
+        mkdirSync(REPORT_DIR, { recursive: true });
+        writeFileSync(path.join(REPORT_DIR, `${reportName}.json`), out);
+      }
       const report = JSON.parse(out) as {
         runtimeError?: { message: string };
         categories: Record<string, { score: number | null }>;
@@ -105,16 +111,18 @@ try {
   // The owner's session, for Lighthouse's browser to send as a cookie.
   const cookie = owner.cookieHeader();
 
-  const pages: Array<[name: string, route: string, cookie?: string]> = [
-    ["home page, visitor", "/"],
-    ["memory page, visitor", `/memory/${memory?.id}`],
-    ["home page, logged in (20 memories)", "/", cookie],
+  const pages: Array<[name: string, route: string, cookie?: string, slug?: string]> = [
+    ["home page, visitor", "/", undefined, "home-visitor"],
+    ["memory page, visitor", `/memory/${memory?.id}`, undefined, "memory-visitor"],
+    ["home page, logged in (20 memories)", "/", cookie, "home-logged-in"],
   ];
   print(`Lighthouse 12.8.2, mobile preset, median of ${RUNS} run(s) per page`);
   let missed = false;
-  for (const [name, route, pageCookie] of pages) {
+  for (const [name, route, pageCookie, slug] of pages) {
     const runs: Scores[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await lighthouse(`${server.url}${route}`, pageCookie));
+    for (let i = 0; i < RUNS; i++) {
+      runs.push(await lighthouse(`${server.url}${route}`, pageCookie, `${slug}-${i + 1}`));
+    }
     const performance = median(runs.map((r) => r.performance));
     const accessibility = median(runs.map((r) => r.accessibility));
     const perfOk = performance >= TARGETS.performance;

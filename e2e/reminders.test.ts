@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../src/server/test/smtp-sink";
 import { MESSAGES } from "../src/shared/messages";
 import { QUESTIONS, specialDayQuestion } from "../src/shared/questions";
-import { REMINDER_MESSAGES, type ReminderSettings } from "../src/shared/reminders";
+import { REMINDER_MESSAGES } from "../src/shared/reminder-messages";
+import type { ReminderSettings } from "../src/shared/reminders";
 import type { Memory, MemoryPage } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
 import { seriousViolations } from "./axe";
@@ -55,7 +56,20 @@ describe("journey: a reminder mail opens the recorder with its question", () => 
     expect(QUESTIONS).toContain(first);
     await page.getByRole("button", { name: REMINDER_MESSAGES.skipQuestion }).click();
     await expect.poll(() => questionText.textContent()).not.toBe(first);
-    expect(QUESTIONS).toContain(await questionText.textContent());
+    const skippedTo = await questionText.textContent();
+    expect(QUESTIONS).toContain(skippedTo);
+
+    // Reloaded, the page carries the question itself (it paints with the page, no request for
+    // it), and the skip held.
+    const questionRequests: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/question") {
+        questionRequests.push(request.method());
+      }
+    });
+    await page.reload();
+    expect(await questionText.textContent()).toBe(skippedTo);
+    expect(questionRequests).toEqual([]);
 
     // Reminders on the account page: weekly today at this hour (UTC), and today as Mia's birthday.
     await page.goto(`${server.url}/account`);

@@ -1,7 +1,7 @@
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_USER_SCRIPT_ID } from "../shared/constants";
+import { CURRENT_QUESTION_SCRIPT_ID, SESSION_USER_SCRIPT_ID } from "../shared/constants";
 import type { User } from "../shared/schemas";
 import { AppShell } from "./app-shell";
 import { makeTempDir } from "./test/harness";
@@ -10,10 +10,8 @@ const TEMPLATE =
   "<!doctype html><html><head><title>t</title></head><body><div id=root></div></body></html>";
 
 /** The JSON inside the session data block, parsed as the browser would. */
-function embedded(html: string): unknown {
-  const match = html.match(
-    new RegExp(`<script type="application/json" id="${SESSION_USER_SCRIPT_ID}">(.*?)</script>`),
-  );
+function embedded(html: string, id = SESSION_USER_SCRIPT_ID): unknown {
+  const match = html.match(new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`));
   if (!match?.[1]) throw new Error(`no session block in ${html}`);
   return JSON.parse(match[1]);
 }
@@ -55,6 +53,18 @@ describe("AppShell", () => {
       isPublic: true,
       email: "jo@example.com",
     });
+  });
+
+  it("embeds the logged-in user's question the same safe way, and never a visitor's", async () => {
+    const user = { id: "u1", username: "jo", displayName: null, isPublic: true, email: null };
+    const question = { position: 3, question: "</script><script>alert(1)</script><!-- $& $'" };
+    const html = await shell.render(user, { ...question, extra: "x" } as typeof question);
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    expect(html).not.toContain("<script>alert");
+    expect(embedded(html, CURRENT_QUESTION_SCRIPT_ID)).toEqual(question);
+    expect(html.indexOf(CURRENT_QUESTION_SCRIPT_ID)).toBeLessThan(html.indexOf("</head>"));
+    expect(await shell.render(null, question)).not.toContain(CURRENT_QUESTION_SCRIPT_ID);
+    expect(await shell.render(user)).not.toContain(CURRENT_QUESTION_SCRIPT_ID);
   });
 
   it.each(["$'", "$`", "$&", "a$$b", "$1 and $<name>"])(

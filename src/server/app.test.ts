@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { precompressDir } from "../../scripts/precompress.ts";
-import { SESSION_USER_SCRIPT_ID } from "../shared/constants";
+import { CURRENT_QUESTION_SCRIPT_ID, SESSION_USER_SCRIPT_ID } from "../shared/constants";
 import { MESSAGES } from "../shared/messages";
 import type { HealthResponse } from "../shared/schemas";
 import { SESSION_COOKIE } from "./auth/session.service";
@@ -227,6 +227,41 @@ describe("the HTTP shell", () => {
       headers: { cookie: `${cookie.split("=")[0]}=not-a-session` },
     });
     expect(stale.body).toContain(`id="${SESSION_USER_SCRIPT_ID}">null</script>`);
+  });
+
+  it("embeds the user's own current question in the home page only, and reading it moves nothing", async () => {
+    const questionIn = (html: string) => {
+      const block = html.match(
+        new RegExp(`id="${CURRENT_QUESTION_SCRIPT_ID}">(.*?)</script>`),
+      )?.[1];
+      return block === undefined ? undefined : JSON.parse(block);
+    };
+    const jo = await createUserWithSession(t, { username: "question_jo" });
+    const ann = await createUserWithSession(t, { username: "question_ann" });
+    const home = async (cookie?: string, url = "/") =>
+      (await app.inject({ method: "GET", url, headers: cookie ? { cookie } : {} })).body;
+    const api = async (cookie: string) =>
+      (await app.inject({ method: "GET", url: "/api/question", headers: { cookie } })).json();
+
+    const first = questionIn(await home(jo.cookie));
+    expect(first).toEqual(await api(jo.cookie));
+    expect(first.position).toBe(0);
+    // Serving the page again (a reload) does not move the rotation on.
+    expect(questionIn(await home(jo.cookie, "/?page=2"))).toEqual(first);
+    // Skipping does, and the next page carries the next question.
+    const next = await app.inject({
+      method: "POST",
+      url: "/api/question/next",
+      headers: { cookie: jo.cookie },
+      payload: { position: 0 },
+    });
+    expect(questionIn(await home(jo.cookie))).toEqual(next.json());
+    expect(next.json().position).toBe(1);
+    // Each user gets their own; visitors and the other screens get none.
+    expect(questionIn(await home(ann.cookie))).toEqual(await api(ann.cookie));
+    expect(questionIn(await home(ann.cookie))?.position).toBe(0);
+    expect(questionIn(await home())).toBeUndefined();
+    expect(questionIn(await home(jo.cookie, "/account"))).toBeUndefined();
   });
 
   it("still serves the page, without a user, when the database is unreachable", async () => {

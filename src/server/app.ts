@@ -120,7 +120,12 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
     { prefix: "/api" },
   );
 
-  await app.register(webApp, { clientDir, sessions: services.sessions, users: services.users });
+  await app.register(webApp, {
+    clientDir,
+    sessions: services.sessions,
+    users: services.users,
+    questions: services.questions,
+  });
   // Where a share link lands (`/s/<token>`); a bad token falls through to the web app's 404 path.
   await app.register(shareLinkOpenRoute, { shareLinks: services.shareLinks, config });
   return app;

@@ -76,3 +76,9 @@ export const COMMENTER_NAME_MAX_LENGTH = 60;
  * render knows who is there without waiting for GET /api/user.
  */
 export const SESSION_USER_SCRIPT_ID = "session-user";
+
+/**
+ * The id of the JSON data block in the home page's HTML holding the logged-in user's current
+ * question (what GET /api/question would send), so the prompt paints with the page.
+ */
+export const CURRENT_QUESTION_SCRIPT_ID = "current-question";

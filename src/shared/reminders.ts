@@ -97,32 +97,6 @@ export const unsubscribeQuerySchema = z.object({
   t: z.string().min(1).max(200),
 });
 
-/** What the reminder UI and the unsubscribe page say. */
-export const REMINDER_MESSAGES = {
-  sectionTitle: "Reminders",
-  weeklyLabel: "Weekly reminder by mail",
-  weekdayLabel: "Day",
-  hourLabel: "Hour",
-  timeZoneLabel: "Time zone",
-  specialDaysTitle: "Special days",
-  specialDayLabel: "Name of the day",
-  specialDayMonth: "Month",
-  specialDayDay: "Day of month",
-  addSpecialDay: "Add special day",
-  removeSpecialDay: "Remove",
-  save: "Save reminders",
-  saved: "Reminders saved",
-  noEmail: "Add an email address above to receive reminders.",
-  unsubscribed: "You unsubscribed from reminder mails. Saving turns them back on.",
-  questionHeading: "A question to answer",
-  skipQuestion: "Another question",
-  unsubscribeTitle: "Stop reminder mails",
-  unsubscribeExplain: "You will no longer get reminder mails from Voice Memory Journal.",
-  unsubscribeButton: "Unsubscribe",
-  unsubscribeDone: "You are unsubscribed. You can turn reminders on again on your account page.",
-  unsubscribeInvalid: "This unsubscribe link is not valid.",
-} as const;
-
 export const WEEKDAY_NAMES = [
   "Sunday",
   "Monday",

@@ -6,11 +6,17 @@ import type { User } from "../../shared/schemas";
 import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
 import { useUser } from "../features/auth/api/get-user";
+import { firstPaint } from "../lib/after-paint";
 import { UserMenuButton } from "./user-menu-button";
 
-// The dropdown (Radix menu, positioning, focus handling: about 20 kB) loads after first paint; its
-// button is drawn at once, and a tap before the code arrives opens the menu when it does.
-const UserMenu = lazy(() => import("./user-menu").then((m) => ({ default: m.UserMenu })));
+// The dropdown (Radix menu, positioning, focus handling: about 20 kB) is asked for once the first
+// screen is painted (not while it is drawn); its button is drawn at once, and a tap before the code
+// arrives opens the menu when it does.
+const UserMenu = lazy(() =>
+  firstPaint()
+    .then(() => import("./user-menu"))
+    .then((m) => ({ default: m.UserMenu })),
+);
 
 const LoginDialog = lazy(() =>
   import("../features/auth/components/login-dialog").then((m) => ({ default: m.LoginDialog })),

@@ -3,24 +3,29 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
 import { MESSAGES } from "../../shared/messages";
-import { isClientRoute } from "../../shared/routes";
+import type { CurrentQuestion } from "../../shared/reminders";
+import { CLIENT_ROUTES, isClientRoute } from "../../shared/routes";
 import type { User } from "../../shared/schemas";
 import { AppShell } from "../app-shell";
 import { SESSION_COOKIE, type SessionService } from "../auth/session.service";
+import type { QuestionsService } from "../reminders/questions.service";
 import type { UsersService } from "../users/users.service";
 
 /**
  * The built web app: its hashed assets (with their .br/.gz copies), and for every other GET the
  * single-page app's shell carrying the logged-in user: 200 on the app's screens (the shared route
  * list), 404 elsewhere (the shell then shows the app's 404 page). API paths that match no route
- * answer 404 JSON; without a built client (API-only tests) so does everything else.
+ * answer 404 JSON; without a built client (API-only tests) so does everything else. The home page
+ * also carries the user's current question (read as GET /api/question reads it, so the rotation
+ * moves only on POST /api/question/next), for the prompt above the recorder to paint with the page.
  */
 export const webApp = fp<{
   clientDir: string | undefined;
   sessions: SessionService;
   users: UsersService;
+  questions: QuestionsService;
 }>(
-  async (app, { clientDir, sessions, users }) => {
+  async (app, { clientDir, sessions, users, questions }) => {
     const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
     const appShell = indexHtml && existsSync(indexHtml) ? new AppShell(indexHtml) : undefined;
     if (clientDir && appShell) {
@@ -53,19 +58,31 @@ export const webApp = fp<{
       // its 404 page, and the status says so too (for crawlers, link checkers and monitoring).
       const status = isClientRoute(url) ? 200 : 404;
       let user: User | null | undefined;
+      let question: CurrentQuestion | undefined;
       try {
         const userId = await sessions.resolve(request.cookies[SESSION_COOKIE]);
-        user = userId ? await users.getUser(userId) : null;
+        if (userId && url === CLIENT_ROUTES.home) {
+          [user, question] = await Promise.all([
+            users.getUser(userId),
+            // Without it the page still works: it asks GET /api/question itself.
+            questions.current(userId).catch((error: unknown) => {
+              request.log.warn({ err: error }, "app shell: question lookup failed");
+              return undefined;
+            }),
+          ]);
+        } else {
+          user = userId ? await users.getUser(userId) : null;
+        }
       } catch (error) {
         // The page still loads (and shows the API's error) when the database is unreachable.
         request.log.warn({ err: error }, "app shell: session lookup failed");
       }
-      // Per visitor (it holds their user), so shared caches must not keep it.
+      // Per visitor (it holds their user and question), so shared caches must not keep it.
       return reply
         .code(status)
         .header("cache-control", "private, no-cache")
         .type("text/html; charset=utf-8")
-        .send(await appShell.render(user));
+        .send(await appShell.render(user, question));
     });
   },
   { name: "web-app" },

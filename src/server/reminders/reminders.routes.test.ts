@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { QUESTIONS } from "../../shared/questions";
-import {
-  type CurrentQuestion,
-  REMINDER_MESSAGES,
-  type ReminderSettings,
-  type ReminderSettingsBody,
+import { REMINDER_MESSAGES } from "../../shared/reminder-messages";
+import type {
+  CurrentQuestion,
+  ReminderSettings,
+  ReminderSettingsBody,
 } from "../../shared/reminders";
 import type { Memory } from "../../shared/schemas";
 import { speechMp3 } from "../test/audio-fixtures";

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { REMINDER_MESSAGES } from "../../shared/reminder-messages";
 import {
   currentQuestionSchema,
   nextQuestionBodySchema,
-  REMINDER_MESSAGES,
   reminderSettingsBodySchema,
   reminderSettingsSchema,
   unsubscribeQuerySchema,

@@ -3,6 +3,6 @@ import type { AppInfo } from "../../../../shared/schemas";
 
 export const APP_INFO_PATH = "/api/app-info";
 
-export function useAppInfo() {
-  return useQuery<AppInfo>({ queryKey: [APP_INFO_PATH] });
+export function useAppInfo(enabled = true) {
+  return useQuery<AppInfo>({ queryKey: [APP_INFO_PATH], enabled });
 }

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { Card } from "../../../components/ui/card";
+import { useAfterFirstPaint } from "../../../lib/after-paint";
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import { HomeMemories } from "../../memories/components/home-memories";
 import { PendingRecordings } from "../../recorder/components/pending-recordings";
 import { Recorder } from "../../recorder/components/recorder";
+import { QuestionPrompt } from "../../reminders/components/question-prompt";
 
 // What this browser recorded without an account: loaded after the first paint, not with it.
 const UnclaimedRecordings = lazy(() =>
@@ -13,38 +15,34 @@ const UnclaimedRecordings = lazy(() =>
   })),
 );
 
-// The question to answer above the recorder: loaded after the first paint too.
-const QuestionPrompt = lazy(() =>
-  import("../../reminders/components/question-prompt").then((m) => ({
-    default: m.QuestionPrompt,
-  })),
-);
-
 export function HomePage() {
   useDocumentTitle();
   // The question shown above the recorder is kept on the memory recorded while it is shown.
   const [question, setQuestion] = useState<string | null>(null);
+  const painted = useAfterFirstPaint();
   return (
     <div className="space-y-8">
       <h1 className="text-center text-3xl font-bold text-balance text-brand-800">
         {MESSAGES.homeHeader}
       </h1>
       <div className="space-y-3">
-        {/* The question arrives after first paint: its room is kept (one line of question on a
-            wide screen, two on a phone) so the record button does not jump down under a thumb. */}
+        {/* The question paints with the page (the server embeds a logged-in user's). Its room is
+            still kept (one line of question on a wide screen, two on a phone) for when it must be
+            asked (a page from the offline cache, a login on this page, a special day's link), so
+            the record button never jumps down under a thumb. */}
         <div className="min-h-[170px] sm:min-h-[142px]" data-testid="question-slot">
-          <Suspense fallback={null}>
-            <QuestionPrompt onQuestion={setQuestion} />
-          </Suspense>
+          <QuestionPrompt onQuestion={setQuestion} />
         </div>
         <Card className="mx-auto max-w-2xl" data-testid="record-card">
           <Recorder kind="memory" variant="card" meta={question ? { question } : undefined} />
         </Card>
       </div>
       <PendingRecordings />
-      <Suspense fallback={null}>
-        <UnclaimedRecordings />
-      </Suspense>
+      {painted ? (
+        <Suspense fallback={null}>
+          <UnclaimedRecordings />
+        </Suspense>
+      ) : null}
       <HomeMemories />
     </div>
   );

@@ -1,6 +1,7 @@
 import { usePrefetchQuery } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
 import { PageLoading } from "../../../components/ui/page-loading";
+import { useAfterFirstPaint } from "../../../lib/after-paint";
 import { useUser } from "../../auth/api/get-user";
 import { memoriesListUrl } from "../api/memory-keys";
 import { useListParams } from "./use-list-params";
@@ -12,7 +13,10 @@ const OwnMemories = lazy(() => import("./own-memories").then((m) => ({ default: 
 /** Home, logged in: the memory book, Backup Memories, the search box and 'Recent Memories' (nothing when logged out). */
 export function HomeMemories() {
   const { data: user } = useUser();
+  // Below the recorder: its code and data are asked for once the first screen is painted.
+  const painted = useAfterFirstPaint();
   if (!user) return null;
+  if (!painted) return <PageLoading />;
   return <LoggedIn userId={user.id} />;
 }
 

@@ -20,15 +20,19 @@ export function localInputToIso(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
+// Made once: `toLocaleString` with options builds a new formatter on every call (slow, per row).
+let recordedAtFormat: Intl.DateTimeFormat | undefined;
+
 /** A recorded date for lists and the memory page, in the reader's locale and zone. */
 export function formatRecordedAt(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  return date.toLocaleString(undefined, {
+  recordedAtFormat ??= new Intl.DateTimeFormat(undefined, {
     year: "numeric",
     month: "long",
     day: "numeric",
     hour: "numeric",
     minute: "2-digit",
   });
+  return recordedAtFormat.format(date);
 }

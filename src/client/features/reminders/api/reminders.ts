@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { CURRENT_QUESTION_SCRIPT_ID } from "../../../../shared/constants";
 import type {
   CurrentQuestion,
   ReminderSettings,
@@ -29,9 +30,26 @@ export function useSaveReminders() {
   });
 }
 
-/** GET /api/question: the logged-in user's current question. */
+/**
+ * The current question the server embedded in the home page it served to the logged-in user, or
+ * undefined (then GET /api/question is asked). Taken once and removed: a query made again later
+ * (after a logout and another login) must not start from the first user's question.
+ */
+export function takeEmbeddedQuestion(): CurrentQuestion | undefined {
+  const element = document.getElementById(CURRENT_QUESTION_SCRIPT_ID);
+  const text = element?.textContent;
+  element?.remove();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as CurrentQuestion;
+  } catch {
+    return undefined;
+  }
+}
+
+/** GET /api/question: the logged-in user's current question (first from the page, if it has it). */
 export const currentQuestionQueryOptions = () =>
-  queryOptions<CurrentQuestion>({ queryKey: [QUESTION_PATH] });
+  queryOptions<CurrentQuestion>({ queryKey: [QUESTION_PATH], initialData: takeEmbeddedQuestion });
 
 export function useCurrentQuestion(enabled: boolean) {
   return useQuery({ ...currentQuestionQueryOptions(), enabled });

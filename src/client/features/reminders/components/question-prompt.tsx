@@ -2,7 +2,7 @@ import { Lightbulb, RefreshCw } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "wouter";
 import { isKnownQuestion, QUESTIONS } from "../../../../shared/questions";
-import { REMINDER_MESSAGES } from "../../../../shared/reminders";
+import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import { Button } from "../../../components/ui/button";
 import { useUser } from "../../auth/api/get-user";
 import { onMemorySaved } from "../../memories/processing/memory-saved-events";

@@ -1,8 +1,8 @@
 import { Plus, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
+import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import {
   MAX_SPECIAL_DAYS,
-  REMINDER_MESSAGES,
   type ReminderSettings,
   type ReminderSettingsBody,
   SPECIAL_DAY_LABEL_MAX_LENGTH,

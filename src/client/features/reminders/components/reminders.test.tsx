@@ -1,12 +1,10 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { CURRENT_QUESTION_SCRIPT_ID, SESSION_USER_SCRIPT_ID } from "../../../../shared/constants";
 import { QUESTIONS, specialDayQuestion } from "../../../../shared/questions";
-import {
-  type CurrentQuestion,
-  REMINDER_MESSAGES,
-  type ReminderSettings,
-} from "../../../../shared/reminders";
+import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
+import type { CurrentQuestion, ReminderSettings } from "../../../../shared/reminders";
 import { clearToasts } from "../../../test/app-render";
 import {
   type FakeRequest,
@@ -33,8 +31,8 @@ const SETTINGS: ReminderSettings = {
 };
 
 /** A server with a question rotation (position -> QUESTIONS[position]) and reminder settings. */
-function questionServer(settings: ReminderSettings = SETTINGS) {
-  let position = 0;
+function questionServer(settings: ReminderSettings = SETTINGS, start = 0) {
+  let position = start;
   const current = (): CurrentQuestion => ({ position, question: QUESTIONS[position] as string });
   return fakeApi([
     userHandler(me),
@@ -50,7 +48,41 @@ function questionServer(settings: ReminderSettings = SETTINGS) {
   ]);
 }
 
+/** Puts a JSON data block in the page, as the server does. */
+function embed(id: string, value: unknown): HTMLScriptElement {
+  const block = document.createElement("script");
+  block.type = "application/json";
+  block.id = id;
+  block.textContent = JSON.stringify(value);
+  document.head.append(block);
+  return block;
+}
+
 describe("QuestionPrompt", () => {
+  it("paints the question the page carries in its first render, without asking for it", async () => {
+    const api = questionServer(SETTINGS, 5);
+    const userBlock = embed(SESSION_USER_SCRIPT_ID, me);
+    embed(CURRENT_QUESTION_SCRIPT_ID, { position: 5, question: QUESTIONS[5] });
+    try {
+      renderWithApp(<QuestionPrompt onQuestion={() => undefined} />);
+      // Synchronously: no loading step between the page and its question.
+      expect(screen.getByTestId("question-text")).toHaveTextContent(QUESTIONS[5] as string);
+      // Taken once: a later login on this page must not find this user's question.
+      expect(document.getElementById(CURRENT_QUESTION_SCRIPT_ID)).toBeNull();
+      // Skipping still moves the rotation on from the embedded position.
+      await userEvent.click(screen.getByRole("button", { name: REMINDER_MESSAGES.skipQuestion }));
+      expect(await screen.findByText(QUESTIONS[6] as string)).toBeInTheDocument();
+      expect(api.requests).toContainEqual({
+        method: "POST",
+        url: "/api/question/next",
+        body: { position: 5 },
+      });
+      expect(api.requests.filter((r) => r.url === "/api/question")).toEqual([]);
+    } finally {
+      userBlock.remove();
+    }
+  });
+
   it("shows the user's question, skips to the next, and reports what is shown", async () => {
     const api = questionServer();
     const onQuestion = vi.fn();

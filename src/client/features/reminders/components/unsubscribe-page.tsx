@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { useSearchParams } from "wouter";
-import { REMINDER_MESSAGES } from "../../../../shared/reminders";
+import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { errorMessage } from "../../../lib/api-client";

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { measureInitialJs } from "../bench/bundle-size";
+import { MESSAGES } from "../src/shared/messages";
+import type { Memory } from "../src/shared/schemas";
+import { ApiClient } from "./api-client";
+import { seedMemory } from "./fixtures";
+import { launchBrowser, newPage, type RunningServer, startServer } from "./harness";
+
+/** What the page fetched (path, when asked, when done) and when it first painted content. */
+interface Timeline {
+  firstContentfulPaint: number;
+  fetched: { path: string; start: number; end: number }[];
+}
+
+const timeline = (): Timeline => {
+  const paint = performance.getEntriesByName("first-contentful-paint")[0];
+  const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+  return {
+    firstContentfulPaint: paint?.startTime ?? Number.NaN,
+    fetched: resources.map((r) => ({
+      path: new URL(r.name).pathname,
+      start: r.startTime,
+      end: r.responseEnd,
+    })),
+  };
+};
+
+// Order, not speed: what a page asks for before its first paint competes with it (Lighthouse counts
+// it on the way to the first and largest paints).
+describe("the first paint", () => {
+  let server: RunningServer;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let cookie: string;
+  let memory: Memory;
+  let initialScripts: Set<string>;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const owner = new ApiClient(server.url);
+    await owner.register("first_paint_user");
+    memory = await seedMemory(owner, {
+      title: "The beach",
+      transcript: "We built a sandcastle.",
+      summary: "You built a sandcastle.",
+    });
+    cookie = owner.cookieHeader();
+    initialScripts = new Set((await measureInitialJs()).scripts.map((s) => s.path));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanup();
+  });
+
+  async function loggedInPage() {
+    const opened = await newPage(browser);
+    const [name, value] = cookie.split(/=(.*)/);
+    await opened.context.addCookies([{ name: name ?? "", value: value ?? "", url: server.url }]);
+    return opened;
+  }
+
+  it("logged in, the home page asks for no code or data but its own scripts before it paints", async () => {
+    const { page, context, consoleErrors } = await loggedInPage();
+    await page.goto(server.url);
+    await page.getByTestId("question-text").waitFor();
+    // The list below the recorder, and the user menu's code, come after the first paint.
+    await page.getByRole("heading", { name: MESSAGES.recentMemories }).waitFor();
+    await page.getByRole("button", { name: MESSAGES.userMenu, expanded: false }).waitFor();
+    const { firstContentfulPaint, fetched } = await page.evaluate(timeline);
+    expect(firstContentfulPaint).toBeGreaterThan(0);
+    const beforePaint = fetched
+      .filter((r) => r.start < firstContentfulPaint)
+      .map((r) => r.path)
+      // The browser asks for the manifest and icon itself.
+      .filter((p) => !initialScripts.has(p) && !/\.css$|\.webmanifest$|\.svg$|\.png$/.test(p));
+    expect(beforePaint).toEqual([]);
+    // The question came with the page, the user too.
+    expect(fetched.map((r) => r.path)).not.toContain("/api/question");
+    expect(fetched.map((r) => r.path)).not.toContain("/api/user");
+    expect(fetched.some((r) => r.path.startsWith("/assets/user-menu-"))).toBe(true);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("asks for a memory while the memory page's code loads, not after", async () => {
+    const { page, context, consoleErrors } = await loggedInPage();
+    await page.goto(`${server.url}/memory/${memory.id}`);
+    await page.getByRole("heading", { name: "The beach" }).waitFor();
+    const { fetched } = await page.evaluate(timeline);
+    const chunk = fetched.find((r) => r.path.startsWith("/assets/memory-page-"));
+    const data = fetched.find((r) => r.path === `/api/memories/${memory.id}`);
+    expect(chunk).toBeDefined();
+    expect(data).toBeDefined();
+    expect(data?.start).toBeLessThan(chunk?.end ?? 0);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+});
