@@ -90,6 +90,21 @@ function lighthouse(url: string, cookie?: string, reportName?: string): Promise<
   });
 }
 
+/**
+ * Lighthouse sometimes fails to record a page load's trace (NO_NAVSTART) in headless Chromium; such a
+ * run is tried again, at most twice, and said. Any other failure ends the bench.
+ */
+async function withRetry(run: () => Promise<Scores>): Promise<Scores> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt > 2 || !String(error).includes("NO_NAVSTART")) throw error;
+      print(`  (a run did not record its trace, NO_NAVSTART: tried again)`);
+    }
+  }
+}
+
 if (!existsSync("dist/server/main.js")) {
   throw new Error("dist/ is missing: run `npm run build` first");
 }
@@ -121,7 +136,9 @@ try {
   for (const [name, route, pageCookie, slug] of pages) {
     const runs: Scores[] = [];
     for (let i = 0; i < RUNS; i++) {
-      runs.push(await lighthouse(`${server.url}${route}`, pageCookie, `${slug}-${i + 1}`));
+      runs.push(
+        await withRetry(() => lighthouse(`${server.url}${route}`, pageCookie, `${slug}-${i + 1}`)),
+      );
     }
     const performance = median(runs.map((r) => r.performance));
     const accessibility = median(runs.map((r) => r.accessibility));
