@@ -3,8 +3,8 @@ import { Kysely, SqliteDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, nowIso } from "../ids";
 import { MemoriesRepo } from "../memories/memories.repo";
+import { createBareUser } from "../test/auth-helpers";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
-import { UsersRepo } from "../users/users.repo";
 import type { DatabaseHandle } from "./connection";
 import { migrateToLatest, migrateUpTo } from "./migrate";
 import type { Database } from "./schema";
@@ -67,13 +67,7 @@ describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
   it("keeps the full-text index in step with memories", async () => {
     const now = nowIso();
     const id = newId();
-    const owner = await new UsersRepo(t.handle.db).create({
-      username: "indexed",
-      displayName: null,
-      email: null,
-      passwordHash: "x",
-      isPublic: true,
-    });
+    const owner = await createBareUser(t.handle.db, "indexed");
     await t.handle.db
       .insertInto("memories")
       .values({
@@ -131,13 +125,7 @@ describe("migration 0008 on a journal that exists (SQLite)", () => {
     try {
       // Everything before 0008, then rows as the repository writes them, then 0008.
       await migrateUpTo(db as Kysely<unknown>, "sqlite", "0007-memory-language");
-      const user = await new UsersRepo(db).create({
-        username: "before",
-        displayName: null,
-        email: null,
-        passwordHash: "x",
-        isPublic: true,
-      });
+      const user = await createBareUser(db, "before");
       const repo = new MemoriesRepo(db, "sqlite");
       await repo.insert({
         userId: user.id,
@@ -169,13 +157,7 @@ describe("migration 0009 on a journal that exists (SQLite)", () => {
     const db = memorySqlite();
     try {
       await migrateUpTo(db as Kysely<unknown>, "sqlite", "0008-counts-and-search-index");
-      const user = await new UsersRepo(db).create({
-        username: "before",
-        displayName: null,
-        email: null,
-        passwordHash: "x",
-        isPublic: true,
-      });
+      const user = await createBareUser(db, "before");
       const repo = new MemoriesRepo(db, "sqlite");
       const memory = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
       await repo.insert({ userId: user.id, audioId: null, status: "processing" });
@@ -204,17 +186,8 @@ describe("migration 0010 on a journal that exists (SQLite)", () => {
     const db = memorySqlite();
     try {
       await migrateUpTo(db as Kysely<unknown>, "sqlite", "0008-counts-and-search-index");
-      const users = new UsersRepo(db);
       const [near, far] = await Promise.all(
-        ["near", "far"].map((username) =>
-          users.create({
-            username,
-            displayName: null,
-            email: null,
-            passwordHash: "x",
-            isPublic: true,
-          }),
-        ),
+        ["near", "far"].map((username) => createBareUser(db, username)),
       );
       if (!near || !far) throw new Error("users not created");
       const repo = new MemoriesRepo(db, "sqlite");

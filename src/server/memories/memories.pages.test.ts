@@ -4,8 +4,8 @@ import { PAGE_SIZE } from "../../shared/constants";
 import type { MemoryStatus } from "../../shared/schemas";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { newId } from "../ids";
+import { createBareUser } from "../test/auth-helpers";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
-import { UsersRepo } from "../users/users.repo";
 import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "./memories.repo";
 
 /** Enough memories that pages deep in either half are read from an anchor, not from an end. */
@@ -28,16 +28,8 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
     await t.cleanup();
   });
 
-  async function newUser() {
-    return new UsersRepo(t.handle.db).create({
-      username: `u${newId()
-        .slice(0, 10)
-        .replace(/[^A-Za-z0-9]/g, "x")}`,
-      displayName: null,
-      email: null,
-      passwordHash: "x",
-      isPublic: true,
-    });
+  function newUser() {
+    return createBareUser(t.handle.db);
   }
 
   /**

@@ -3,20 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "../../shared/constants";
 import { ownedPrefixQuery } from "../db/search-words";
 import { newId, nowIso } from "../ids";
+import { createBareUser } from "../test/auth-helpers";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
-import { UsersRepo } from "../users/users.repo";
 import { MemoriesRepo, SEARCH_RANK_LIMIT, searchTokens, toMemoryDto } from "./memories.repo";
 
-async function newUser(t: TestDatabase) {
-  return new UsersRepo(t.handle.db).create({
-    username: `u${newId()
-      .slice(0, 10)
-      .replace(/[^A-Za-z0-9]/g, "x")}`,
-    displayName: null,
-    email: null,
-    passwordHash: "x",
-    isPublic: true,
-  });
+function newUser(t: TestDatabase) {
+  return createBareUser(t.handle.db);
 }
 
 /** Memories recorded one minute apart, the last one newest. */

@@ -1,6 +1,8 @@
+import type { Kysely } from "kysely";
 import { hashPassword } from "../auth/password";
 import { SESSION_COOKIE, SessionService } from "../auth/session.service";
 import { SessionsRepo } from "../auth/sessions.repo";
+import type { Database } from "../db/schema";
 import { newId } from "../ids";
 import { type UserRow, UsersRepo } from "../users/users.repo";
 import type { TestApp } from "./harness";
@@ -14,6 +16,24 @@ export interface TestUser {
 
 let cachedHash: Promise<string> | undefined;
 
+/** A unique username the rules accept, for users made directly. */
+function uniqueUsername(prefix: string): string {
+  return `${prefix}${newId()
+    .slice(0, 10)
+    .replace(/[^A-Za-z0-9]/g, "x")}`;
+}
+
+/** Creates a user row directly, without a session or a usable password: for repository tests. */
+export function createBareUser(db: Kysely<Database>, username = uniqueUsername("u")) {
+  return new UsersRepo(db).create({
+    username,
+    displayName: null,
+    email: null,
+    passwordHash: "x",
+    isPublic: true,
+  });
+}
+
 /** Creates a user directly and opens a session for it; for tests of other features. */
 export async function createUserWithSession(
   t: Pick<TestApp, "database" | "config">,
@@ -22,11 +42,7 @@ export async function createUserWithSession(
   const password = "correct horse battery";
   cachedHash ??= hashPassword(password);
   const user = await new UsersRepo(t.database.db).create({
-    username:
-      options.username ??
-      `user_${newId()
-        .slice(0, 8)
-        .replace(/[^A-Za-z0-9]/g, "x")}`,
+    username: options.username ?? uniqueUsername("user_"),
     displayName: null,
     email: options.email ?? null,
     passwordHash: await cachedHash,
