@@ -55,6 +55,34 @@ describe("SQLite reads on worker threads", () => {
     expect(finished.at(-1)).toBe("slow read");
   });
 
+  it("hands each answer over in a turn of its own, so timers run between the callers' work", async () => {
+    // Each caller works 5 ms on its answer (as a search ranks its candidates); answers that
+    // arrive meanwhile pile up. A 0 ms timer, re-armed each time it fires, counts turns.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks += 1;
+      if (ticking) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const ticksAtEachAnswer: number[] = [];
+    await Promise.all(
+      Array.from({ length: 12 }, () =>
+        sql`select 1 as n`.execute(handle.db).then(() => {
+          ticksAtEachAnswer.push(ticks);
+          const until = performance.now() + 5;
+          while (performance.now() < until) {
+            // busy, as synchronous work is
+          }
+        }),
+      ),
+    );
+    ticking = false;
+    // Handed over back to back, several callers would see the same count: no timer between them.
+    const repeats = ticksAtEachAnswer.filter((n, i) => i > 0 && n === ticksAtEachAnswer[i - 1]);
+    expect(repeats).toEqual([]);
+  });
+
   it("reads every committed write, at once", async () => {
     for (let n = 1; n <= 50; n++) {
       await sql`insert into read_pool_probe (n) values (${n})`.execute(handle.db);

@@ -48,6 +48,9 @@ export class SqliteReadPool {
   private readonly workers: ReadWorker[] = [];
   private nextId = 1;
   private closing = false;
+  /** Answers received and not yet handed to their callers: one is handed over per loop turn. */
+  private readonly answers: (() => void)[] = [];
+  private handingOver = false;
 
   private constructor(private readonly options: SqliteReadPoolOptions) {}
 
@@ -108,6 +111,24 @@ export class SqliteReadPool {
     await Promise.all(this.workers.map((worker) => worker.thread.terminate()));
   }
 
+  /**
+   * Node delivers every answer that has arrived in one turn of the event loop, and each caller's
+   * continuation (ranking a search's candidates, writing its response) would run right after its
+   * answer, back to back: with ten requests waiting, timers and sockets waited for all ten. Each
+   * answer is instead handed over in a turn of its own (setImmediate, one per turn), so the
+   * longest wait for anything else is one request's own work (issue 18).
+   */
+  private handOver(answer: () => void): void {
+    this.answers.push(answer);
+    if (this.handingOver) return;
+    this.handingOver = true;
+    const next = () => {
+      this.answers.shift()?.();
+      if (this.answers.length > 0) setImmediate(next);
+      else this.handingOver = false;
+    };
+    setImmediate(next);
+  }
   private spawn(): Promise<void> {
     const { file, statementCacheSize, busyTimeoutMs } = this.options;
     const worker: ReadWorker = {
@@ -132,8 +153,10 @@ export class SqliteReadPool {
         if (!pending) return;
         worker.pending.delete(reply.id);
         if (worker.pending.size === 0) worker.thread.unref();
-        if ("rows" in reply) pending.resolve(restoreBuffers(reply.rows));
-        else pending.reject(rebuildError(reply.error));
+        this.handOver(() => {
+          if ("rows" in reply) pending.resolve(restoreBuffers(reply.rows));
+          else pending.reject(rebuildError(reply.error));
+        });
       });
       worker.thread.on("error", (error) => {
         worker.failure = error;
