@@ -93,6 +93,8 @@ export default defineConfig({
   build: {
     outDir: "../../dist/client",
     emptyOutDir: true,
+    // .vite/manifest.json: the server links a screen's chunks from it (src/server/route-preloads.ts).
+    manifest: true,
     target: "es2022",
   },
   server: {

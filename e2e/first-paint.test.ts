@@ -82,16 +82,22 @@ describe("the first paint", () => {
     await context.close();
   });
 
-  it("asks for a memory while the memory page's code loads, not after", async () => {
+  it("links the memory page's code in the page, and asks for the memory once", async () => {
     const { page, context, consoleErrors } = await loggedInPage();
     await page.goto(`${server.url}/memory/${memory.id}`);
     await page.getByRole("heading", { name: "The beach" }).waitFor();
     const { fetched } = await page.evaluate(timeline);
     const chunk = fetched.find((r) => r.path.startsWith("/assets/memory-page-"));
-    const data = fetched.find((r) => r.path === `/api/memories/${memory.id}`);
     expect(chunk).toBeDefined();
-    expect(data).toBeDefined();
-    expect(data?.start).toBeLessThan(chunk?.end ?? 0);
+    // Linked by the page, the code is fetched beside the main script, before the main script has
+    // run and asked for the memory (ADR 0030).
+    const html = await (
+      await fetch(`${server.url}/memory/${memory.id}`, { headers: { cookie } })
+    ).text();
+    expect(html).toContain(`<link rel="modulepreload" crossorigin href="${chunk?.path}">`);
+    const data = fetched.filter((r) => r.path === `/api/memories/${memory.id}`);
+    expect(data).toHaveLength(1);
+    expect(chunk?.start).toBeLessThan(data[0]?.start ?? 0);
     expect(consoleErrors).toEqual([]);
     await context.close();
   });

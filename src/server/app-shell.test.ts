@@ -84,4 +84,17 @@ describe("AppShell", () => {
     await writeFile(path.join(dir, "later.html"), TEMPLATE);
     expect(embedded(await missing.render(null))).toBeNull();
   });
+
+  it("links a screen's scripts as module preloads in the head, for visitors too", async () => {
+    const preloads = ["/assets/memory-page-EEEE.js", "/assets/dialog-CCCC.js"];
+    const html = await shell.render(null, undefined, preloads);
+    for (const file of preloads) {
+      const link = `<link rel="modulepreload" crossorigin href="${file}">`;
+      expect(html).toContain(link);
+      expect(html.indexOf(link)).toBeLessThan(html.indexOf("</head>"));
+    }
+    // Even when the session could not be read, the page's own code is linked.
+    expect(await shell.render(undefined, undefined, preloads)).toContain('rel="modulepreload"');
+    expect(await shell.render(undefined)).toBe(TEMPLATE);
+  });
 });

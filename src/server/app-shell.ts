@@ -3,6 +3,11 @@ import { CURRENT_QUESTION_SCRIPT_ID, SESSION_USER_SCRIPT_ID } from "../shared/co
 import { type CurrentQuestion, currentQuestionSchema } from "../shared/reminders";
 import { type User, userSchema } from "../shared/schemas";
 
+/** Text safe inside a double-quoted attribute. */
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
 /** A JSON data block; `<` escaped so no text can close the element (or open a comment). */
 function dataBlock(id: string, value: unknown): string {
   const json = JSON.stringify(value).replace(/</g, "\\u003c");
@@ -24,19 +29,30 @@ export class AppShell {
   /**
    * `user` is `undefined` when the session could not be read: the page then asks GET /api/user
    * itself. `question` (that user's own) is left out when not given: the page then asks for it.
+   * `preloads` are the screen's scripts (route-preloads.ts), linked as module preloads.
    */
-  async render(user: User | null | undefined, question?: CurrentQuestion): Promise<string> {
+  async render(
+    user: User | null | undefined,
+    question?: CurrentQuestion,
+    preloads: readonly string[] = [],
+  ): Promise<string> {
     this.template ??= readFile(this.indexHtmlPath, "utf8");
     const template = await this.template.catch((error: unknown) => {
       this.template = undefined;
       throw error;
     });
-    if (user === undefined) return template;
-    // Only the fields GET /api/user (and GET /api/question) would send.
-    let blocks = dataBlock(SESSION_USER_SCRIPT_ID, user ? userSchema.parse(user) : null);
+    // The screen's own code, fetched beside the main script instead of after it has run.
+    let blocks = preloads
+      .map((file) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(file)}">`)
+      .join("");
+    if (user !== undefined) {
+      // Only the fields GET /api/user (and GET /api/question) would send.
+      blocks += dataBlock(SESSION_USER_SCRIPT_ID, user ? userSchema.parse(user) : null);
+    }
     if (user && question) {
       blocks += dataBlock(CURRENT_QUESTION_SCRIPT_ID, currentQuestionSchema.parse(question));
     }
+    if (!blocks) return template;
     // A replacer function, not a replacement string: the user's text may hold `$&`, `$'` or `` $` ``.
     return template.includes("</head>")
       ? template.replace("</head>", () => `${blocks}</head>`)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CLIENT_ROUTES, isClientRoute } from "./routes";
+import { CLIENT_ROUTES, clientRouteOf, isClientRoute } from "./routes";
 
 describe("the app's screens", () => {
   it.each([
@@ -34,5 +34,14 @@ describe("the app's screens", () => {
 
   it("lists the account page (its route is added by the account work)", () => {
     expect(Object.values(CLIENT_ROUTES)).toContain("/account");
+  });
+
+  it("names the screen a path is, as the router would match it", () => {
+    expect(clientRouteOf("/memory/abc-123")).toBe("memory");
+    expect(clientRouteOf("/Memory/abc/")).toBe("memory");
+    expect(clientRouteOf("/profile/nana")).toBe("profile");
+    expect(clientRouteOf("/")).toBe("home");
+    expect(clientRouteOf("/memory/a/b")).toBeUndefined();
+    expect(clientRouteOf("/memory")).toBeUndefined();
   });
 });

@@ -28,11 +28,20 @@ function routeRegExp(pattern: string): RegExp {
   return new RegExp(`^${segments.join("")}/?$`, "i");
 }
 
+export type ClientRouteName = keyof typeof CLIENT_ROUTES;
+
 // Built on first use, so the browser bundle (which needs only the patterns) can drop the matcher.
-let matchers: RegExp[] | undefined;
+let matchers: [ClientRouteName, RegExp][] | undefined;
+
+/** Which of the app's screens a path (without its query string) is, if any. */
+export function clientRouteOf(pathname: string): ClientRouteName | undefined {
+  matchers ??= (Object.entries(CLIENT_ROUTES) as [ClientRouteName, string][]).map(
+    ([name, pattern]) => [name, routeRegExp(pattern)],
+  );
+  return matchers.find(([, matcher]) => matcher.test(pathname))?.[0];
+}
 
 /** Whether a path (without its query string) is one of the app's screens. */
 export function isClientRoute(pathname: string): boolean {
-  matchers ??= Object.values(CLIENT_ROUTES).map(routeRegExp);
-  return matchers.some((matcher) => matcher.test(pathname));
+  return clientRouteOf(pathname) !== undefined;
 }

@@ -4,11 +4,12 @@ import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
 import { MESSAGES } from "../../shared/messages";
 import type { CurrentQuestion } from "../../shared/reminders";
-import { CLIENT_ROUTES, isClientRoute } from "../../shared/routes";
+import { CLIENT_ROUTES, clientRouteOf } from "../../shared/routes";
 import type { User } from "../../shared/schemas";
 import { AppShell } from "../app-shell";
 import { SESSION_COOKIE, type SessionService } from "../auth/session.service";
 import type { QuestionsService } from "../reminders/questions.service";
+import { readRoutePreloads } from "../route-preloads";
 import type { UsersService } from "../users/users.service";
 
 /**
@@ -18,6 +19,7 @@ import type { UsersService } from "../users/users.service";
  * answer 404 JSON; without a built client (API-only tests) so does everything else. The home page
  * also carries the user's current question (read as GET /api/question reads it, so the rotation
  * moves only on POST /api/question/next), for the prompt above the recorder to paint with the page.
+ * A memory's or a profile's page also links its screen's scripts as module preloads (ADR 0030).
  */
 export const webApp = fp<{
   clientDir: string | undefined;
@@ -28,6 +30,7 @@ export const webApp = fp<{
   async (app, { clientDir, sessions, users, questions }) => {
     const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
     const appShell = indexHtml && existsSync(indexHtml) ? new AppShell(indexHtml) : undefined;
+    const preloads = clientDir && appShell ? await readRoutePreloads(clientDir) : new Map();
     if (clientDir && appShell) {
       await app.register(fastifyStatic, {
         root: clientDir,
@@ -56,7 +59,8 @@ export const webApp = fp<{
       }
       // Every other path gets the single-page app; on a path that is none of its screens it shows
       // its 404 page, and the status says so too (for crawlers, link checkers and monitoring).
-      const status = isClientRoute(url) ? 200 : 404;
+      const route = clientRouteOf(url);
+      const status = route ? 200 : 404;
       let user: User | null | undefined;
       let question: CurrentQuestion | undefined;
       try {
@@ -82,7 +86,7 @@ export const webApp = fp<{
         .code(status)
         .header("cache-control", "private, no-cache")
         .type("text/html; charset=utf-8")
-        .send(await appShell.render(user, question));
+        .send(await appShell.render(user, question, route ? preloads.get(route) : undefined));
     });
   },
   { name: "web-app" },
