@@ -13,6 +13,7 @@ import { createUserWithSession } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
 import { multipart } from "../src/server/test/upload-helpers";
 import { storeRecording } from "./lib/recordings";
+import { sampleRss } from "./lib/rss";
 import { sink } from "./lib/sink";
 
 /**
@@ -195,16 +196,11 @@ async function backupFromBucket(bucketEnv: Record<string, string>) {
     for (const key of keys) await pipeline(app.storage.read(key), sink().stream);
     const floorSeconds = (performance.now() - floorStart) / 1000;
 
-    global.gc?.();
-    const baseline = process.memoryUsage().rss;
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 20);
+    const rss = sampleRss();
     const backup = await request(`${app.address}/api/backup-memories`, {
       headers: { cookie: app.owner.cookie },
     });
-    clearInterval(sampler);
+    const peakGrowth = rss.stop();
     if (backup.status !== 200) throw new Error(`backup answered ${backup.status}`);
     const zipMb = backup.bytes / 1024 / 1024;
     const seconds = backup.totalMs / 1000;
@@ -216,7 +212,7 @@ async function backupFromBucket(bucketEnv: Record<string, string>) {
       "| ------- | -------- | ----------- | ----------- | --------------- | ---------------------- |",
     );
     print(
-      `| ${BACKUP_FILES} memories, ${totalMb} MB audio in the bucket | ${zipMb.toFixed(0)} MB | ${seconds.toFixed(1)} s | ${(zipMb / seconds).toFixed(0)} | ${((peak - baseline) / 1024 / 1024).toFixed(0)} MB (baseline ${(baseline / 1024 / 1024).toFixed(0)} MB) | ${(totalMb / floorSeconds).toFixed(0)} |`,
+      `| ${BACKUP_FILES} memories, ${totalMb} MB audio in the bucket | ${zipMb.toFixed(0)} MB | ${seconds.toFixed(1)} s | ${(zipMb / seconds).toFixed(0)} | ${(peakGrowth / 1024 / 1024).toFixed(0)} MB (baseline ${(rss.baseline / 1024 / 1024).toFixed(0)} MB) | ${(totalMb / floorSeconds).toFixed(0)} |`,
     );
   } finally {
     await app.close();

@@ -9,6 +9,7 @@ import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
 import { storeRecording } from "./lib/recordings";
+import { sampleRss } from "./lib/rss";
 import { sink } from "./lib/sink";
 
 /**
@@ -59,12 +60,7 @@ async function main(): Promise<void> {
     const floorSeconds = (performance.now() - floorStart) / 1000;
 
     const address = await app.listen({ port: 0, host: "127.0.0.1" });
-    global.gc?.();
-    const baseline = process.memoryUsage().rss;
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 20);
+    const rss = sampleRss();
     const started = performance.now();
     const out = sink();
     const status = await new Promise<number>((resolve, reject) => {
@@ -75,14 +71,14 @@ async function main(): Promise<void> {
         .on("error", reject);
     });
     const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
+    const peakGrowth = rss.stop();
     if (status !== 200) throw new Error(`backup answered ${status}`);
     const zipMb = out.bytes() / 1024 / 1024;
     process.stdout.write(
       [
         `| journal | zip size | backup time | backup MB/s | peak RSS growth | disk-read floor MB/s |`,
         `| ------- | -------- | ----------- | ----------- | --------------- | -------------------- |`,
-        `| ${FILES} memories, ${totalMb} MB audio | ${zipMb.toFixed(0)} MB | ${seconds.toFixed(1)} s | ${(zipMb / seconds).toFixed(0)} | ${((peak - baseline) / 1024 / 1024).toFixed(0)} MB (baseline ${(baseline / 1024 / 1024).toFixed(0)} MB) | ${(Number(totalMb) / floorSeconds).toFixed(0)} |`,
+        `| ${FILES} memories, ${totalMb} MB audio | ${zipMb.toFixed(0)} MB | ${seconds.toFixed(1)} s | ${(zipMb / seconds).toFixed(0)} | ${(peakGrowth / 1024 / 1024).toFixed(0)} MB (baseline ${(rss.baseline / 1024 / 1024).toFixed(0)} MB) | ${(Number(totalMb) / floorSeconds).toFixed(0)} |`,
         "",
       ].join("\n"),
     );

@@ -8,6 +8,7 @@ import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession, type TestUser } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
 import { storeRecording } from "./lib/recordings";
+import { sampleRss } from "./lib/rss";
 import { sink } from "./lib/sink";
 
 /**
@@ -41,24 +42,18 @@ function transcript(seed: number, words: number): string {
 async function measure<T>(
   work: () => Promise<T>,
 ): Promise<{ result: T; seconds: number; cpuSeconds: number; peakMb: number }> {
-  global.gc?.();
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
+  const rss = sampleRss();
   const started = performance.now();
   const cpu = process.cpuUsage();
   const result = await work();
   const used = process.cpuUsage(cpu);
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
+  const peakGrowth = rss.stop();
   return {
     result,
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
-    peakMb: (peak - baseline) / 1024 / 1024,
+    peakMb: peakGrowth / 1024 / 1024,
   };
 }
 

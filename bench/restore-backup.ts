@@ -10,6 +10,7 @@ import { newId } from "../src/server/ids";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
+import { sampleRss } from "./lib/rss";
 
 /**
  * Restoring a backup of at least 1 GB of audio over real HTTP: time and peak memory, beside the
@@ -82,12 +83,7 @@ async function main(): Promise<void> {
 
     const owner = await createUserWithSession({ database: db.handle, config });
     const address = await app.listen({ port: 0, host: "127.0.0.1" });
-    global.gc?.();
-    const baseline = process.memoryUsage().rss;
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 20);
+    const rss = sampleRss();
     const boundary = `----bench${newId()}`;
     const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="backup"; filename="backup.zip"\r\nContent-Type: application/zip\r\n\r\n`,
@@ -123,7 +119,7 @@ async function main(): Promise<void> {
       },
     );
     const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
+    const peakGrowth = rss.stop();
     if (status !== 200) throw new Error(`restore answered ${status}: ${body}`);
     const result = JSON.parse(body) as { imported: number };
     if (result.imported !== FILES) throw new Error(`restored ${result.imported} of ${FILES}`);
@@ -131,7 +127,7 @@ async function main(): Promise<void> {
       [
         `| journal | zip size | restore time | restore MB/s | peak RSS growth | disk-copy floor MB/s |`,
         `| ------- | -------- | ------------ | ------------ | --------------- | -------------------- |`,
-        `| ${FILES} memories, ${FILES * FILE_MB} MB audio | ${zipMb.toFixed(0)} MB | ${seconds.toFixed(1)} s | ${(zipMb / seconds).toFixed(0)} | ${((peak - baseline) / 1024 / 1024).toFixed(0)} MB (baseline ${(baseline / 1024 / 1024).toFixed(0)} MB) | ${(zipMb / floorSeconds).toFixed(0)} |`,
+        `| ${FILES} memories, ${FILES * FILE_MB} MB audio | ${zipMb.toFixed(0)} MB | ${seconds.toFixed(1)} s | ${(zipMb / seconds).toFixed(0)} | ${(peakGrowth / 1024 / 1024).toFixed(0)} MB (baseline ${(rss.baseline / 1024 / 1024).toFixed(0)} MB) | ${(zipMb / floorSeconds).toFixed(0)} |`,
         "",
       ].join("\n"),
     );
