@@ -4,7 +4,13 @@ import { MESSAGES } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
 import { seedMemory } from "./fixtures";
-import { launchBrowser, newPage, type RunningServer, startServer } from "./harness";
+import {
+  addClientCookies,
+  launchBrowser,
+  newPage,
+  type RunningServer,
+  startServer,
+} from "./harness";
 
 /** What the page fetched (path, when asked, when done) and when it first painted content. */
 interface Timeline {
@@ -54,8 +60,7 @@ describe("the first paint", () => {
 
   async function loggedInPage() {
     const opened = await newPage(browser);
-    const [name, value] = cookie.split(/=(.*)/);
-    await opened.context.addCookies([{ name: name ?? "", value: value ?? "", url: server.url }]);
+    await addClientCookies(opened.context, server.url, cookie);
     return opened;
   }
 

@@ -127,6 +127,31 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
+/**
+ * Gives a browser context the cookies an API client holds (its `cookieHeader()`, e.g. the session
+ * it logged in with), so the context's pages are that user's.
+ */
+export async function addClientCookies(
+  context: BrowserContext,
+  serverUrl: string,
+  cookieHeader: string,
+): Promise<void> {
+  const cookies = cookieHeader
+    .split("; ")
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf("=");
+      return {
+        name: pair.slice(0, at),
+        value: pair.slice(at + 1),
+        url: serverUrl,
+        httpOnly: true,
+        sameSite: "Lax" as const,
+      };
+    });
+  await context.addCookies(cookies);
+}
+
 /** A page that records console errors and failed requests so a test can assert there were none. */
 export async function newPage(
   browser: Browser,

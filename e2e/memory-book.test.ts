@@ -4,13 +4,12 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_COOKIE } from "../src/server/auth/session.service";
 import { MEMORY_BOOK } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
 import { seriousViolations } from "./axe";
 import { type JourneySetup, seedMemory, startJourney } from "./fixtures";
-import { newPage, type RunningServer, unexpectedConsoleErrors } from "./harness";
+import { addClientCookies, newPage, type RunningServer, unexpectedConsoleErrors } from "./harness";
 
 const run = promisify(execFile);
 
@@ -84,10 +83,7 @@ describe("the printable memory book", () => {
 
   it("the owner makes a book for one tag; its QR codes open the memories and play them", async () => {
     const { page, context, consoleErrors } = await newPage(browser);
-    const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(owner.cookieHeader())?.[1] ?? "";
-    await context.addCookies([
-      { name: SESSION_COOKIE, value: token, url: server.url, httpOnly: true, sameSite: "Lax" },
-    ]);
+    await addClientCookies(context, server.url, owner.cookieHeader());
     await page.goto(server.url);
     await page.getByRole("button", { name: MEMORY_BOOK.button }).click();
     const dialog = page.getByRole("dialog", { name: MEMORY_BOOK.button });
@@ -135,9 +131,7 @@ describe("the printable memory book", () => {
       200,
     );
     const ownerContext = await browser.newContext();
-    await ownerContext.addCookies([
-      { name: SESSION_COOKIE, value: token, url: server.url, httpOnly: true, sameSite: "Lax" },
-    ]);
+    await addClientCookies(ownerContext, server.url, owner.cookieHeader());
     await playsFromLink(ownerContext, link, target?.title ?? "");
     await ownerContext.close();
     const stranger = await browser.newContext();

@@ -16,6 +16,7 @@ import { ApiClient } from "./api-client";
 import { seriousViolations } from "./axe";
 import { type JourneySetup, looksLikeMp3, openAiEnv, startJourney } from "./fixtures";
 import {
+  addClientCookies,
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
   fakeMicrophoneArgs,
@@ -100,8 +101,7 @@ describe("the installable app in Chromium", () => {
     });
     page.on("pageerror", (error) => consoleErrors.push(error.message));
     // The browser is logged in as the owner (the session cookie the API client got).
-    const [name, value] = api.cookieHeader().split("=");
-    await context.addCookies([{ name: name ?? "", value: value ?? "", url: server.url }]);
+    await addClientCookies(context, server.url, api.cookieHeader());
   });
   afterAll(async () => {
     await context?.close();

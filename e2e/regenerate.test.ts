@@ -1,12 +1,11 @@
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_COOKIE } from "../src/server/auth/session.service";
 import { MESSAGES } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
 import { type JourneySetup, seedMemory, startJourney } from "./fixtures";
-import { newPage, type RunningServer, unexpectedConsoleErrors } from "./harness";
+import { addClientCookies, newPage, type RunningServer, unexpectedConsoleErrors } from "./harness";
 
 const MISHEARD =
   "Today we went to the beach with grandpa and you built a sand castle with loose ear. You laughed from ear to ear.";
@@ -56,10 +55,7 @@ describe("fix a transcript, regenerate the rest, with the local text model, in C
 
   it("corrects the transcript in the edit dialog, then regenerates on the memory page", async () => {
     const { page, context, consoleErrors } = await newPage(browser);
-    const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(owner.cookieHeader())?.[1] ?? "";
-    await context.addCookies([
-      { name: SESSION_COOKIE, value: token, url: server.url, httpOnly: true, sameSite: "Lax" },
-    ]);
+    await addClientCookies(context, server.url, owner.cookieHeader());
     await page.goto(server.url);
     await page.getByRole("button", { name: `Edit ${memory.title}` }).click();
     const dialog = page.getByRole("dialog", { name: MESSAGES.editMemory });

@@ -7,7 +7,7 @@ import { SHARE_MESSAGES } from "../src/shared/share-links";
 import { ApiClient } from "./api-client";
 import { seriousViolations } from "./axe";
 import { type JourneySetup, seedMemory, startJourney } from "./fixtures";
-import { newPage, unexpectedConsoleErrors } from "./harness";
+import { addClientCookies, newPage, unexpectedConsoleErrors } from "./harness";
 
 const COMMENT_TEXT = "Hello sweetheart, Grandma loves this one.";
 
@@ -55,13 +55,7 @@ describe("a private profile shared with Grandma by link", () => {
     const { server, browser } = journey;
     // The parent's browser, signed in.
     const parentTab = await newPage(browser);
-    const session = parent
-      .cookieHeader()
-      .split("; ")
-      .map((pair) => pair.split("="));
-    await parentTab.context.addCookies(
-      session.map(([name, value]) => ({ name: name ?? "", value: value ?? "", url: server.url })),
-    );
+    await addClientCookies(parentTab.context, server.url, parent.cookieHeader());
     const page = parentTab.page;
     await page.goto(`${server.url}/profile/${username}`);
     await openUserMenu(page);
