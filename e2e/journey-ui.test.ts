@@ -11,6 +11,7 @@ import {
   profileTitle,
   removeCommentLabel,
 } from "../src/shared/messages";
+import { QUESTIONS } from "../src/shared/questions";
 import type { Comment, Memory } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
 import { seriousViolations } from "./axe";
@@ -42,6 +43,31 @@ async function expectTouchTarget(locator: Locator, what: string) {
   const { width, height } = await box(locator);
   expect(width, `${what} width`).toBeGreaterThanOrEqual(MIN_TARGET_PX);
   expect(height, `${what} height`).toBeGreaterThanOrEqual(MIN_TARGET_PX);
+}
+
+/**
+ * The room the home page keeps for the question prompt (min-height) holds it with any built-in
+ * question in it, so nothing below the prompt moves when it comes, whichever question a visitor's
+ * random start picks. Each question is laid out in the prompt in turn and measured.
+ */
+async function expectRoomForEveryQuestion(page: Page) {
+  const slot = page.getByTestId("question-slot");
+  await page.getByTestId("question-prompt").waitFor();
+  const { keptRoom, tallest } = await slot.evaluate((element, questions) => {
+    const text = element.querySelector('[data-testid="question-text"]');
+    const prompt = element.querySelector('[data-testid="question-prompt"]');
+    if (!text || !prompt) throw new Error("no question prompt");
+    const shown = text.textContent;
+    let tallest = { height: 0, question: "" };
+    for (const question of questions) {
+      text.textContent = question;
+      const height = prompt.getBoundingClientRect().height;
+      if (height > tallest.height) tallest = { height, question };
+    }
+    text.textContent = shown;
+    return { keptRoom: Number.parseFloat(getComputedStyle(element).minHeight), tallest };
+  }, QUESTIONS);
+  expect(keptRoom, tallest.question).toBeGreaterThanOrEqual(tallest.height);
 }
 
 /** Logs the page's browser context in (the session cookie is shared with the page). */
@@ -122,6 +148,7 @@ describe("journey: the everyday screens at phone and desktop sizes", () => {
     const { page, context, consoleErrors } = await newPage(browser, { viewport: PHONE });
     await page.goto(server.url);
     await page.getByRole("heading", { name: MESSAGES.homeHeader }).waitFor();
+    await expectRoomForEveryQuestion(page);
     const nav = page.getByRole("navigation", { name: "Main" });
     const controls = [
       nav.getByRole("link", { name: MESSAGES.watchView }),
@@ -181,13 +208,8 @@ describe("journey: the everyday screens at phone and desktop sizes", () => {
     const heading = page.getByRole("heading", { name: MESSAGES.homeHeader });
     await heading.waitFor();
     // The question to answer loads after first paint, above the record card: measure once it is in.
-    const prompt = page.getByTestId("question-prompt");
-    await prompt.waitFor();
     // Its room was kept before it came (min-height), so nothing below it moved when it did.
-    const keptRoom = await page
-      .getByTestId("question-slot")
-      .evaluate((slot) => Number.parseFloat(getComputedStyle(slot).minHeight));
-    expect(keptRoom).toBeGreaterThanOrEqual((await box(prompt)).height);
+    await expectRoomForEveryQuestion(page);
     // Words grouped by the line they are laid out on.
     const lines = await heading.evaluate((element) => {
       const text = element.firstChild;

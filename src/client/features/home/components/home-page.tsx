@@ -27,10 +27,10 @@ export function HomePage() {
       </h1>
       <div className="space-y-3">
         {/* The question paints with the page (the server embeds a logged-in user's). Its room is
-            still kept (one line of question on a wide screen, two on a phone) for when it must be
-            asked (a page from the offline cache, a login on this page, a special day's link), so
-            the record button never jumps down under a thumb. */}
-        <div className="min-h-[170px] sm:min-h-[142px]" data-testid="question-slot">
+            still kept (the longest built-in question: two lines on a wide screen, three on a phone)
+            for when it must be asked (a page from the offline cache, a login on this page, a
+            special day's link), so the record button never jumps down under a thumb. */}
+        <div className="min-h-[198px] sm:min-h-[170px]" data-testid="question-slot">
           <QuestionPrompt onQuestion={setQuestion} />
         </div>
         <Card className="mx-auto max-w-2xl" data-testid="record-card">
