@@ -276,7 +276,7 @@ export class MemoriesRepo {
   /** Per process (per repository); validated by the database's revision on every use. */
   private readonly pageAnchors = new PageAnchorCache();
   /** Anchor walks under way, by scope, direction, revision and anchors already known. */
-  private readonly anchorWalks = new Map<string, Promise<PageAnchors | undefined>>();
+  private readonly anchorWalks = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -330,7 +330,7 @@ export class MemoriesRepo {
     const length = fromOldest ? Math.min(PAGE_SIZE, total - offset) : PAGE_SIZE;
     const anchor =
       position >= PAGE_ANCHOR_INTERVAL
-        ? await this.anchorAtOrBefore(scope, direction, revision, position)
+        ? this.anchorAtOrBefore(scope, direction, revision, position)
         : undefined;
     let base = this.db.selectFrom("memories").where("user_id", "=", scope.userId);
     if (scope.savedOnly) base = base.where("status", "=", "saved");
@@ -378,35 +378,26 @@ export class MemoriesRepo {
   }
 
   /**
-   * The nearest anchor at or before `position` (counted in `direction`). The cached anchors are
-   * used only under the revision just read; when they stop short of `position`, the walk goes on
-   * from the last of them, so each index entry is walked at most once per revision (a change
-   * starts the walk over). Undefined when the walk saw another revision (a change meanwhile) or
-   * found no rows: the page is then read by plain offset.
+   * The nearest cached anchor at or before `position` (counted in `direction`), used only under
+   * the revision just read. When the cached anchors stop short of `position` (or there are none,
+   * as after any change to the journal), the page is read from the last of them (or by plain
+   * offset) and the walk on to `position` runs after, for the pages that follow: no request waits
+   * for a walk, so none costs more than a plain OFFSET (ADR 0027). Each index entry is walked at
+   * most once per revision; a change starts the walk over.
    */
-  private async anchorAtOrBefore(
+  private anchorAtOrBefore(
     scope: MemoryScope,
     direction: ListDirection,
     revision: number,
     position: number,
-  ): Promise<PageAnchor | undefined> {
+  ): PageAnchor | undefined {
     const key = `${scope.userId}\u0000${scope.savedOnly ? "saved" : "all"}\u0000${direction}`;
     const wanted = Math.floor(position / PAGE_ANCHOR_INTERVAL);
-    let anchors = this.pageAnchors.get(key, revision);
+    const anchors = this.pageAnchors.get(key, revision);
     if (!anchors || anchors.keys.length <= wanted) {
-      // Requests that find the same anchors short at once share one walk; one that wanted to go
-      // deeper than it went skips from its last anchor (further, never wrongly).
-      const walkKey = `${key}\u0000${revision}\u0000${anchors?.keys.length ?? 0}`;
-      let walk = this.anchorWalks.get(walkKey);
-      if (!walk) {
-        walk = this.extendAnchors(key, scope, direction, revision, anchors, wanted).finally(() =>
-          this.anchorWalks.delete(walkKey),
-        );
-        this.anchorWalks.set(walkKey, walk);
-      }
-      anchors = await walk;
-      if (!anchors) return undefined;
+      this.walkAfter(key, scope, direction, revision, anchors, wanted);
     }
+    if (!anchors) return undefined;
     const index = Math.min(wanted, anchors.keys.length - 1);
     if (index < 0) return undefined;
     return {
@@ -414,6 +405,34 @@ export class MemoriesRepo {
       recordedAt: anchors.recordedAt[index] as string,
       seq: anchors.keys[index] as number,
     };
+  }
+
+  /**
+   * Starts the walk on from the `known` anchors to anchor number `wanted`, unless one from the
+   * same anchors is under way (requests that find the same anchors short share one walk; a deeper
+   * one starts from where it ends). A walk that fails leaves the cache as it was: the pages that
+   * wanted it were answered without it.
+   */
+  private walkAfter(
+    key: string,
+    scope: MemoryScope,
+    direction: ListDirection,
+    revision: number,
+    known: PageAnchors | undefined,
+    wanted: number,
+  ): void {
+    const walkKey = `${key}\u0000${revision}\u0000${known?.keys.length ?? 0}`;
+    if (this.anchorWalks.has(walkKey)) return;
+    const walk = this.extendAnchors(key, scope, direction, revision, known, wanted)
+      .then(() => undefined)
+      .catch(() => undefined)
+      .finally(() => this.anchorWalks.delete(walkKey));
+    this.anchorWalks.set(walkKey, walk);
+  }
+
+  /** Resolves once the anchor walks under way have ended (tests and benchmarks wait on it). */
+  async anchorWalksSettled(): Promise<void> {
+    while (this.anchorWalks.size > 0) await Promise.all(this.anchorWalks.values());
   }
 
   /** The cached anchors walked on to anchor number `last`, or undefined when the revision moved. */
