@@ -97,6 +97,8 @@ async function main(): Promise<void> {
           const middlePage = Math.ceil(lastPage / 2);
           // A null path: the query alone, no HTTP rows (the app's anchors are warm after one request).
           let coldRepo = repo;
+          const addOneMemory = () =>
+            repo.insert({ userId: owner.user.id, audioId: null, status: "saved" });
           const cases: [string, string | null, () => Promise<unknown>][] = [
             ["list page 1", "/api/memories?page=1", () => repo.list(scope, 1)],
             [
@@ -104,8 +106,8 @@ async function main(): Promise<void> {
               `/api/memories?page=${middlePage}`,
               () => repo.list(scope, middlePage),
             ],
-            // A repository with no anchors yet, as after any change to the journal: the page by
-            // plain offset; the walk it starts runs after the answer, untimed (ADR 0027).
+            // A repository with no anchors yet, as in a process just started: the page by plain
+            // offset; the walk it starts runs after the answer, untimed (ADR 0027).
             [
               "list middle page, cold",
               null,
@@ -114,6 +116,9 @@ async function main(): Promise<void> {
                 return coldRepo.list(scope, middlePage);
               },
             ],
+            // A warm repository after one new recording: its anchors are moved on past the
+            // change (migration 0011), not walked anew.
+            ["list middle page, after a change", null, () => repo.list(scope, middlePage)],
             [`list last page`, `/api/memories?page=${lastPage}`, () => repo.list(scope, lastPage)],
             [
               "search 'castl' (1%)",
@@ -128,9 +133,11 @@ async function main(): Promise<void> {
           ];
           for (const [label, path, direct] of cases) {
             if (path === null) {
-              const query = await queryFloor(direct, undefined, () =>
-                coldRepo.anchorWalksSettled(),
-              );
+              const query = await queryFloor(direct, undefined, async () => {
+                if (label.endsWith("after a change")) await addOneMemory();
+                await coldRepo.anchorWalksSettled();
+                await repo.anchorWalksSettled();
+              });
               rows.push([
                 kind,
                 loadAverage(),
@@ -157,7 +164,8 @@ async function main(): Promise<void> {
             }
 
             const http = await load(`${address}${path}`, owner.cookie);
-            const query = await queryFloor(direct);
+            // Walks a deep page starts run after it (ADR 0027): settled, untimed, between calls.
+            const query = await queryFloor(direct, undefined, () => repo.anchorWalksSettled());
             const fastify = await load(`${bareAddress}${path}`, owner.cookie);
             rows.push([
               kind,

@@ -10,6 +10,7 @@ import { memoryLanguage } from "./migrations/0007-memory-language";
 import { countsAndSearchIndex } from "./migrations/0008-counts-and-search-index";
 import { listRevisions } from "./migrations/0009-list-revisions";
 import { searchIndexPerOwner } from "./migrations/0010-search-index-per-owner";
+import { listChanges } from "./migrations/0011-list-changes";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0008-counts-and-search-index": countsAndSearchIndex,
   "0009-list-revisions": listRevisions,
   "0010-search-index-per-owner": searchIndexPerOwner,
+  "0011-list-changes": listChanges,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -110,6 +110,18 @@ export interface MemoryCountsTable {
   revision: Generated<number>;
 }
 
+/** What each revision of a user's list changed (migration 0011), for page anchors (ADR 0027). */
+export interface MemoryListChangesTable {
+  user_id: string;
+  revision: number;
+  recorded_at: string;
+  seq: number;
+  /** 1 when the memory was saved (it counts in the saved-only list too). */
+  saved: number;
+  /** +1 when the memory came into the list, -1 when it went out. */
+  delta: number;
+}
+
 export interface ReminderSettingsTable {
   user_id: string;
   weekly_enabled: number;
@@ -169,6 +181,7 @@ export interface Database {
   audio_files: AudioFilesTable;
   memories: MemoriesTable;
   memory_counts: MemoryCountsTable;
+  memory_list_changes: MemoryListChangesTable;
   comments: CommentsTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;

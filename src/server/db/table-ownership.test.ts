@@ -17,6 +17,7 @@ const OWNERS: Record<string, string> = {
   memories: "memories/memories.repo.ts",
   memories_fts: "memories/memories.repo.ts",
   memory_counts: "memories/memories.repo.ts",
+  memory_list_changes: "memories/memories.repo.ts",
   comments: "comments/comments.repo.ts",
   jobs: "jobs/jobs.repo.ts",
   rate_limits: "rate-limit-store.ts",

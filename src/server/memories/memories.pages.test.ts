@@ -147,6 +147,21 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
     await check();
   });
 
+  it("walks on rightly from an anchor whose own row was deleted through another instance", async () => {
+    const user = await newUser();
+    await seedWithTies(user.id);
+    const scope = { userId: user.id, savedOnly: false };
+    // Page 21 starts at the second anchor (place 300): the anchors up to it are cached.
+    const anchorPage = PAGE_ANCHOR_INTERVAL / PAGE_SIZE + 1;
+    await expectPagesLikeOffset(scope, [anchorPage]);
+    const [anchorRow] = await offsetPage(scope, anchorPage);
+    if (!anchorRow) throw new Error("no anchor row");
+    await second.db.transaction().execute((trx) => elsewhere.delete(anchorRow, trx));
+    // The next anchor's page: its walk must not start from the deleted row's place.
+    const nextAnchorPage = 2 * (PAGE_ANCHOR_INTERVAL / PAGE_SIZE) + 1;
+    await expectPagesLikeOffset(scope, [nextAnchorPage, nextAnchorPage, nextAnchorPage + 1]);
+  });
+
   it("answers deep pages asked at once of a cold repository rightly, then from the walks they started", async () => {
     const user = await newUser();
     await seedWithTies(user.id);

@@ -9,6 +9,7 @@ import {
   type PipelineStage,
 } from "../../shared/schemas";
 import type { DatabaseKind } from "../db/connection";
+import { LIST_CHANGES_KEPT } from "../db/migrations/0011-list-changes";
 import type { Database, MemoriesTable } from "../db/schema";
 import { ownedPrefixQuery, wordsOf } from "../db/search-words";
 import type { Executor } from "../db/transactions";
@@ -222,13 +223,22 @@ export const PAGE_ANCHOR_BUDGET = 50_000;
 
 type ListDirection = "asc" | "desc";
 
-/** The keys of every PAGE_ANCHOR_INTERVAL-th row of one scope, read in one direction. */
+/**
+ * Keys of rows of one scope, read in one direction, with their places: walked as every
+ * PAGE_ANCHOR_INTERVAL-th row, then moved on past later changes (migration 0011), so their places
+ * drift apart and are kept explicitly. A place is the number of rows before the key in reading
+ * order, which stays true when the anchor's own row goes (the key still seeks where it stood).
+ */
 interface PageAnchors {
-  /** The user's list revision the walk saw; the anchors hold only while it is unchanged. */
+  /** The user's list revision the anchors hold at. */
   revision: number;
   recordedAt: string[];
   keys: number[];
+  positions: number[];
 }
+
+/** A walk's anchors, every PAGE_ANCHOR_INTERVAL-th row on, and the revision it read them at. */
+type WalkedAnchors = Omit<PageAnchors, "positions">;
 
 interface PageAnchor {
   /** The anchor row's place, counted from the end it was read from. */
@@ -237,17 +247,87 @@ interface PageAnchor {
   seq: number;
 }
 
+/** One change to a user's list (migration 0011): a row's key came in (+1) or went out (-1). */
+interface ListChange {
+  recordedAt: string;
+  seq: number;
+  saved: boolean;
+  delta: number;
+}
+
+/**
+ * Whether `change` lies before the anchor at `index` in reading order. Keys are compared as the
+ * index orders them: recorded_at (ISO text in one format, so as strings), then seq.
+ */
+function liesBefore(
+  change: ListChange,
+  anchors: PageAnchors,
+  index: number,
+  direction: ListDirection,
+) {
+  const recordedAt = anchors.recordedAt[index] as string;
+  const seq = anchors.keys[index] as number;
+  const after =
+    change.recordedAt > recordedAt || (change.recordedAt === recordedAt && change.seq > seq);
+  return direction === "desc"
+    ? after
+    : change.recordedAt < recordedAt || (change.recordedAt === recordedAt && change.seq < seq);
+}
+
+/**
+ * The anchors moved on past `changes` (in revision order): each change shifts the places of the
+ * anchors after it by its delta. They are cut at the first anchor whose own row went out and did
+ * not come back (a walk on from it would start one row late) or that drifted more than twice the
+ * interval from the one before it (its pages would skip too far): the walk goes on from there.
+ */
+function movedOn(
+  anchors: PageAnchors,
+  changes: readonly ListChange[],
+  scope: MemoryScope,
+  direction: ListDirection,
+  revision: number,
+): PageAnchors {
+  const positions = [...anchors.positions];
+  const hollow = new Set<number>();
+  for (const change of changes) {
+    if (scope.savedOnly && !change.saved) continue;
+    for (let i = 0; i < positions.length; i++) {
+      if (change.seq === anchors.keys[i] && change.recordedAt === anchors.recordedAt[i]) {
+        if (change.delta < 0) hollow.add(i);
+        else hollow.delete(i);
+      } else if (liesBefore(change, anchors, i, direction)) {
+        positions[i] = (positions[i] as number) + change.delta;
+      }
+    }
+  }
+  let kept = 0;
+  while (
+    kept < positions.length &&
+    !hollow.has(kept) &&
+    (positions[kept] as number) - (kept === 0 ? 0 : (positions[kept - 1] as number)) <=
+      2 * PAGE_ANCHOR_INTERVAL
+  ) {
+    kept++;
+  }
+  return {
+    revision,
+    recordedAt: anchors.recordedAt.slice(0, kept),
+    keys: anchors.keys.slice(0, kept),
+    positions: positions.slice(0, kept),
+  };
+}
+
 /**
  * Page anchors by scope and direction, least recently used dropped once they hold more than
- * PAGE_ANCHOR_BUDGET anchors in all. An entry is returned only for the revision it was walked at.
+ * PAGE_ANCHOR_BUDGET anchors in all.
  */
 class PageAnchorCache {
   private readonly entries = new Map<string, PageAnchors>();
   private held = 0;
 
-  get(key: string, revision: number): PageAnchors | undefined {
+  get(key: string): PageAnchors | undefined {
     const entry = this.entries.get(key);
-    if (!entry || entry.revision !== revision) return undefined;
+    if (!entry) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry;
@@ -263,7 +343,7 @@ class PageAnchorCache {
     }
   }
 
-  private delete(key: string): void {
+  delete(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.held -= entry.keys.length;
@@ -330,7 +410,7 @@ export class MemoriesRepo {
     const length = fromOldest ? Math.min(PAGE_SIZE, total - offset) : PAGE_SIZE;
     const anchor =
       position >= PAGE_ANCHOR_INTERVAL
-        ? this.anchorAtOrBefore(scope, direction, revision, position)
+        ? await this.anchorAtOrBefore(scope, direction, revision, position)
         : undefined;
     let base = this.db.selectFrom("memories").where("user_id", "=", scope.userId);
     if (scope.savedOnly) base = base.where("status", "=", "saved");
@@ -378,40 +458,107 @@ export class MemoriesRepo {
   }
 
   /**
-   * The nearest cached anchor at or before `position` (counted in `direction`), used only under
-   * the revision just read. When the cached anchors stop short of `position` (or there are none,
-   * as after any change to the journal), the page is read from the last of them (or by plain
-   * offset) and the walk on to `position` runs after, for the pages that follow: no request waits
-   * for a walk, so none costs more than a plain OFFSET (ADR 0027). Each index entry is walked at
-   * most once per revision; a change starts the walk over.
+   * The nearest cached anchor at or before `position` (counted in `direction`). Anchors cached at
+   * an older revision are first moved on past the changes made since (one read of the change log,
+   * migration 0011); anchors that cannot be (changes no longer kept, a revision newer than the
+   * request's) are not used. When the anchors stop short of `position` (or there are none), the
+   * page is read from the last of them (or by plain offset) and the walk on towards `position`
+   * runs after, for the pages that follow: no request waits for a walk, so none costs more than a
+   * plain OFFSET (ADR 0027).
    */
-  private anchorAtOrBefore(
+  private async anchorAtOrBefore(
     scope: MemoryScope,
     direction: ListDirection,
     revision: number,
     position: number,
-  ): PageAnchor | undefined {
+  ): Promise<PageAnchor | undefined> {
     const key = `${scope.userId}\u0000${scope.savedOnly ? "saved" : "all"}\u0000${direction}`;
-    const wanted = Math.floor(position / PAGE_ANCHOR_INTERVAL);
-    const anchors = this.pageAnchors.get(key, revision);
-    if (!anchors || anchors.keys.length <= wanted) {
-      this.walkAfter(key, scope, direction, revision, anchors, wanted);
+    let anchors = this.pageAnchors.get(key);
+    // Anchors newer than this request's revision: a later request's; this one reads by offset.
+    if (anchors && anchors.revision > revision) return undefined;
+    if (anchors && anchors.revision < revision) {
+      anchors = await this.movedOnTo(key, scope, direction, anchors, revision);
     }
-    if (!anchors) return undefined;
-    const index = Math.min(wanted, anchors.keys.length - 1);
-    if (index < 0) return undefined;
+    const last = anchors && anchors.keys.length > 0 ? anchors.keys.length - 1 : -1;
+    if (!anchors || last < 0) {
+      this.walkAfter(
+        key,
+        scope,
+        direction,
+        revision,
+        undefined,
+        Math.floor(position / PAGE_ANCHOR_INTERVAL),
+      );
+      return undefined;
+    }
+    const lastPosition = anchors.positions[last] as number;
+    if (lastPosition + PAGE_ANCHOR_INTERVAL <= position) {
+      const steps = Math.floor((position - lastPosition) / PAGE_ANCHOR_INTERVAL);
+      this.walkAfter(key, scope, direction, revision, anchors, last + steps);
+    }
+    // The last anchor at or before `position` (places only grow along the list).
+    let low = 0;
+    let high = last;
+    if ((anchors.positions[0] as number) > position) return undefined;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if ((anchors.positions[middle] as number) <= position) low = middle;
+      else high = middle - 1;
+    }
     return {
-      position: index * PAGE_ANCHOR_INTERVAL,
-      recordedAt: anchors.recordedAt[index] as string,
-      seq: anchors.keys[index] as number,
+      position: anchors.positions[low] as number,
+      recordedAt: anchors.recordedAt[low] as string,
+      seq: anchors.keys[low] as number,
     };
   }
 
   /**
-   * Starts the walk on from the `known` anchors to anchor number `wanted`, unless one from the
-   * same anchors is under way (requests that find the same anchors short share one walk; a deeper
-   * one starts from where it ends). A walk that fails leaves the cache as it was: the pages that
-   * wanted it were answered without it.
+   * The cached anchors moved on to `revision` past the changes made since they were walked, and
+   * cached so; undefined when the changes between are no longer all kept.
+   */
+  private async movedOnTo(
+    key: string,
+    scope: MemoryScope,
+    direction: ListDirection,
+    anchors: PageAnchors,
+    revision: number,
+  ): Promise<PageAnchors | undefined> {
+    if (revision - anchors.revision > LIST_CHANGES_KEPT) {
+      this.pageAnchors.delete(key);
+      return undefined;
+    }
+    const changes = await this.db
+      .selectFrom("memory_list_changes")
+      .select(["recorded_at", "seq", "saved", "delta"])
+      .where("user_id", "=", scope.userId)
+      .where("revision", ">", anchors.revision)
+      .where("revision", "<=", revision)
+      .orderBy("revision")
+      .execute();
+    if (changes.length !== revision - anchors.revision) return undefined;
+    const moved = movedOn(
+      anchors,
+      changes.map((change) => ({
+        recordedAt: change.recorded_at,
+        seq: Number(change.seq),
+        saved: Number(change.saved) === 1,
+        delta: Number(change.delta),
+      })),
+      scope,
+      direction,
+      revision,
+    );
+    // Another request may have moved them on (or walked) meanwhile: keep the newest.
+    const current = this.pageAnchors.get(key);
+    if (!current || current.revision <= revision) this.pageAnchors.set(key, moved);
+    return moved;
+  }
+
+  /**
+   * Starts the walk on from the `known` anchors to anchor number `last`, unless one from the same
+   * anchors is under way (requests that find the same anchors short share one walk; a deeper one
+   * starts from where it ends). A walk that fails leaves the cache as it was: the pages that wanted
+   * it were answered without it.
    */
   private walkAfter(
     key: string,
@@ -419,12 +566,11 @@ export class MemoriesRepo {
     direction: ListDirection,
     revision: number,
     known: PageAnchors | undefined,
-    wanted: number,
+    last: number,
   ): void {
     const walkKey = `${key}\u0000${revision}\u0000${known?.keys.length ?? 0}`;
     if (this.anchorWalks.has(walkKey)) return;
-    const walk = this.extendAnchors(key, scope, direction, revision, known, wanted)
-      .then(() => undefined)
+    const walk = this.extendAnchors(key, scope, direction, revision, known, last)
       .catch(() => undefined)
       .finally(() => this.anchorWalks.delete(walkKey));
     this.anchorWalks.set(walkKey, walk);
@@ -435,7 +581,7 @@ export class MemoriesRepo {
     while (this.anchorWalks.size > 0) await Promise.all(this.anchorWalks.values());
   }
 
-  /** The cached anchors walked on to anchor number `last`, or undefined when the revision moved. */
+  /** The `known` anchors walked on to anchor number `last` and cached, unless the revision moved. */
   private async extendAnchors(
     key: string,
     scope: MemoryScope,
@@ -443,16 +589,22 @@ export class MemoriesRepo {
     revision: number,
     known: PageAnchors | undefined,
     last: number,
-  ): Promise<PageAnchors | undefined> {
+  ): Promise<void> {
     const walked = await this.walkAnchors(scope, direction, known, last);
-    if (walked.keys.length > 0 && walked.revision !== revision) return undefined;
-    const anchors = {
+    if (walked.keys.length > 0 && walked.revision !== revision) return;
+    const current = this.pageAnchors.get(key);
+    if (current && current.revision > revision) return;
+    const from = known ? known.keys.length - 1 : -1;
+    const start = known ? (known.positions[from] as number) : -PAGE_ANCHOR_INTERVAL;
+    this.pageAnchors.set(key, {
       revision,
       recordedAt: [...(known?.recordedAt ?? []), ...walked.recordedAt],
       keys: [...(known?.keys ?? []), ...walked.keys],
-    };
-    this.pageAnchors.set(key, anchors);
-    return anchors;
+      positions: [
+        ...(known?.positions ?? []),
+        ...walked.keys.map((_, i) => start + (i + 1) * PAGE_ANCHOR_INTERVAL),
+      ],
+    });
   }
 
   /**
@@ -469,7 +621,7 @@ export class MemoriesRepo {
     direction: ListDirection,
     known: PageAnchors | undefined,
     last: number,
-  ): Promise<PageAnchors> {
+  ): Promise<WalkedAnchors> {
     const saved = scope.savedOnly ? sql`and s.status = 'saved'` : sql``;
     const order =
       direction === "desc" ? sql`s.recorded_at desc, s.seq desc` : sql`s.recorded_at, s.seq`;
