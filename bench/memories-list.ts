@@ -29,6 +29,8 @@ import {
  */
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const KINDS = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",") as DatabaseKind[];
+/** Only the requests whose label starts with one of these (`;`-separated), when set. */
+const REQUESTS = process.env.BENCH_REQUESTS?.split(";");
 
 /**
  * Cleanups still owed (the app, the PostgreSQL database, temp folders), run newest first at the
@@ -132,6 +134,7 @@ async function main(): Promise<void> {
             ],
           ];
           for (const [label, path, direct] of cases) {
+            if (REQUESTS && !REQUESTS.some((wanted) => label.startsWith(wanted))) continue;
             if (path === null) {
               const query = await queryFloor(direct, undefined, async () => {
                 if (label.endsWith("after a change")) await addOneMemory();

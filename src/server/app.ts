@@ -1,11 +1,7 @@
 import fastifyCookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { MESSAGES } from "../shared/messages";
 import { appInfoRoutes } from "./app-info/app-info.routes";
 import { audioRoutes } from "./audio/audio.routes";
@@ -16,6 +12,7 @@ import type { Config } from "./config";
 import { healthRoutes } from "./health/health.routes";
 import { errorHandler } from "./http/error-handler";
 import { nulGuard } from "./http/nul-guard";
+import { responseSerializerCompiler } from "./http/response-serializer";
 import type { JobWorker } from "./jobs/worker";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
@@ -64,7 +61,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.setErrorHandler(errorHandler);
   await app.register(nulGuard);
   if (config.METRICS_TOKEN) {

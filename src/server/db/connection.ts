@@ -18,6 +18,7 @@ import pg from "pg";
 import { migrateToLatest } from "./migrate";
 import type { Database } from "./schema";
 import { registerSearchWordsFunction } from "./search-words";
+import { UniqueKeyLookups } from "./sqlite-point-reads";
 import { DEFAULT_SQLITE_READ_WORKERS, SqliteReadPool } from "./sqlite-read-pool";
 
 export type DatabaseKind = "sqlite" | "postgres";
@@ -110,9 +111,42 @@ export function withStatementCache(
   };
 }
 
-/** Where reads are sent: the worker pool once started (after migrations), else the main connection. */
+/**
+ * Where reads are sent: once started (after migrations), the worker pool, and a read-only
+ * connection on the event loop for unique-key lookups (ADR 0033); else the main connection.
+ */
 interface ReadRoute {
   pool?: SqliteReadPool;
+  pointReads?: PointReads;
+}
+
+/**
+ * Reads of one row by its whole unique key (the session lookup every API request makes, a
+ * user's count row) cost one B-tree descent, a few microseconds: less than the message to a
+ * worker thread and back, which costs the event loop more than the query itself (ADR 0026's
+ * trade-offs). They run at once on a read-only connection of their own, which, like a worker's,
+ * sees every committed write and never waits for the main connection's lock.
+ */
+class PointReads {
+  private readonly lookups: UniqueKeyLookups;
+  private readonly statements: StatementCache;
+
+  constructor(file: string) {
+    const sqlite = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    this.lookups = new UniqueKeyLookups(sqlite);
+    this.statements = withStatementCache(sqlite);
+  }
+
+  /** The rows of `sql` when it is a unique-key lookup, else undefined (not run). */
+  tryRead(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+    if (!this.lookups.test(sql, parameters)) return undefined;
+    return this.statements.prepare(sql).all(parameters);
+  }
+
+  close(): void {
+    this.statements.close();
+  }
 }
 
 // A pragma's answer is about one connection (foreign_keys, journal_mode), so it must come from the
@@ -223,8 +257,10 @@ class RoutingSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    const pool = this.reads.pool;
+    const { pool, pointReads } = this.reads;
     this.reads.pool = undefined;
+    this.reads.pointReads = undefined;
+    pointReads?.close();
     await pool?.close();
     await this.inner.destroy();
   }
@@ -253,6 +289,8 @@ class RoutedSqliteConnection implements DatabaseConnection {
     // With no worker left (each replacement failed to open the file), reads fall back to the
     // main connection rather than fail.
     if (pool?.size && !this.inTransaction && !this.heldMain && this.driver.isPlainRead(query.sql)) {
+      const pointRows = this.driver.reads.pointReads?.tryRead(query.sql, query.parameters);
+      if (pointRows) return { rows: pointRows as R[] };
       const rows = await pool.query(query.sql, query.parameters);
       return { rows: rows as R[] };
     }
@@ -302,6 +340,7 @@ export async function openDatabase(
           statementCacheSize: STATEMENT_CACHE_SIZE,
           busyTimeoutMs: BUSY_TIMEOUT_MS,
         });
+        reads.pointReads = new PointReads(target.file);
       }
     } catch (error) {
       await db.destroy().catch(() => undefined);
