@@ -62,8 +62,20 @@ export class MemoriesService {
     return row;
   }
 
+  /** GET /api/memories/{id}: the memory when `identity` may see it, else a 404 like a missing one. */
   async getVisible(id: string, identity: Identity): Promise<Memory> {
-    return toMemoryDto(await this.getVisibleRow(id, identity));
+    const memory = await this.findVisible(id, identity);
+    if (!memory) throw notFound();
+    return memory;
+  }
+
+  /**
+   * The memory when `identity` may see it, else undefined: what GET /api/memories/{id} answers, and
+   * what a memory's page carries in its HTML (ADR 0031), decided once.
+   */
+  async findVisible(id: string, identity: Identity): Promise<Memory | undefined> {
+    const row = await this.repo.findById(id);
+    return row && (await this.canView(row, identity)) ? toMemoryDto(row) : undefined;
   }
 
   /** The row when `identity` owns it: 401 logged out, 404 not visible, 403 visible to a non-owner. */
