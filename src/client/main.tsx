@@ -1,13 +1,11 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
-import { preloadCarriedMemoryPage } from "./app/router";
 import { registerAppUpdate } from "./features/app-update/register-app-update";
 import "./index.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("Missing #root element");
-await preloadCarriedMemoryPage();
 createRoot(root).render(
   <StrictMode>
     <App />

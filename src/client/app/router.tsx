@@ -1,7 +1,6 @@
 import { usePrefetchQuery } from "@tanstack/react-query";
-import { type ComponentType, lazy, Suspense } from "react";
+import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
-import { PAGE_MEMORY_SCRIPT_ID } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { CLIENT_ROUTES } from "../../shared/routes";
 import { NotFound } from "../components/not-found";
@@ -11,25 +10,9 @@ import { memoryQueryOptions } from "../features/memories/api/get-memory";
 import { Layout } from "./layout";
 
 // The memory page is opened from a list or a shared link: kept out of the first download.
-const loadMemoryPage = () => import("../features/memories/components/memory-page");
-let MemoryPage: ComponentType<{ id: string }> = lazy(() =>
-  loadMemoryPage().then((m) => ({ default: m.MemoryPage })),
+const MemoryPage = lazy(() =>
+  import("../features/memories/components/memory-page").then((m) => ({ default: m.MemoryPage })),
 );
-
-/**
- * Before the first render, when the page carries its memory (ADR 0031): loads the memory page's
- * code (linked as module preloads, so it came with the main script) and renders it directly from
- * then on, so the first paint shows the memory instead of the placeholder React.lazy paints for a
- * frame. Chosen once, before anything renders, so the screen's component never changes under it.
- */
-export async function preloadCarriedMemoryPage(): Promise<void> {
-  if (!document.getElementById(PAGE_MEMORY_SCRIPT_ID)) return;
-  try {
-    MemoryPage = (await loadMemoryPage()).MemoryPage;
-  } catch {
-    // The lazy screen loads it as on any other visit.
-  }
-}
 
 // Profiles are opened from a shared link or the user menu: kept out of the home page's download.
 const ProfilePage = lazy(() =>
