@@ -87,23 +87,43 @@ describe("the first paint", () => {
     await context.close();
   });
 
-  it("links the memory page's code in the page, and asks for the memory once", async () => {
+  it("links the memory page's code in the page, and paints the memory it carries without asking for it", async () => {
     const { page, context, consoleErrors } = await loggedInPage();
     await page.goto(`${server.url}/memory/${memory.id}`);
     await page.getByRole("heading", { name: "The beach" }).waitFor();
+    await page.getByRole("heading", { name: MESSAGES.noComments }).waitFor();
     const { fetched } = await page.evaluate(timeline);
     const chunk = fetched.find((r) => r.path.startsWith("/assets/memory-page-"));
     expect(chunk).toBeDefined();
     // Linked by the page, the code is fetched beside the main script, before the main script has
-    // run and asked for the memory (ADR 0030).
+    // run (ADR 0030).
     const html = await (
       await fetch(`${server.url}/memory/${memory.id}`, { headers: { cookie } })
     ).text();
     expect(html).toContain(`<link rel="modulepreload" crossorigin href="${chunk?.path}">`);
-    const data = fetched.filter((r) => r.path === `/api/memories/${memory.id}`);
-    expect(data).toHaveLength(1);
-    expect(chunk?.start).toBeLessThan(data[0]?.start ?? 0);
+    // The memory came with the page (ADR 0031): it is never asked for, yet its comments are.
+    expect(fetched.map((r) => r.path)).not.toContain(`/api/memories/${memory.id}`);
+    expect(fetched.map((r) => r.path)).toContain(`/api/memories/${memory.id}/comments`);
     expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("paints a public memory to a visitor without asking for it, and answers 404 for one it may not see", async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    const response = await page.goto(`${server.url}/memory/${memory.id}`);
+    expect(response?.status()).toBe(200);
+    await page.getByRole("heading", { name: "The beach" }).waitFor();
+    const { fetched } = await page.evaluate(timeline);
+    expect(fetched.map((r) => r.path)).not.toContain(`/api/memories/${memory.id}`);
+    expect(consoleErrors).toEqual([]);
+
+    // A memory that is not there: the page says 404 too, and shows the app's 404 page.
+    const gone = await page.goto(`${server.url}/memory/not-a-memory`);
+    expect(gone?.status()).toBe(404);
+    await page
+      .getByTestId("not-found")
+      .getByRole("heading", { name: MESSAGES.notFoundPage })
+      .waitFor();
     await context.close();
   });
 });

@@ -451,9 +451,9 @@ describe("journey: the everyday screens at phone and desktop sizes", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: shot("phone-404"), animations: "disabled" });
 
-    // A memory that is not there: the screen exists (200), the layout is the same 404 page.
+    // A memory that is not there (or not this browser's to see): 404 too, the same 404 page.
     const gone = await page.goto(`${server.url}/memory/not-a-memory`);
-    expect(gone?.status()).toBe(200);
+    expect(gone?.status()).toBe(404);
     await notFound.getByRole("heading", { name: MESSAGES.notFoundPage }).waitFor();
     await notFound.getByRole("link", { name: MESSAGES.returnToHome }).click();
     await page.getByRole("heading", { name: MESSAGES.homeHeader }).waitFor();
@@ -467,6 +467,7 @@ describe("journey: the everyday screens at phone and desktop sizes", () => {
       ["/reset-password?token=x", 200],
       ["/profile/nobody_here", 200],
       ["/memory", 404],
+      ["/memory/not-a-memory", 404],
       ["/watch/more", 404],
     ] as const) {
       expect((await page.request.get(`${server.url}${url}`)).status(), url).toBe(status);

@@ -245,6 +245,38 @@ describe("the installable app in Chromium", () => {
     expect(unexpected(consoleErrors)).toEqual([]);
   });
 
+  it("opens a memory's page from the network under the service worker, with its memory, offline from the shell", async () => {
+    const list = await api.json<MemoryPage>("GET", "/api/memories");
+    const memory = list.data.items[0];
+    if (!memory) throw new Error("no memory");
+    const heading = page.getByRole("heading", { name: memory.title });
+    // Online, the worker passes the page on from the network: it carries the memory (ADR 0031).
+    const online = await page.goto(`${server.url}/memory/${memory.id}`);
+    expect(online?.status()).toBe(200);
+    await heading.waitFor();
+    const asked = await page.evaluate(() =>
+      performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname),
+    );
+    expect(asked).not.toContain(`/api/memories/${memory.id}`);
+    // And its 404 for a memory this browser may not see, not the cached shell's 200.
+    const gone = await page.goto(`${server.url}/memory/not-a-memory`);
+    expect(gone?.status()).toBe(404);
+    await page.getByTestId("not-found").waitFor();
+
+    // Offline, the cached shell opens (it carries no memory) and the page asks once back online.
+    await context.setOffline(true);
+    const offline = await page.goto(`${server.url}/memory/${memory.id}`);
+    expect(offline?.fromServiceWorker()).toBe(true);
+    expect(offline?.status()).toBe(200);
+    await page.getByRole("status", { name: MESSAGES.loading }).waitFor();
+    await context.setOffline(false);
+    await heading.waitFor();
+    // Home again, where the next test expects the app.
+    await page.goto(server.url);
+    await page.getByRole("heading", { name: MESSAGES.homeHeader }).waitFor();
+    expect(unexpected(consoleErrors)).toEqual([]);
+  });
+
   it("offers a new version once it is deployed, and switches to it on Reload", async () => {
     // "Deploy" a second build: the same app with a changed page, so its service worker changes.
     await rm(V2_DIR, { recursive: true, force: true });

@@ -1,8 +1,12 @@
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CURRENT_QUESTION_SCRIPT_ID, SESSION_USER_SCRIPT_ID } from "../shared/constants";
-import type { User } from "../shared/schemas";
+import {
+  CURRENT_QUESTION_SCRIPT_ID,
+  PAGE_MEMORY_SCRIPT_ID,
+  SESSION_USER_SCRIPT_ID,
+} from "../shared/constants";
+import type { Memory, User } from "../shared/schemas";
 import { AppShell } from "./app-shell";
 import { makeTempDir } from "./test/harness";
 
@@ -11,7 +15,9 @@ const TEMPLATE =
 
 /** The JSON inside the session data block, parsed as the browser would. */
 function embedded(html: string, id = SESSION_USER_SCRIPT_ID): unknown {
-  const match = html.match(new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`));
+  const match = html.match(
+    new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`, "s"),
+  );
   if (!match?.[1]) throw new Error(`no session block in ${html}`);
   return JSON.parse(match[1]);
 }
@@ -58,13 +64,57 @@ describe("AppShell", () => {
   it("embeds the logged-in user's question the same safe way, and never a visitor's", async () => {
     const user = { id: "u1", username: "jo", displayName: null, isPublic: true, email: null };
     const question = { position: 3, question: "</script><script>alert(1)</script><!-- $& $'" };
-    const html = await shell.render(user, { ...question, extra: "x" } as typeof question);
+    const html = await shell.render(user, {
+      question: { ...question, extra: "x" } as typeof question,
+    });
     expect(html.match(/<\/script>/g)).toHaveLength(2);
     expect(html).not.toContain("<script>alert");
     expect(embedded(html, CURRENT_QUESTION_SCRIPT_ID)).toEqual(question);
     expect(html.indexOf(CURRENT_QUESTION_SCRIPT_ID)).toBeLessThan(html.indexOf("</head>"));
-    expect(await shell.render(null, question)).not.toContain(CURRENT_QUESTION_SCRIPT_ID);
+    expect(await shell.render(null, { question })).not.toContain(CURRENT_QUESTION_SCRIPT_ID);
     expect(await shell.render(user)).not.toContain(CURRENT_QUESTION_SCRIPT_ID);
+  });
+
+  it("embeds a memory for anyone it is given for, only the API's fields, and no text can close the element", async () => {
+    const hostile = "</script><script>alert(1)</script><!-- \u2028 \u2029 $& $'";
+    const memory: Memory = {
+      id: "m1",
+      user_id: "u1",
+      title: hostile,
+      audioUrl: "/api/audio/a1",
+      transcript: "</SCRIPT ><img src=x onerror=alert(2)>",
+      summary: "",
+      scores: {
+        cuteness: 1,
+        excitement: 2,
+        interest: 3,
+        meaningfulness: 4,
+        overall: 5,
+        uniqueness: 6,
+      },
+      duration: 3,
+      recordedAt: "2026-06-01T00:00:00.000Z",
+      tags: ["beach"],
+      status: "saved",
+      stage: null,
+      error: null,
+      createdAt: "2026-06-01T00:00:00.000Z",
+      question: null,
+      language: null,
+    };
+    // A row's private columns handed in by mistake are not sent: the route's schema shapes it.
+    const row = { ...memory, anon_owner_hash: "secret-visitor-hash", claim_expires_at: "x" };
+    const html = await shell.render(null, { memory: row });
+    expect(html.match(/<\/script>/gi)).toHaveLength(2);
+    expect(html).not.toContain("<script>alert");
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain("secret-visitor-hash");
+    expect(html).not.toMatch(/[\u2028\u2029]/);
+    expect(embedded(html, PAGE_MEMORY_SCRIPT_ID)).toEqual(memory);
+    expect(html.indexOf(PAGE_MEMORY_SCRIPT_ID)).toBeLessThan(html.indexOf("</head>"));
+    // The browser's own JSON.parse reads the same text back (U+2028 included).
+    expect((embedded(html, PAGE_MEMORY_SCRIPT_ID) as Memory).title).toContain("\u2028");
+    expect(await shell.render(null)).not.toContain(PAGE_MEMORY_SCRIPT_ID);
   });
 
   it.each(["$'", "$`", "$&", "a$$b", "$1 and $<name>"])(
@@ -87,14 +137,14 @@ describe("AppShell", () => {
 
   it("links a screen's scripts as module preloads in the head, for visitors too", async () => {
     const preloads = ["/assets/memory-page-EEEE.js", "/assets/dialog-CCCC.js"];
-    const html = await shell.render(null, undefined, preloads);
+    const html = await shell.render(null, { preloads });
     for (const file of preloads) {
       const link = `<link rel="modulepreload" crossorigin href="${file}">`;
       expect(html).toContain(link);
       expect(html.indexOf(link)).toBeLessThan(html.indexOf("</head>"));
     }
     // Even when the session could not be read, the page's own code is linked.
-    expect(await shell.render(undefined, undefined, preloads)).toContain('rel="modulepreload"');
+    expect(await shell.render(undefined, { preloads })).toContain('rel="modulepreload"');
     expect(await shell.render(undefined)).toBe(TEMPLATE);
   });
 });

@@ -1,25 +1,45 @@
 import { readFile } from "node:fs/promises";
-import { CURRENT_QUESTION_SCRIPT_ID, SESSION_USER_SCRIPT_ID } from "../shared/constants";
+import {
+  CURRENT_QUESTION_SCRIPT_ID,
+  PAGE_MEMORY_SCRIPT_ID,
+  SESSION_USER_SCRIPT_ID,
+} from "../shared/constants";
 import { type CurrentQuestion, currentQuestionSchema } from "../shared/reminders";
-import { type User, userSchema } from "../shared/schemas";
+import { type Memory, memorySchema, type User, userSchema } from "../shared/schemas";
 
 /** Text safe inside a double-quoted attribute. */
 function escapeAttribute(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 }
 
-/** A JSON data block; `<` escaped so no text can close the element (or open a comment). */
+/**
+ * A JSON data block; `<` escaped so no text can close the element (or open a comment), and the
+ * line separators U+2028/U+2029 too, so the text stays valid should it ever be read as script.
+ */
 function dataBlock(id: string, value: unknown): string {
-  const json = JSON.stringify(value).replace(/</g, "\\u003c");
+  const json = JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
   return `<script type="application/json" id="${id}">${json}</script>`;
+}
+
+/** What a page carries besides the user (each left out when not given). */
+export interface PageExtras {
+  /** The logged-in user's own current question (the home page). */
+  question?: CurrentQuestion | undefined;
+  /** The memory a memory's page shows, when this request may see it (ADR 0031). */
+  memory?: Memory | undefined;
+  /** The screen's scripts (route-preloads.ts), linked as module preloads. */
+  preloads?: readonly string[] | undefined;
 }
 
 /**
  * The single-page app's HTML with the logged-in user embedded as a JSON data block: the first render
  * then shows the right top bar at once (no session spinner that later reflows the page) and saves
  * the GET /api/user round trip. On the home page the user's current question comes the same way, so
- * the prompt above the recorder paints with the page. A data block is never executed, so the CSP
- * needs no exception.
+ * the prompt above the recorder paints with the page; on a memory's page, the memory. A data block
+ * is never executed, so the CSP needs no exception.
  */
 export class AppShell {
   private template: Promise<string> | undefined;
@@ -28,13 +48,11 @@ export class AppShell {
 
   /**
    * `user` is `undefined` when the session could not be read: the page then asks GET /api/user
-   * itself. `question` (that user's own) is left out when not given: the page then asks for it.
-   * `preloads` are the screen's scripts (route-preloads.ts), linked as module preloads.
+   * itself. Whatever of `extras` is left out, the page asks the API for.
    */
   async render(
     user: User | null | undefined,
-    question?: CurrentQuestion,
-    preloads: readonly string[] = [],
+    { question, memory, preloads = [] }: PageExtras = {},
   ): Promise<string> {
     this.template ??= readFile(this.indexHtmlPath, "utf8");
     const template = await this.template.catch((error: unknown) => {
@@ -45,13 +63,14 @@ export class AppShell {
     let blocks = preloads
       .map((file) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(file)}">`)
       .join("");
+    // Each block holds only the fields its API route would send (parsed by the route's schema).
     if (user !== undefined) {
-      // Only the fields GET /api/user (and GET /api/question) would send.
       blocks += dataBlock(SESSION_USER_SCRIPT_ID, user ? userSchema.parse(user) : null);
     }
     if (user && question) {
       blocks += dataBlock(CURRENT_QUESTION_SCRIPT_ID, currentQuestionSchema.parse(question));
     }
+    if (memory) blocks += dataBlock(PAGE_MEMORY_SCRIPT_ID, memorySchema.parse(memory));
     if (!blocks) return template;
     // A replacer function, not a replacement string: the user's text may hold `$&`, `$'` or `` $` ``.
     return template.includes("</head>")

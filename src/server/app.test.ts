@@ -5,7 +5,11 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { precompressDir } from "../../scripts/precompress.ts";
-import { CURRENT_QUESTION_SCRIPT_ID, SESSION_USER_SCRIPT_ID } from "../shared/constants";
+import {
+  CURRENT_QUESTION_SCRIPT_ID,
+  PAGE_MEMORY_SCRIPT_ID,
+  SESSION_USER_SCRIPT_ID,
+} from "../shared/constants";
 import { MESSAGES } from "../shared/messages";
 import type { HealthResponse } from "../shared/schemas";
 import { SESSION_COOKIE } from "./auth/session.service";
@@ -176,7 +180,6 @@ describe("the HTTP shell", () => {
     for (const url of [
       "/",
       "/?page=2&q=beach",
-      "/memory/abc",
       "/profile/jo",
       "/profile/Jo%C3%ABl/?page=3",
       "/watch",
@@ -197,6 +200,8 @@ describe("the HTTP shell", () => {
       "/some/other/path?x=1",
       "/memory",
       "/memory/abc/extra",
+      // A memory's screen, but no memory this browser may see (memory-page.test.ts).
+      "/memory/abc",
       "/profile/",
       "/watchx",
       "/index.html.bak",
@@ -215,7 +220,7 @@ describe("the HTTP shell", () => {
   it("embeds the logged-in user in the page, as GET /api/user sends it", async () => {
     const { cookie } = await createUserWithSession(t, { username: "shell_user" });
     const api = await app.inject({ method: "GET", url: "/api/user", headers: { cookie } });
-    const page = await app.inject({ method: "GET", url: "/memory/abc", headers: { cookie } });
+    const page = await app.inject({ method: "GET", url: "/account", headers: { cookie } });
     expect(page.statusCode).toBe(200);
     const block = page.body.match(/id="session-user">(.*?)<\/script>/)?.[1];
     expect(JSON.parse(block ?? "")).toEqual(api.json());
@@ -273,15 +278,19 @@ describe("the HTTP shell", () => {
       clientDir,
     });
     await broken.cleanup();
-    const page = await offline.inject({
-      method: "GET",
-      url: "/",
-      // A well-formed token, so the lookup reaches the database.
-      headers: { cookie: `${SESSION_COOKIE}=${randomBytes(32).toString("base64url")}` },
-    });
-    expect(page.statusCode).toBe(200);
-    expect(page.body).toContain("<div id=root>");
-    expect(page.body).not.toContain(SESSION_USER_SCRIPT_ID);
+    // A memory's page too: whether the memory is there is unknown, so it is no 404.
+    for (const url of ["/", "/memory/abc"]) {
+      const page = await offline.inject({
+        method: "GET",
+        url,
+        // A well-formed token, so the lookup reaches the database.
+        headers: { cookie: `${SESSION_COOKIE}=${randomBytes(32).toString("base64url")}` },
+      });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body).toContain("<div id=root>");
+      expect(page.body).not.toContain(SESSION_USER_SCRIPT_ID);
+      expect(page.body).not.toContain(PAGE_MEMORY_SCRIPT_ID);
+    }
     await offline.close();
   });
 

@@ -120,8 +120,10 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
   await app.register(webApp, {
     clientDir,
     sessions: services.sessions,
+    shareLinks: services.shareLinks,
     users: services.users,
     questions: services.questions,
+    memories: services.memories,
   });
   // Where a share link lands (`/s/<token>`); a bad token falls through to the web app's 404 path.
   await app.register(shareLinkOpenRoute, { shareLinks: services.shareLinks, config });

@@ -82,3 +82,9 @@ export const SESSION_USER_SCRIPT_ID = "session-user";
  * question (what GET /api/question would send), so the prompt paints with the page.
  */
 export const CURRENT_QUESTION_SCRIPT_ID = "current-question";
+
+/**
+ * The id of the JSON data block in a memory page's HTML holding that memory (what GET
+ * /api/memories/{id} would send to the same browser), so the page paints without asking for it.
+ */
+export const PAGE_MEMORY_SCRIPT_ID = "page-memory";

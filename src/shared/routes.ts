@@ -28,17 +28,51 @@ function routeRegExp(pattern: string): RegExp {
   return new RegExp(`^${segments.join("")}/?$`, "i");
 }
 
+/** The path as the client router matches it: wouter decodes escapes with decodeURI, keeping the path when that fails. */
+function routerPath(pathname: string): string {
+  try {
+    return pathname.includes("%") ? decodeURI(pathname) : pathname;
+  } catch {
+    return pathname;
+  }
+}
+
 export type ClientRouteName = keyof typeof CLIENT_ROUTES;
 
+/** A screen a path is, with the parameters the client router gives it (`{ id }` for a memory). */
+export interface ClientRouteMatch {
+  name: ClientRouteName;
+  params: Record<string, string>;
+}
+
 // Built on first use, so the browser bundle (which needs only the patterns) can drop the matcher.
-let matchers: [ClientRouteName, RegExp][] | undefined;
+let matchers: { name: ClientRouteName; regExp: RegExp; keys: string[] }[] | undefined;
+
+/** Which of the app's screens a path (without its query string) is, if any, and its parameters. */
+export function matchClientRoute(pathname: string): ClientRouteMatch | undefined {
+  matchers ??= (Object.entries(CLIENT_ROUTES) as [ClientRouteName, string][]).map(
+    ([name, pattern]) => ({
+      name,
+      regExp: routeRegExp(pattern),
+      keys: pattern
+        .split("/")
+        .filter((segment) => segment.startsWith(":"))
+        .map((segment) => segment.slice(1)),
+    }),
+  );
+  const path = routerPath(pathname);
+  for (const { name, regExp, keys } of matchers) {
+    const found = regExp.exec(path);
+    if (found) {
+      return { name, params: Object.fromEntries(keys.map((key, i) => [key, found[i + 1] ?? ""])) };
+    }
+  }
+  return undefined;
+}
 
 /** Which of the app's screens a path (without its query string) is, if any. */
 export function clientRouteOf(pathname: string): ClientRouteName | undefined {
-  matchers ??= (Object.entries(CLIENT_ROUTES) as [ClientRouteName, string][]).map(
-    ([name, pattern]) => [name, routeRegExp(pattern)],
-  );
-  return matchers.find(([, matcher]) => matcher.test(pathname))?.[0];
+  return matchClientRoute(pathname)?.name;
 }
 
 /** Whether a path (without its query string) is one of the app's screens. */

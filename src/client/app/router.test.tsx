@@ -2,7 +2,7 @@ import { render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { matchRoute, type Parser, useRouter } from "wouter";
 import { documentTitle, MESSAGES } from "../../shared/messages";
-import { CLIENT_ROUTES, isClientRoute } from "../../shared/routes";
+import { CLIENT_ROUTES, isClientRoute, matchClientRoute } from "../../shared/routes";
 import { fakeApi, renderWithApp } from "../test/app-render";
 import { AppRouter } from "./router";
 
@@ -45,6 +45,14 @@ describe("the app's routes", () => {
         (pattern) => matchRoute(parse, pattern, path)[0],
       );
       expect(isClientRoute(path), path).toBe(router);
+      // And with the same parameters (the server looks a memory's page's memory up by its id).
+      const server = matchClientRoute(path);
+      if (server) {
+        const [, params] = matchRoute(parse, CLIENT_ROUTES[server.name], path);
+        // wouter also gives each parameter by its position.
+        const named = Object.entries(params ?? {}).filter(([key]) => !/^\d+$/.test(key));
+        expect(Object.fromEntries(named), path).toEqual(server.params);
+      }
     }
   });
 

@@ -6,7 +6,7 @@ import { CLIENT_ROUTES } from "../../shared/routes";
 import { NotFound } from "../components/not-found";
 import { PageLoading } from "../components/ui/page-loading";
 import { HomePage } from "../features/home/components/home-page";
-import { memoryUrl } from "../features/memories/api/memory-keys";
+import { memoryQueryOptions } from "../features/memories/api/get-memory";
 import { Layout } from "./layout";
 
 // The memory page is opened from a list or a shared link: kept out of the first download.
@@ -40,9 +40,9 @@ const WatchPage = lazy(() =>
 );
 
 function MemoryRoute({ id }: { id: string }) {
-  // Asks for the memory while the page's code loads, rather than after it (one round trip less
-  // before the transcript paints).
-  usePrefetchQuery({ queryKey: [memoryUrl(id)] });
+  // Takes the memory the page carries, or asks for it while the page's code loads rather than after
+  // it (one round trip less before the transcript paints).
+  usePrefetchQuery(memoryQueryOptions(id));
   return (
     <Suspense fallback={<PageLoading />}>
       <MemoryPage id={id} />

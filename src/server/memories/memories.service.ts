@@ -51,19 +51,28 @@ export class MemoriesService {
 
   /** True when the memory exists and `identity` may see it (and so its comments and audio). */
   async isVisible(id: string, identity: Identity): Promise<boolean> {
-    const row = await this.repo.findById(id);
-    return row !== undefined && (await this.canView(row, identity));
+    return (await this.findVisibleRow(id, identity)) !== undefined;
   }
 
   /** The memory row when `identity` may see it, else a 404 exactly like a missing one. */
   async getVisibleRow(id: string, identity: Identity): Promise<MemoryRow> {
-    const row = await this.repo.findById(id);
-    if (!row || !(await this.canView(row, identity))) throw notFound();
+    const row = await this.findVisibleRow(id, identity);
+    if (!row) throw notFound();
     return row;
   }
 
+  /** GET /api/memories/{id}. */
   async getVisible(id: string, identity: Identity): Promise<Memory> {
     return toMemoryDto(await this.getVisibleRow(id, identity));
+  }
+
+  /**
+   * The memory when `identity` may see it, else undefined: what GET /api/memories/{id} answers,
+   * for a memory's page to carry in its HTML (ADR 0031), decided by the same lookup.
+   */
+  async findVisible(id: string, identity: Identity): Promise<Memory | undefined> {
+    const row = await this.findVisibleRow(id, identity);
+    return row && toMemoryDto(row);
   }
 
   /** The row when `identity` owns it: 401 logged out, 404 not visible, 403 visible to a non-owner. */
@@ -177,6 +186,11 @@ export class MemoriesService {
       if (row && row.user_id === null && row.anon_owner_hash === identity.visitorHash) return row;
     }
     return this.getOwnedRow(id, identity);
+  }
+
+  private async findVisibleRow(id: string, identity: Identity): Promise<MemoryRow | undefined> {
+    const row = await this.repo.findById(id);
+    return row && (await this.canView(row, identity)) ? row : undefined;
   }
 
   private async searchScope(

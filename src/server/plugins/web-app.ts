@@ -4,13 +4,15 @@ import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
 import { MESSAGES } from "../../shared/messages";
 import type { CurrentQuestion } from "../../shared/reminders";
-import { CLIENT_ROUTES, clientRouteOf } from "../../shared/routes";
-import type { User } from "../../shared/schemas";
+import { CLIENT_ROUTES, type ClientRouteMatch, matchClientRoute } from "../../shared/routes";
+import { idParamsSchema, type Memory, type User } from "../../shared/schemas";
 import { AppShell } from "../app-shell";
-import { SESSION_COOKIE, type SessionService } from "../auth/session.service";
+import { type Identity, SESSION_COOKIE, type SessionService } from "../auth/session.service";
+import type { MemoriesService } from "../memories/memories.service";
 import type { QuestionsService } from "../reminders/questions.service";
 import { readRoutePreloads } from "../route-preloads";
 import type { UsersService } from "../users/users.service";
+import { identify, type ShareGrants } from "./identity";
 
 /**
  * The built web app: its hashed assets (with their .br/.gz copies), and for every other GET the
@@ -19,15 +21,19 @@ import type { UsersService } from "../users/users.service";
  * answer 404 JSON; without a built client (API-only tests) so does everything else. The home page
  * also carries the user's current question (read as GET /api/question reads it, so the rotation
  * moves only on POST /api/question/next), for the prompt above the recorder to paint with the page.
- * A memory's or a profile's page also links its screen's scripts as module preloads (ADR 0030).
+ * A memory's or a profile's page also links its screen's scripts as module preloads (ADR 0030). A
+ * memory's page carries the memory when this request may see it, decided and shaped exactly as
+ * GET /api/memories/{id} does (ADR 0031), and answers 404 when it may not.
  */
 export const webApp = fp<{
   clientDir: string | undefined;
   sessions: SessionService;
+  shareLinks: ShareGrants;
   users: UsersService;
   questions: QuestionsService;
+  memories: Pick<MemoriesService, "findVisible">;
 }>(
-  async (app, { clientDir, sessions, users, questions }) => {
+  async (app, { clientDir, sessions, shareLinks, users, questions, memories }) => {
     const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
     const appShell = indexHtml && existsSync(indexHtml) ? new AppShell(indexHtml) : undefined;
     const preloads = clientDir && appShell ? await readRoutePreloads(clientDir) : new Map();
@@ -49,6 +55,15 @@ export const webApp = fp<{
       });
     }
 
+    /** What GET /api/memories/{id} would answer this request; an id it rejects is no memory. */
+    const visibleMemory = async (
+      route: ClientRouteMatch,
+      identity: Identity,
+    ): Promise<Memory | undefined> => {
+      const params = idParamsSchema.safeParse(route.params);
+      return params.success ? memories.findVisible(params.data.id, identity) : undefined;
+    };
+
     app.setNotFoundHandler(async (request, reply) => {
       const url = request.url.split("?")[0] ?? "";
       if (url === "/api" || url.startsWith("/api/") || !appShell) {
@@ -59,34 +74,51 @@ export const webApp = fp<{
       }
       // Every other path gets the single-page app; on a path that is none of its screens it shows
       // its 404 page, and the status says so too (for crawlers, link checkers and monitoring).
-      const route = clientRouteOf(url);
-      const status = route ? 200 : 404;
+      const route = matchClientRoute(url);
+      let status = route ? 200 : 404;
       let user: User | null | undefined;
       let question: CurrentQuestion | undefined;
+      let memory: Memory | undefined;
       try {
-        const userId = await sessions.resolve(request.cookies[SESSION_COOKIE]);
-        if (userId && url === CLIENT_ROUTES.home) {
-          [user, question] = await Promise.all([
-            users.getUser(userId),
-            // Without it the page still works: it asks GET /api/question itself.
-            questions.current(userId).catch((error: unknown) => {
-              request.log.warn({ err: error }, "app shell: question lookup failed");
-              return undefined;
-            }),
+        if (route?.name === "memory") {
+          const identity = await identify(request, sessions, shareLinks);
+          [user, memory] = await Promise.all([
+            identity.userId ? users.getUser(identity.userId) : null,
+            visibleMemory(route, identity),
           ]);
+          // Missing, or not this browser's to see: the page shows the app's 404, as the API says.
+          if (!memory) status = 404;
         } else {
-          user = userId ? await users.getUser(userId) : null;
+          const userId = await sessions.resolve(request.cookies[SESSION_COOKIE]);
+          if (userId && url === CLIENT_ROUTES.home) {
+            [user, question] = await Promise.all([
+              users.getUser(userId),
+              // Without it the page still works: it asks GET /api/question itself.
+              questions.current(userId).catch((error: unknown) => {
+                request.log.warn({ err: error }, "app shell: question lookup failed");
+                return undefined;
+              }),
+            ]);
+          } else {
+            user = userId ? await users.getUser(userId) : null;
+          }
         }
       } catch (error) {
         // The page still loads (and shows the API's error) when the database is unreachable.
-        request.log.warn({ err: error }, "app shell: session lookup failed");
+        request.log.warn({ err: error }, "app shell: lookup failed");
       }
-      // Per visitor (it holds their user and question), so shared caches must not keep it.
+      // Per visitor (it holds their user, question or memory), so shared caches must not keep it.
       return reply
         .code(status)
         .header("cache-control", "private, no-cache")
         .type("text/html; charset=utf-8")
-        .send(await appShell.render(user, question, route ? preloads.get(route) : undefined));
+        .send(
+          await appShell.render(user, {
+            question,
+            memory,
+            preloads: route ? preloads.get(route.name) : undefined,
+          }),
+        );
     });
   },
   { name: "web-app" },

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { PAGE_MEMORY_SCRIPT_ID } from "../../../../shared/constants";
 import { documentTitle, MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
@@ -169,6 +170,62 @@ describe("Memory page", () => {
     expect(await screen.findByText(MESSAGES.failedUpdateTags)).toBeInTheDocument();
     expect(screen.getByLabelText("New tag")).toHaveValue("sun");
     expect(screen.getByText("2/5 tags used")).toBeInTheDocument();
+  });
+});
+
+/** Puts the memory in the page as a JSON data block, as the server does (ADR 0031). */
+function embedMemory(memory: Memory): HTMLScriptElement {
+  const block = document.createElement("script");
+  block.type = "application/json";
+  block.id = PAGE_MEMORY_SCRIPT_ID;
+  block.textContent = JSON.stringify(memory);
+  document.head.append(block);
+  return block;
+}
+
+describe("Memory page carried by the page", () => {
+  afterEach(() => document.getElementById(PAGE_MEMORY_SCRIPT_ID)?.remove());
+
+  it("paints the memory the page carries in its first render, without asking for it", async () => {
+    const memory = makeMemory({ title: "By the sea" });
+    embedMemory(memory);
+    const { api } = setup({ memory });
+    // Synchronously: no loading step between the page and its memory.
+    expect(screen.getByRole("heading", { name: "By the sea" })).toBeInTheDocument();
+    // Taken once: a query for it built again later asks the API.
+    expect(document.getElementById(PAGE_MEMORY_SCRIPT_ID)).toBeNull();
+    // What else the page shows still comes: the comments.
+    expect(await screen.findByRole("heading", { name: MESSAGES.noComments })).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.url === `/api/memories/${memory.id}`)).toEqual([]);
+  });
+
+  it("still follows a carried memory that is processing until it settles", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const processing = makeMemory({ status: "processing", stage: "transcribe" });
+      embedMemory(processing);
+      const { api } = setup({ memory: processing });
+      expect(screen.getByText(/^Processing…/)).toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(1600));
+      await waitFor(() =>
+        expect(api.requests.filter((r) => r.url === `/api/memories/${processing.id}`)).toHaveLength(
+          1,
+        ),
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("asks the API when the page carries another memory", async () => {
+    embedMemory(makeMemory({ id: "another", title: "Not this one" }));
+    const { api } = setup();
+    expect(screen.getByRole("status", { name: MESSAGES.loading })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("heading", { name: "Our day at the beach" }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText("Not this one")).not.toBeInTheDocument();
+    expect(api.requests.filter((r) => r.url === "/api/memories/m1")).toHaveLength(1);
   });
 });
 
