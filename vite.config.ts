@@ -27,6 +27,46 @@ function precompress(): Plugin {
   };
 }
 
+/** What main.tsx imports dynamically, so that it is evaluated in a task of its own (ADR 0032). */
+const REACT_DOM_MODULE = "/node_modules/react-dom/client.js";
+
+/**
+ * Links React DOM's chunk (and the chunks it needs that the entry does not load) from index.html as
+ * module preloads: they download beside the main script instead of after it has run (ADR 0032).
+ */
+function preloadReactDom(): Plugin {
+  return {
+    name: "preload-react-dom",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(html, context) {
+        const chunks = Object.values(context.bundle ?? {}).filter(
+          (output) => output.type === "chunk",
+        );
+        const reactDom = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(REACT_DOM_MODULE));
+        if (!reactDom) throw new Error(`preload-react-dom: no chunk for ${REACT_DOM_MODULE}`);
+        const files = new Set<string>();
+        const reach = (file: string) => {
+          if (files.has(file)) return;
+          files.add(file);
+          for (const imported of chunks.find((chunk) => chunk.fileName === file)?.imports ?? []) {
+            reach(imported);
+          }
+        };
+        reach(reactDom.fileName);
+        return [...files]
+          .filter((file) => !html.includes(`/${file}"`))
+          .map((file) => ({
+            tag: "link",
+            attrs: { rel: "modulepreload", crossorigin: true, href: `/${file}` },
+            injectTo: "head" as const,
+          }));
+      },
+    },
+  };
+}
+
 /**
  * The installable app (ADR 0016): a web app manifest and a Workbox service worker that precaches the
  * app shell (index.html without a user, every script, style, icon and the MP3 encoder's wasm) so the
@@ -89,7 +129,7 @@ function installableApp(): Plugin[] {
 export default defineConfig({
   root: "src/client",
   publicDir: "public",
-  plugins: [react(), tailwindcss(), installableApp(), precompress()],
+  plugins: [react(), tailwindcss(), preloadReactDom(), installableApp(), precompress()],
   build: {
     outDir: "../../dist/client",
     emptyOutDir: true,

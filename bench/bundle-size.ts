@@ -1,13 +1,17 @@
 /**
  * Initial JavaScript of the home page, gzip: every script index.html loads or preloads, against
- * the 130 kB budget. Run after `npm run build`; e2e/bundle-budget.test.ts holds the line in CI.
+ * the budget. Run after `npm run build`; e2e/bundle-budget.test.ts holds the line in CI.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-export const INITIAL_JS_BUDGET_KB = 130;
+/**
+ * Issue 18's 130 kB, lowered to hold ADR 0032's gain (103 kB then): every kilobyte of it is parsed
+ * and run before the logged-in home page answers a tap, under Lighthouse's fourfold CPU slowdown.
+ */
+export const INITIAL_JS_BUDGET_KB = 105;
 
 export async function measureInitialJs(
   dist = path.resolve("dist/client"),

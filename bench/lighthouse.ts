@@ -4,8 +4,8 @@
  * and accessibility scores of LIGHTHOUSE_RUNS runs (default 3) beside the targets: performance
  * >= 95, accessibility 100.
  * Run after `npm run build`. LIGHTHOUSE_REPORT_DIR=folder also keeps each run's full JSON report
- * there (for its diagnostics: bootup-time, long tasks, the LCP element). LIGHTHOUSE_PAGES (comma
- * separated: home-visitor, memory-visitor, home-logged-in) measures only those pages.
+ * there (for its diagnostics: bootup-time, long tasks, the LCP element). LIGHTHOUSE_PAGES=slug,slug
+ * runs only those pages (home-visitor, memory-visitor, home-logged-in).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -17,7 +17,7 @@ import type { Memory } from "../src/shared/schemas";
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
-const ONLY_PAGES = process.env.LIGHTHOUSE_PAGES?.split(",").map((slug) => slug.trim());
+const PAGES = process.env.LIGHTHOUSE_PAGES?.split(",").map((slug) => slug.trim());
 const TARGETS = { performance: 95, accessibility: 100 } as const;
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -133,8 +133,13 @@ try {
     ["memory page, visitor", `/memory/${memory?.id}`, undefined, "memory-visitor"],
     ["home page, logged in (20 memories)", "/", cookie, "home-logged-in"],
   ];
-  const pages = allPages.filter(([, , , slug]) => !ONLY_PAGES || ONLY_PAGES.includes(slug));
-  if (pages.length === 0) throw new Error(`LIGHTHOUSE_PAGES names no page: ${ONLY_PAGES}`);
+  const unknown = PAGES?.filter((slug) => !allPages.some((page) => page[3] === slug)) ?? [];
+  if (unknown.length > 0) {
+    throw new Error(
+      `LIGHTHOUSE_PAGES: unknown page ${unknown.join(", ")} (known: ${allPages.map((page) => page[3]).join(", ")})`,
+    );
+  }
+  const pages = PAGES ? allPages.filter((page) => PAGES.includes(page[3])) : allPages;
   print(`Lighthouse 12.8.2, mobile preset, median of ${RUNS} run(s) per page`);
   let missed = false;
   for (const [name, route, pageCookie, slug] of pages) {

@@ -87,6 +87,34 @@ describe("the first paint", () => {
     await context.close();
   });
 
+  it("shows a toast raised before the toast area's code has arrived, once it has", async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    // The toast area's code loads after the first paint (ADR 0032); held here until released.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let toasterAsked = false;
+    await page.route(/\/assets\/toaster-[\w-]+\.js$/, async (route) => {
+      toasterAsked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(server.url);
+    await page.getByRole("button", { name: MESSAGES.logIn }).click();
+    const dialog = page.getByRole("dialog", { name: MESSAGES.logIn });
+    await dialog.getByLabel("Username").fill("first_paint_user");
+    await dialog.getByLabel("Password").fill("a long enough password");
+    await dialog.getByRole("button", { name: MESSAGES.logIn }).click();
+    await page.getByRole("button", { name: MESSAGES.userMenu }).waitFor();
+    expect(toasterAsked).toBe(true);
+    expect(await page.getByText(MESSAGES.welcomeBack).count()).toBe(0);
+    release();
+    await page.getByText(MESSAGES.welcomeBack).first().waitFor();
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
   it("links the memory page's code in the page, and paints the memory it carries without asking for it", async () => {
     const { page, context, consoleErrors } = await loggedInPage();
     await page.goto(`${server.url}/memory/${memory.id}`);

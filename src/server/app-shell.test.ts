@@ -147,4 +147,20 @@ describe("AppShell", () => {
     expect(await shell.render(undefined, { preloads })).toContain('rel="modulepreload"');
     expect(await shell.render(undefined)).toBe(TEMPLATE);
   });
+
+  it("does not link a script twice that the page already links", async () => {
+    // The build links React DOM's chunks in index.html (ADR 0032); a screen may need one of them.
+    const linked = '<link rel="modulepreload" crossorigin href="/assets/react-dom-AAAA.js">';
+    const file = path.join(dir, "linked.html");
+    await writeFile(file, TEMPLATE.replace("</head>", `${linked}</head>`));
+    const linkedShell = new AppShell(file);
+    const html = await linkedShell.render(null, undefined, [
+      "/assets/memory-page-EEEE.js",
+      "/assets/react-dom-AAAA.js",
+    ]);
+    expect(html.split("/assets/react-dom-AAAA.js")).toHaveLength(2);
+    expect(html).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/memory-page-EEEE.js">',
+    );
+  });
 });

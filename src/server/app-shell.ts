@@ -59,8 +59,10 @@ export class AppShell {
       this.template = undefined;
       throw error;
     });
-    // The screen's own code, fetched beside the main script instead of after it has run.
+    // The screen's own code, fetched beside the main script instead of after it has run; a script
+    // the page already links (React DOM's chunks, ADR 0032) is not linked twice.
     let blocks = preloads
+      .filter((file) => !template.includes(`href="${file}"`))
       .map((file) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(file)}">`)
       .join("");
     // Each block holds only the fields its API route would send (parsed by the route's schema).

@@ -4,11 +4,17 @@ import { PageLoading } from "../../../components/ui/page-loading";
 import { useAfterFirstPaint } from "../../../lib/after-paint";
 import { useUser } from "../../auth/api/get-user";
 import { memoriesListUrl } from "../api/memory-keys";
+import { warmDateFormat } from "../utils/warm-date-format";
 import { useListParams } from "./use-list-params";
 
 // Visitors never see the list, so its code (list, search, paging, backup) is not part of the home
-// page's first download; it loads once someone is logged in.
-const OwnMemories = lazy(() => import("./own-memories").then((m) => ({ default: m.OwnMemories })));
+// page's first download; it loads once someone is logged in. Its dates' formatter is built in a
+// worker meanwhile, so the list's first render does not load the locale data itself.
+const OwnMemories = lazy(() =>
+  Promise.all([import("./own-memories"), warmDateFormat()]).then(([m]) => ({
+    default: m.OwnMemories,
+  })),
+);
 
 /** Home, logged in: the memory book, Backup Memories, the search box and 'Recent Memories' (nothing when logged out). */
 export function HomeMemories() {

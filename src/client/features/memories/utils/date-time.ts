@@ -20,6 +20,15 @@ export function localInputToIso(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
+/** How a recorded date reads (also built ahead by warm-date-format.worker.ts). */
+export const RECORDED_AT_FORMAT: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+};
+
 // Made once: `toLocaleString` with options builds a new formatter on every call (slow, per row).
 let recordedAtFormat: Intl.DateTimeFormat | undefined;
 
@@ -27,12 +36,6 @@ let recordedAtFormat: Intl.DateTimeFormat | undefined;
 export function formatRecordedAt(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  recordedAtFormat ??= new Intl.DateTimeFormat(undefined, {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-  });
+  recordedAtFormat ??= new Intl.DateTimeFormat(undefined, RECORDED_AT_FORMAT);
   return recordedAtFormat.format(date);
 }
