@@ -154,10 +154,9 @@ describe("AppShell", () => {
     const file = path.join(dir, "linked.html");
     await writeFile(file, TEMPLATE.replace("</head>", `${linked}</head>`));
     const linkedShell = new AppShell(file);
-    const html = await linkedShell.render(null, undefined, [
-      "/assets/memory-page-EEEE.js",
-      "/assets/react-dom-AAAA.js",
-    ]);
+    const html = await linkedShell.render(null, {
+      preloads: ["/assets/memory-page-EEEE.js", "/assets/react-dom-AAAA.js"],
+    });
     expect(html.split("/assets/react-dom-AAAA.js")).toHaveLength(2);
     expect(html).toContain(
       '<link rel="modulepreload" crossorigin href="/assets/memory-page-EEEE.js">',
