@@ -18,6 +18,7 @@ import {
   loadAverage,
   markdownTable,
   queryFloor,
+  warmUp,
 } from "./lib/load";
 
 /**
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
   const bare = Fastify({ logger: false });
   bare.get("/*", async () => bareBody);
   const bareAddress = await bare.listen({ port: 0, host: "127.0.0.1" });
+  await warmUp(`${bareAddress}/`, "");
   cleanups.push(() => bare.close());
 
   try {
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
           seeding.push(seeded);
           process.stderr.write(`${seeded}\n`);
           const address = await app.listen({ port: 0, host: "127.0.0.1" });
+          await warmUp(`${address}/api/memories?page=1`, owner.cookie);
           const scope = { userId: owner.user.id, savedOnly: false };
           const lastPage = Math.ceil(size / PAGE_SIZE);
           // The dearest page to reach by offset: as far from the newest as from the oldest end.
