@@ -1,6 +1,4 @@
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAGE_SIZE } from "../../shared/constants";
 import type { MemoryPage } from "../../shared/schemas";
 import { loadConfig } from "../config";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
@@ -13,6 +11,7 @@ import {
   makeTempDir,
   type TestApp,
 } from "../test/harness";
+import { offsetPageIds } from "../test/page-helpers";
 import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "./memories.repo";
 
 /** Deep pages read by one instance after changes made through another (ADR 0027). */
@@ -53,13 +52,8 @@ describe.each(DATABASE_KINDS)("deep list pages over HTTP, two instances on %s", 
     await a?.cleanup();
   });
 
-  async function offsetPage(scope: MemoryScope, page: number): Promise<string[]> {
-    const saved = scope.savedOnly ? sql`and status = 'saved'` : sql``;
-    const result = await sql<{ id: string }>`select id from memories
-      where user_id = ${scope.userId} ${saved} order by recorded_at desc, seq desc
-      limit ${PAGE_SIZE} offset ${(page - 1) * PAGE_SIZE}`.execute(a.database.db);
-    return result.rows.map((row) => row.id);
-  }
+  const offsetPage = (scope: MemoryScope, page: number) =>
+    offsetPageIds(a.database.db, scope, page);
 
   /** Deep pages of the owner's list and of the public profile, through instance A. */
   async function expectDeepPagesLikeOffset() {

@@ -1,10 +1,10 @@
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "../../shared/constants";
 import type { MemoryStatus } from "../../shared/schemas";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { createBareUser } from "../test/auth-helpers";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
+import { offsetPageIds } from "../test/page-helpers";
 import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "./memories.repo";
 
 /** Enough memories that pages deep in either half are read from an anchor, not from an end. */
@@ -52,14 +52,7 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
     );
   }
 
-  /** What page N means: a plain OFFSET over the whole scope, newest recorded first. */
-  async function offsetPage(scope: MemoryScope, page: number): Promise<string[]> {
-    const saved = scope.savedOnly ? sql`and status = 'saved'` : sql``;
-    const result = await sql<{ id: string }>`select id from memories
-      where user_id = ${scope.userId} ${saved} order by recorded_at desc, seq desc
-      limit ${PAGE_SIZE} offset ${(page - 1) * PAGE_SIZE}`.execute(t.handle.db);
-    return result.rows.map((row) => row.id);
-  }
+  const offsetPage = (scope: MemoryScope, page: number) => offsetPageIds(t.handle.db, scope, page);
 
   async function expectPagesLikeOffset(scope: MemoryScope, pages: readonly number[]) {
     for (const page of pages) {
