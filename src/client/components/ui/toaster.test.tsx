@@ -1,4 +1,5 @@
 import { act, render, screen } from "@testing-library/react";
+import { useLayoutEffect } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TOAST_DURATION_MS, TOAST_REMOVE_DELAY_MS } from "../../../shared/constants";
 import { Toaster } from "./toaster";
@@ -9,7 +10,25 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Raises a toast after the Toaster beside it has rendered but before its effects have run. */
+function ToastOnMount({ title }: { title: string }) {
+  useLayoutEffect(() => {
+    toast({ title });
+  }, [title]);
+  return null;
+}
+
 describe("Toaster", () => {
+  it("shows a toast raised between its render and its effects (a lazily loaded Toaster)", () => {
+    render(
+      <>
+        <Toaster />
+        <ToastOnMount title="Raised while mounting" />
+      </>,
+    );
+    expect(screen.getByText("Raised while mounting")).toBeInTheDocument();
+  });
+
   it("shows at most one toast, the newest", () => {
     render(<Toaster />);
     act(() => {

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useSyncExternalStore } from "react";
 import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from "../../../shared/constants";
 
 export interface ToastOptions {
@@ -56,13 +56,20 @@ export function toast(options: ToastOptions): { id: string; dismiss: () => void 
   return { id, dismiss: () => dismissToast(id) };
 }
 
+function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+const currentToasts = () => toasts;
+
+/**
+ * The toasts shown now. Read through React's external-store hook, so a toast raised after the
+ * Toaster rendered but before it subscribed (as when its code arrives after the first paint) is
+ * not missed.
+ */
 export function useToasts(): ToastItem[] {
-  const [state, setState] = useState(toasts);
-  useEffect(() => {
-    listeners.add(setState);
-    return () => {
-      listeners.delete(setState);
-    };
-  }, []);
-  return state;
+  return useSyncExternalStore(subscribe, currentToasts, currentToasts);
 }
