@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { commentPlayerLabel, MESSAGES, removeCommentLabel } from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -8,7 +8,12 @@ import { toast } from "../../../components/ui/use-toast";
 import { apiRequest, errorMessage } from "../../../lib/api-client";
 import { AudioPlayer } from "../../memories/components/audio-player";
 import { commentsPath } from "../api/comments";
-import { RemoveCommentDialog } from "./remove-comment-dialog";
+
+// The Radix dialog stack (about 14 kB) is fetched when the owner asks to remove a comment, not with
+// the memory page every visitor of a shared link opens.
+const RemoveCommentDialog = lazy(() =>
+  import("./remove-comment-dialog").then((m) => ({ default: m.RemoveCommentDialog })),
+);
 
 export function CommentItem({ comment, canRemove }: { comment: Comment; canRemove: boolean }) {
   const queryClient = useQueryClient();
@@ -57,15 +62,17 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
       ) : (
         <p className="text-sm">{comment.transcript}</p>
       )}
-      {canRemove ? (
+      {canRemove && confirming ? (
         // Asks first: a spoken comment cannot be recorded again by its visitor (issue 14).
-        <RemoveCommentDialog
-          commenterName={comment.commenterName}
-          open={confirming}
-          onOpenChange={setConfirming}
-          onConfirm={() => remove.mutate()}
-          pending={remove.isPending}
-        />
+        <Suspense fallback={null}>
+          <RemoveCommentDialog
+            commenterName={comment.commenterName}
+            open={confirming}
+            onOpenChange={setConfirming}
+            onConfirm={() => remove.mutate()}
+            pending={remove.isPending}
+          />
+        </Suspense>
       ) : null}
     </li>
   );
