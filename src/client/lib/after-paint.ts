@@ -18,8 +18,15 @@ export function afterNextPaint(callback: () => void): () => void {
 const FIRST_CONTENTFUL_PAINT = "first-contentful-paint";
 
 /**
+ * How long code that waits for the first paint waits at most: a page the browser never reports a
+ * contentful paint for (nothing but a spinner, say) still gets its toasts and menus.
+ */
+export const FIRST_PAINT_WAIT_MS = 3000;
+
+/**
  * Runs `callback` once the page's first contentful paint is on screen (the browser reports it a
- * little after the frame is drawn); where paints are not reported, after the next frame.
+ * little after the frame is drawn), or FIRST_PAINT_WAIT_MS after it was asked; where paints are not
+ * reported, after the next frame.
  */
 export function afterFirstPaint(callback: () => void): () => void {
   const reportsPaints =
@@ -29,20 +36,22 @@ export function afterFirstPaint(callback: () => void): () => void {
     return afterNextPaint(callback);
   }
   let done = false;
-  const run = () => {
-    if (done) return;
+  const stop = () => {
     done = true;
     observer.disconnect();
+    clearTimeout(fallback);
+  };
+  const run = () => {
+    if (done) return;
+    stop();
     callback();
   };
   const observer = new PerformanceObserver((list) => {
     if (list.getEntriesByName(FIRST_CONTENTFUL_PAINT).length > 0) run();
   });
+  const fallback = setTimeout(run, FIRST_PAINT_WAIT_MS);
   observer.observe({ type: "paint", buffered: true });
-  return () => {
-    done = true;
-    observer.disconnect();
-  };
+  return stop;
 }
 
 let firstPaintDone = false;
