@@ -136,6 +136,55 @@ describe("the first paint", () => {
     await context.close();
   });
 
+  for (const [size, viewport] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    it(`shows a visitor the memory's words before the page's code arrives, where the page puts them (${size})`, async () => {
+      const { page, context, consoleErrors } = await newPage(browser, { viewport });
+      // The memory page's own code (ADR 0030's preload), held back until released.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/assets\/memory-page-[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.url}/memory/${memory.id}`);
+      const preview = page.getByTestId("memory-preview");
+      await preview.waitFor();
+      const places = async () => ({
+        title: await page.getByRole("heading", { level: 1, name: "The beach" }).boundingBox(),
+        transcript: await page.getByText("We built a sandcastle.", { exact: true }).boundingBox(),
+        summary: await page.getByText("You built a sandcastle.", { exact: true }).boundingBox(),
+      });
+      const previewed = await places();
+      expect(previewed.transcript?.height).toBeGreaterThan(0);
+      // The footer waits below the fold: the longer page arriving moves nothing in view.
+      const footer = await page.getByRole("contentinfo").boundingBox();
+      expect(footer?.y).toBeGreaterThanOrEqual(viewport.height);
+      // Nothing of the page's own yet: no player, no comments.
+      expect(await page.getByRole("group", { name: MESSAGES.recording }).count()).toBe(0);
+
+      release();
+      await page.getByRole("heading", { name: MESSAGES.noComments }).waitFor();
+      expect(await preview.count()).toBe(0);
+      await page.getByRole("group", { name: MESSAGES.recording }).waitFor();
+      const final = await places();
+      for (const part of ["title", "transcript", "summary"] as const) {
+        for (const edge of ["x", "y", "width", "height"] as const) {
+          expect(
+            Math.abs((final[part]?.[edge] ?? -1) - (previewed[part]?.[edge] ?? -2)),
+            `${part} ${edge}`,
+          ).toBeLessThanOrEqual(0.5);
+        }
+      }
+      expect(consoleErrors).toEqual([]);
+      await context.close();
+    });
+  }
+
   it("paints a public memory to a visitor without asking for it, and answers 404 for one it may not see", async () => {
     const { page, context, consoleErrors } = await newPage(browser);
     const response = await page.goto(`${server.url}/memory/${memory.id}`);

@@ -7,11 +7,17 @@ import { NotFound } from "../components/not-found";
 import { PageLoading } from "../components/ui/page-loading";
 import { HomePage } from "../features/home/components/home-page";
 import { memoryQueryOptions } from "../features/memories/api/get-memory";
+import { MemoryPreview } from "../features/memories/components/memory-preview";
+import { firstPaint } from "../lib/after-paint";
 import { Layout } from "./layout";
 
-// The memory page is opened from a list or a shared link: kept out of the first download.
+// The memory page is opened from a list or a shared link: kept out of the first download. Its code
+// (preloaded with the page, ADR 0030) is run once the first screen is painted: opened from a link,
+// that screen is the memory's preview (ADR 0035), which then paints without waiting for it.
 const MemoryPage = lazy(() =>
-  import("../features/memories/components/memory-page").then((m) => ({ default: m.MemoryPage })),
+  firstPaint()
+    .then(() => import("../features/memories/components/memory-page"))
+    .then((m) => ({ default: m.MemoryPage })),
 );
 
 // Profiles are opened from a shared link or the user menu: kept out of the home page's download.
@@ -44,7 +50,7 @@ function MemoryRoute({ id }: { id: string }) {
   // it (one round trip less before the transcript paints).
   usePrefetchQuery(memoryQueryOptions(id));
   return (
-    <Suspense fallback={<PageLoading />}>
+    <Suspense fallback={<MemoryPreview id={id} />}>
       <MemoryPage id={id} />
     </Suspense>
   );

@@ -1,11 +1,10 @@
-import { ArrowLeft, Trash2 } from "lucide-react";
+import { Trash2 } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
 import { isEditable } from "../../../../shared/rules";
 import { NotFound } from "../../../components/not-found";
 import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
@@ -19,6 +18,7 @@ import { AudioPlayer } from "./audio-player";
 import { MemoryStateBadge } from "./memory-list";
 import { MemoryScores } from "./memory-scores";
 import { MemoryTagsCard } from "./memory-tags-card";
+import { BackButton, MemoryHeading, MemoryTextCards } from "./memory-text";
 import { RegenerateButton } from "./regenerate-button";
 import { RetryButton } from "./retry-button";
 
@@ -77,13 +77,7 @@ export function MemoryPage({ id }: { id: string }) {
   return (
     <article className="space-y-6">
       <div className="flex items-center justify-between">
-        <Button
-          variant="ghost"
-          onClick={() => (window.history.length > 1 ? window.history.back() : navigate("/"))}
-        >
-          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-          Back
-        </Button>
+        <BackButton />
         {isOwner ? (
           <Button
             variant="ghost"
@@ -96,13 +90,7 @@ export function MemoryPage({ id }: { id: string }) {
         ) : null}
       </div>
       <header className="space-y-3">
-        <h1 className="text-2xl font-bold text-balance">{data.title || MESSAGES.untitledMemory}</h1>
-        {data.question ? (
-          <p className="text-slate-700" data-testid="memory-question">
-            <span className="font-medium text-slate-900">Answering: </span>
-            {data.question}
-          </p>
-        ) : null}
+        <MemoryHeading memory={data} />
         <MemoryStateBadge memory={data} />
         {data.status === "failed" && data.error ? (
           <p className="text-red-800">{data.error}</p>
@@ -117,14 +105,7 @@ export function MemoryPage({ id }: { id: string }) {
           durationHint={data.duration}
         />
       </header>
-      <Card className="space-y-2">
-        <h2 className="text-lg font-semibold">Transcript</h2>
-        <p className="whitespace-pre-wrap">{data.transcript}</p>
-      </Card>
-      <Card className="space-y-2">
-        <h2 className="text-lg font-semibold">Summary</h2>
-        <p className="whitespace-pre-wrap">{data.summary}</p>
-      </Card>
+      <MemoryTextCards memory={data} />
       <MemoryScores scores={data.scores} />
       {/* Tags are edited once processing has made them (ADR 0011). */}
       <MemoryTagsCard memory={data} isOwner={isOwner && isEditable(data)} />

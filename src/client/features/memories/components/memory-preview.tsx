@@ -1,0 +1,40 @@
+import { useQuery } from "@tanstack/react-query";
+import { PageLoading } from "../../../components/ui/page-loading";
+import { useUser } from "../../auth/api/get-user";
+import { memoryQueryOptions } from "../api/get-memory";
+import { BackButton, MemoryHeading, MemoryTextCards } from "./memory-text";
+
+/**
+ * The height of the memory page's audio player (audio-player.tsx: a caption line over a 44 px seek
+ * bar), kept free in the preview so the cards below it do not move when the player arrives.
+ */
+const PLAYER_PLACE = "h-16";
+
+/**
+ * What a memory's page shows while its own code loads (ADR 0035): when the page carried the memory
+ * (ADR 0031) and the reader is a visitor of a saved memory (a shared link, a memory book's QR code),
+ * its title and words at once, laid out as the page lays them out; otherwise the loading spinner.
+ * The page replaces it with the player, scores, tags and comments.
+ */
+export function MemoryPreview({ id }: { id: string }) {
+  const { data: user } = useUser();
+  const { data: memory } = useQuery(memoryQueryOptions(id));
+  // The owner's page has more above the words (delete, regenerate): a preview would jump.
+  if (!memory || memory.status !== "saved" || (user && user.id === memory.user_id)) {
+    return <PageLoading />;
+  }
+  return (
+    // As tall as the screen, as PageLoading is: the footer starts below the fold, and the page
+    // arriving (longer than its preview) pushes nothing the reader can see.
+    <article className="min-h-screen space-y-6" aria-busy="true" data-testid="memory-preview">
+      <div className="flex items-center justify-between">
+        <BackButton />
+      </div>
+      <header className="space-y-3">
+        <MemoryHeading memory={memory} />
+        <div className={PLAYER_PLACE} aria-hidden="true" />
+      </header>
+      <MemoryTextCards memory={memory} />
+    </article>
+  );
+}
