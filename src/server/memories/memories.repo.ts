@@ -748,7 +748,8 @@ export class MemoriesRepo {
         ...walked.keys.map((_, i) => start + (i + 1) * PAGE_ANCHOR_INTERVAL),
       ],
     };
-    if (walked.keys.length > 0) extended.storedRevision = revision;
+    const storedRevision = walked.keys.length > 0 ? revision : known?.storedRevision;
+    if (storedRevision !== undefined) extended.storedRevision = storedRevision;
     this.pageAnchors.set(key, extended);
     // Still after the answer: the walk's anchors outlive this process (migration 0012).
     if (walked.keys.length > 0) await this.storeAnchors(scope, direction, extended);
