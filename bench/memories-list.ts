@@ -102,8 +102,20 @@ async function main(): Promise<void> {
           const middlePage = Math.ceil(lastPage / 2);
           // A null path: the query alone, no HTTP rows (the app's anchors are warm after one request).
           let coldRepo = repo;
+          const newRepo = () => {
+            coldRepo = new MemoriesRepo(db.handle.db, db.handle.kind);
+            return coldRepo;
+          };
           const addOneMemory = () =>
             repo.insert({ userId: owner.user.id, audioId: null, status: "saved" });
+          // Untimed work after each call of a row without HTTP load, by label.
+          const afterCall: Record<string, () => Promise<unknown>> = {
+            "list middle page, new process, changed since": addOneMemory,
+            // No anchors stored either: the first deep page of a process before migration 0012.
+            "list middle page, cold": () =>
+              sql`delete from memory_page_anchors`.execute(db.handle.db),
+            "list middle page, after a change": addOneMemory,
+          };
           const cases: [string, string | null, () => Promise<unknown>][] = [
             ["list page 1", "/api/memories?page=1", () => repo.list(scope, 1)],
             [
@@ -111,16 +123,21 @@ async function main(): Promise<void> {
               `/api/memories?page=${middlePage}`,
               () => repo.list(scope, middlePage),
             ],
-            // A repository with no anchors yet, as in a process just started: the page by plain
-            // offset; the walk it starts runs after the answer, untimed (ADR 0027).
+            // A new repository, as in a process just started or another instance, over the
+            // anchors an earlier one walked and stored in the database (migration 0012): one read
+            // of them, then the page from the nearest.
+            ["list middle page, new process", null, () => newRepo().list(scope, middlePage)],
+            // The same with one new recording before each call: the stored anchors are moved on
+            // past the changes logged since they were stored (1 to 41 here).
             [
-              "list middle page, cold",
+              "list middle page, new process, changed since",
               null,
-              () => {
-                coldRepo = new MemoriesRepo(db.handle.db, db.handle.kind);
-                return coldRepo.list(scope, middlePage);
-              },
+              () => newRepo().list(scope, middlePage),
             ],
+            // A new repository with no anchors in memory or in the database (they are deleted
+            // after each call), as every process's first deep page was before migration 0012: the
+            // page by plain offset; the walk it starts runs after the answer, untimed (ADR 0027).
+            ["list middle page, cold", null, () => newRepo().list(scope, middlePage)],
             // A warm repository after one new recording: its anchors are moved on past the
             // change (migration 0011), not walked anew.
             ["list middle page, after a change", null, () => repo.list(scope, middlePage)],
@@ -140,9 +157,10 @@ async function main(): Promise<void> {
             if (REQUESTS && !REQUESTS.some((wanted) => label.startsWith(wanted))) continue;
             if (path === null) {
               const query = await queryFloor(direct, undefined, async () => {
-                if (label.endsWith("after a change")) await addOneMemory();
+                // Walks (and their writes) first, so that a row's own work follows them.
                 await coldRepo.anchorWalksSettled();
                 await repo.anchorWalksSettled();
+                await afterCall[label]?.();
               });
               rows.push([
                 kind,

@@ -1,8 +1,9 @@
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAGE_SIZE } from "../../shared/constants";
 import { newId, nowIso } from "../ids";
-import { MemoriesRepo } from "../memories/memories.repo";
+import { MemoriesRepo, PAGE_ANCHOR_INTERVAL } from "../memories/memories.repo";
 import { createBareUser } from "../test/auth-helpers";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
 import type { DatabaseHandle } from "./connection";
@@ -233,6 +234,41 @@ describe("migration 0010 on a journal that exists (SQLite)", () => {
         .execute();
       expect((await search(near.id, "gard")).sort()).toEqual([own.id, unclaimed.id].sort());
       expect(await search(far.id, "part")).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe("migration 0012 on a journal that exists (SQLite)", () => {
+  it("starts with no stored anchors, then stores a walk's and deletes them with the user", async () => {
+    const db = memorySqlite();
+    try {
+      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0011-list-changes");
+      const user = await createBareUser(db, "before");
+      const repo = new MemoriesRepo(db, "sqlite");
+      await repo.insertMany(
+        Array.from({ length: 3 * PAGE_ANCHOR_INTERVAL }, (_, i) => ({
+          userId: user.id,
+          audioId: null,
+          recordedAt: new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString(),
+          status: "saved" as const,
+        })),
+      );
+      await migrateToLatest(handleOf(db));
+      const stored = () =>
+        db
+          .selectFrom("memory_page_anchors")
+          .select(["scope", "revision"])
+          .where("user_id", "=", user.id)
+          .execute();
+      expect(await stored()).toEqual([]);
+      // A page one anchor deep: the walk after it stores the anchors at the current revision.
+      await repo.list({ userId: user.id, savedOnly: false }, PAGE_ANCHOR_INTERVAL / PAGE_SIZE + 1);
+      await repo.anchorWalksSettled();
+      expect(await stored()).toEqual([{ scope: "all desc", revision: 3 * PAGE_ANCHOR_INTERVAL }]);
+      await db.deleteFrom("users").where("id", "=", user.id).execute();
+      expect(await stored()).toEqual([]);
     } finally {
       await db.destroy();
     }

@@ -11,6 +11,7 @@ import { countsAndSearchIndex } from "./migrations/0008-counts-and-search-index"
 import { listRevisions } from "./migrations/0009-list-revisions";
 import { searchIndexPerOwner } from "./migrations/0010-search-index-per-owner";
 import { listChanges } from "./migrations/0011-list-changes";
+import { persistedPageAnchors } from "./migrations/0012-persisted-page-anchors";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0009-list-revisions": listRevisions,
   "0010-search-index-per-owner": searchIndexPerOwner,
   "0011-list-changes": listChanges,
+  "0012-persisted-page-anchors": persistedPageAnchors,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

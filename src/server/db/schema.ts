@@ -122,6 +122,17 @@ export interface MemoryListChangesTable {
   delta: number;
 }
 
+/** A scope's walked page anchors (migration 0012), read back by a process with none (ADR 0027). */
+export interface MemoryPageAnchorsTable {
+  user_id: string;
+  /** The scope and reading direction, as the repository's cache keys them ("all desc", ...). */
+  scope: string;
+  /** The user's list revision the anchors hold at. */
+  revision: number;
+  /** JSON: { recordedAt: string[], keys: number[], positions: number[] }. */
+  anchors: string;
+}
+
 export interface ReminderSettingsTable {
   user_id: string;
   weekly_enabled: number;
@@ -182,6 +193,7 @@ export interface Database {
   memories: MemoriesTable;
   memory_counts: MemoryCountsTable;
   memory_list_changes: MemoryListChangesTable;
+  memory_page_anchors: MemoryPageAnchorsTable;
   comments: CommentsTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;

@@ -18,6 +18,7 @@ const OWNERS: Record<string, string> = {
   memories_fts: "memories/memories.repo.ts",
   memory_counts: "memories/memories.repo.ts",
   memory_list_changes: "memories/memories.repo.ts",
+  memory_page_anchors: "memories/memories.repo.ts",
   comments: "comments/comments.repo.ts",
   jobs: "jobs/jobs.repo.ts",
   rate_limits: "rate-limit-store.ts",

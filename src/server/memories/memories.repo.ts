@@ -221,6 +221,12 @@ export const PAGE_ANCHOR_INTERVAL = 20 * PAGE_SIZE;
 /** At most this many anchors are cached per repository (about 5 MB), least recently used dropped. */
 export const PAGE_ANCHOR_BUDGET = 50_000;
 
+/**
+ * At most this many anchors of one scope and direction are kept in the database (migration 0012),
+ * the shallowest: 300,000 rows from each end, about 45 kB of JSON. Deeper pages walk on from them.
+ */
+export const PAGE_ANCHORS_STORED = 1000;
+
 type ListDirection = "asc" | "desc";
 
 /**
@@ -235,10 +241,50 @@ interface PageAnchors {
   recordedAt: string[];
   keys: number[];
   positions: number[];
+  /** The revision of the anchors this process last read from or wrote to the database, if any. */
+  storedRevision?: number;
 }
 
 /** A walk's anchors, every PAGE_ANCHOR_INTERVAL-th row on, and the revision it read them at. */
-type WalkedAnchors = Omit<PageAnchors, "positions">;
+type WalkedAnchors = Omit<PageAnchors, "positions" | "storedRevision">;
+
+/**
+ * Anchors read back from the database (migration 0012), or undefined when the stored text is not
+ * what this code writes (it is checked, not trusted: a wrong place would give a wrong page).
+ */
+function parseStoredAnchors(revision: number, text: string): PageAnchors | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== "object") return undefined;
+  const { recordedAt, keys, positions } = value as Record<string, unknown>;
+  if (!Array.isArray(recordedAt) || !Array.isArray(keys) || !Array.isArray(positions)) {
+    return undefined;
+  }
+  const length = recordedAt.length;
+  if (keys.length !== length || positions.length !== length) return undefined;
+  for (let i = 0; i < length; i++) {
+    const position = positions[i];
+    if (
+      typeof recordedAt[i] !== "string" ||
+      !Number.isSafeInteger(keys[i]) ||
+      !Number.isSafeInteger(position) ||
+      (position as number) < (i === 0 ? 0 : (positions[i - 1] as number))
+    ) {
+      return undefined;
+    }
+  }
+  return {
+    revision,
+    recordedAt: recordedAt as string[],
+    keys: keys as number[],
+    positions: positions as number[],
+    storedRevision: revision,
+  };
+}
 
 interface PageAnchor {
   /** The anchor row's place, counted from the end it was read from. */
@@ -314,6 +360,7 @@ function movedOn(
     recordedAt: anchors.recordedAt.slice(0, kept),
     keys: anchors.keys.slice(0, kept),
     positions: positions.slice(0, kept),
+    ...(anchors.storedRevision === undefined ? {} : { storedRevision: anchors.storedRevision }),
   };
 }
 
@@ -351,12 +398,22 @@ class PageAnchorCache {
   }
 }
 
+/** How a scope and reading direction are named in the database's anchors (migration 0012). */
+function storedScopeOf(scope: MemoryScope, direction: ListDirection): string {
+  return `${scope.savedOnly ? "saved" : "all"} ${direction}`;
+}
+
 /** The only code that reads or writes the memories table. */
 export class MemoriesRepo {
   /** Per process (per repository); validated by the database's revision on every use. */
   private readonly pageAnchors = new PageAnchorCache();
-  /** Anchor walks under way, by scope, direction, revision and anchors already known. */
+  /**
+   * Anchor walks and writes of anchors to the database under way, by scope, direction, revision
+   * and anchors already known (a walk) or by scope, direction and revision (a write).
+   */
   private readonly anchorWalks = new Map<string, Promise<void>>();
+  /** Reads of a scope's stored anchors under way, so requests on a cold cache share one. */
+  private readonly anchorLoads = new Map<string, Promise<PageAnchors | undefined>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -472,8 +529,9 @@ export class MemoriesRepo {
     revision: number,
     position: number,
   ): Promise<PageAnchor | undefined> {
-    const key = `${scope.userId}\u0000${scope.savedOnly ? "saved" : "all"}\u0000${direction}`;
-    let anchors = this.pageAnchors.get(key);
+    const key = `${scope.userId}\u0000${storedScopeOf(scope, direction)}`;
+    // A cold cache reads the anchors another process (or this one before a restart) stored.
+    let anchors = this.pageAnchors.get(key) ?? (await this.storedAnchors(key, scope, direction));
     // Anchors newer than this request's revision: a later request's; this one reads by offset.
     if (anchors && anchors.revision > revision) return undefined;
     if (anchors && anchors.revision < revision) {
@@ -551,7 +609,92 @@ export class MemoriesRepo {
     // Another request may have moved them on (or walked) meanwhile: keep the newest.
     const current = this.pageAnchors.get(key);
     if (!current || current.revision <= revision) this.pageAnchors.set(key, moved);
+    // Stored anchors half as far behind as the log reaches are written again, after the answer,
+    // so that a process starting later can still move them on.
+    if (
+      moved.keys.length > 0 &&
+      revision - (moved.storedRevision ?? Number.NEGATIVE_INFINITY) >= LIST_CHANGES_KEPT / 2
+    ) {
+      moved.storedRevision = revision;
+      const writeKey = `${key}\u0000stored\u0000${revision}`;
+      if (!this.anchorWalks.has(writeKey)) {
+        const write = this.storeAnchors(scope, direction, moved)
+          .catch(() => undefined)
+          .finally(() => this.anchorWalks.delete(writeKey));
+        this.anchorWalks.set(writeKey, write);
+      }
+    }
     return moved;
+  }
+
+  /**
+   * The scope's anchors as stored in the database (one small read), cached; undefined when none
+   * are stored or they are not readable. They may hold at any revision: the caller moves them on
+   * or leaves them as it would its own cached anchors.
+   */
+  private storedAnchors(
+    key: string,
+    scope: MemoryScope,
+    direction: ListDirection,
+  ): Promise<PageAnchors | undefined> {
+    const under = this.anchorLoads.get(key);
+    if (under) return under;
+    const load = (async () => {
+      const row = await this.db
+        .selectFrom("memory_page_anchors")
+        .select(["revision", "anchors"])
+        .where("user_id", "=", scope.userId)
+        .where("scope", "=", storedScopeOf(scope, direction))
+        .executeTakeFirst();
+      const stored = row ? parseStoredAnchors(Number(row.revision), row.anchors) : undefined;
+      if (!stored) return undefined;
+      // A walk of this process may have cached newer anchors meanwhile: keep the newest.
+      const current = this.pageAnchors.get(key);
+      if (current && current.revision >= stored.revision) return current;
+      this.pageAnchors.set(key, stored);
+      return stored;
+    })().finally(() => this.anchorLoads.delete(key));
+    this.anchorLoads.set(key, load);
+    return load;
+  }
+
+  /**
+   * Writes the scope's anchors (the first PAGE_ANCHORS_STORED) to the database unless it holds
+   * anchors at a newer revision, or as many at the same one (another instance walked too).
+   */
+  private async storeAnchors(
+    scope: MemoryScope,
+    direction: ListDirection,
+    anchors: PageAnchors,
+  ): Promise<void> {
+    const kept = Math.min(anchors.keys.length, PAGE_ANCHORS_STORED);
+    const text = JSON.stringify({
+      recordedAt: anchors.recordedAt.slice(0, kept),
+      keys: anchors.keys.slice(0, kept),
+      positions: anchors.positions.slice(0, kept),
+    });
+    await this.db
+      .insertInto("memory_page_anchors")
+      .values({
+        user_id: scope.userId,
+        scope: storedScopeOf(scope, direction),
+        revision: anchors.revision,
+        anchors: text,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(["user_id", "scope"])
+          .doUpdateSet((eb) => ({
+            revision: eb.ref("excluded.revision"),
+            anchors: eb.ref("excluded.anchors"),
+          }))
+          .where(
+            sql<boolean>`memory_page_anchors.revision < excluded.revision
+              or (memory_page_anchors.revision = excluded.revision
+                and length(memory_page_anchors.anchors) < length(excluded.anchors))`,
+          ),
+      )
+      .execute();
   }
 
   /**
@@ -596,7 +739,7 @@ export class MemoriesRepo {
     if (current && current.revision > revision) return;
     const from = known ? known.keys.length - 1 : -1;
     const start = known ? (known.positions[from] as number) : -PAGE_ANCHOR_INTERVAL;
-    this.pageAnchors.set(key, {
+    const extended: PageAnchors = {
       revision,
       recordedAt: [...(known?.recordedAt ?? []), ...walked.recordedAt],
       keys: [...(known?.keys ?? []), ...walked.keys],
@@ -604,7 +747,12 @@ export class MemoriesRepo {
         ...(known?.positions ?? []),
         ...walked.keys.map((_, i) => start + (i + 1) * PAGE_ANCHOR_INTERVAL),
       ],
-    });
+    };
+    const storedRevision = walked.keys.length > 0 ? revision : known?.storedRevision;
+    if (storedRevision !== undefined) extended.storedRevision = storedRevision;
+    this.pageAnchors.set(key, extended);
+    // Still after the answer: the walk's anchors outlive this process (migration 0012).
+    if (walked.keys.length > 0) await this.storeAnchors(scope, direction, extended);
   }
 
   /**

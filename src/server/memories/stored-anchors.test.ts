@@ -1,0 +1,272 @@
+import { createQueryId, type Kysely, type KyselyPlugin, type RootOperationNode } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAGE_SIZE } from "../../shared/constants";
+import type { MemoryStatus } from "../../shared/schemas";
+import { type DatabaseHandle, openDatabase } from "../db/connection";
+import { LIST_CHANGES_KEPT } from "../db/migrations/0011-list-changes";
+import type { Database } from "../db/schema";
+import { createBareUser } from "../test/auth-helpers";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
+import { offsetPageIds } from "../test/page-helpers";
+import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "./memories.repo";
+
+/** Enough memories that pages deep in either half are read from an anchor, not from an end. */
+const JOURNAL = 4 * PAGE_ANCHOR_INTERVAL + 37;
+
+/** Deep pages of both halves of JOURNAL (pages 41 to 50 are read from the oldest end). */
+const DEEP_PAGES = [22, 41, 45, 60, 50];
+
+/**
+ * A repository whose statements are recorded, compiled: what a page cost (a walk is the one
+ * recursive statement; a deep OFFSET is a page query's last parameter).
+ */
+function recordingRepo(handle: DatabaseHandle) {
+  const nodes: RootOperationNode[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => {
+      nodes.push(args.node);
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  const db: Kysely<Database> = handle.db.withPlugin(plugin);
+  const statements = () =>
+    nodes.map((node) => db.getExecutor().compileQuery(node, createQueryId()));
+  return {
+    repo: new MemoriesRepo(db, handle.kind),
+    walked: () => statements().some((query) => /with recursive/i.test(query.sql)),
+    readChanges: () => statements().some((query) => /memory_list_changes/.test(query.sql)),
+    /** The largest number of index entries a page query stepped over. */
+    deepestOffset: () =>
+      Math.max(
+        0,
+        ...statements()
+          .filter((query) => /\boffset\b/i.test(query.sql) && !/recursive/i.test(query.sql))
+          .map((query) => Number(query.parameters.at(-1))),
+      ),
+    forget: () => {
+      nodes.length = 0;
+    },
+  };
+}
+
+describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind) => {
+  let t: TestDatabase;
+  let repo: MemoriesRepo;
+  // A second connection with its own repository: another app instance on the same database.
+  let second: DatabaseHandle;
+  let elsewhere: MemoriesRepo;
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+    repo = new MemoriesRepo(t.handle.db, t.handle.kind);
+    second = await openDatabase(t.target);
+    elsewhere = new MemoriesRepo(second.db, second.kind);
+  });
+  afterAll(async () => {
+    await second.close();
+    await t.cleanup();
+  });
+
+  /** Seven memories to a day, in shuffled order; one in five processing, one in seven failed. */
+  async function newJournal() {
+    const user = await createBareUser(t.handle.db);
+    await repo.insertMany(
+      Array.from({ length: JOURNAL }, (_, i) => {
+        const day = (i * 7919) % JOURNAL;
+        const status: MemoryStatus = i % 5 === 0 ? "processing" : i % 7 === 0 ? "failed" : "saved";
+        return {
+          userId: user.id,
+          audioId: null,
+          recordedAt: new Date(
+            Date.UTC(2020, 0, 1) + Math.floor(day / 7) * 86_400_000,
+          ).toISOString(),
+          status,
+        };
+      }),
+    );
+    return user;
+  }
+
+  const scopesOf = (userId: string): MemoryScope[] =>
+    [false, true].map((savedOnly) => ({ userId, savedOnly }));
+
+  /** Walks the anchors of every deep page through `walker` and lets it store them. */
+  async function walkAll(walker: MemoriesRepo, userId: string) {
+    for (const scope of scopesOf(userId)) {
+      for (const page of DEEP_PAGES) {
+        await walker.list(scope, page);
+        await walker.anchorWalksSettled();
+      }
+    }
+  }
+
+  async function expectPage(lister: MemoriesRepo, scope: MemoryScope, page: number) {
+    const listed = await lister.list(scope, page);
+    expect({ scope, page, ids: listed.rows.map((row) => row.id) }).toEqual({
+      scope,
+      page,
+      ids: await offsetPageIds(t.handle.db, scope, page),
+    });
+  }
+
+  const storedOf = (userId: string) =>
+    t.handle.db
+      .selectFrom("memory_page_anchors")
+      .select(["scope", "revision"])
+      .where("user_id", "=", userId)
+      .orderBy("scope")
+      .execute();
+
+  it("serves another instance's first deep pages from the anchors the first stored, without a walk or a deep OFFSET", async () => {
+    const user = await newJournal();
+    // Control: a repository with nothing stored reads its first deep page by a deep OFFSET and
+    // walks after it (the checks below can fail).
+    const cold = recordingRepo(t.handle);
+    await expectPage(cold.repo, { userId: user.id, savedOnly: false }, 45);
+    await cold.repo.anchorWalksSettled();
+    expect(cold.deepestOffset()).toBeGreaterThanOrEqual(PAGE_ANCHOR_INTERVAL);
+    expect(cold.walked()).toBe(true);
+
+    await walkAll(repo, user.id);
+    // The saved-only scope is too short for any of these pages to be deep from its oldest end.
+    expect((await storedOf(user.id)).map((row) => row.scope)).toEqual([
+      "all asc",
+      "all desc",
+      "saved desc",
+    ]);
+    const fresh = recordingRepo(second);
+    for (const scope of scopesOf(user.id)) {
+      for (const page of DEEP_PAGES) await expectPage(fresh.repo, scope, page);
+    }
+    await fresh.repo.anchorWalksSettled();
+    expect(fresh.walked()).toBe(false);
+    expect(fresh.readChanges()).toBe(false);
+    expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
+  });
+
+  it("moves stored anchors on past inserts, deletes and recordedAt edits made through another instance", async () => {
+    const user = await newJournal();
+    await walkAll(repo, user.id);
+    const scope = { userId: user.id, savedOnly: false };
+    const newest = "2030-01-01T00:00:00.000Z";
+    const inserted = await elsewhere.insert({
+      userId: user.id,
+      audioId: null,
+      recordedAt: newest,
+      status: "processing",
+    });
+    expect(await elsewhere.markSaved(inserted.id)).toBe(true);
+    // An edit of recorded_at moves it from the newest end to the oldest.
+    expect(
+      await elsewhere.update(inserted.id, {
+        title: "Moved",
+        transcript: "",
+        summary: "",
+        recordedAt: "2001-01-01T00:00:00.000Z",
+        tags: [],
+      }),
+    ).toMatchObject({ id: inserted.id });
+    // A row from the middle of the newest half goes.
+    const [gone] = await offsetPageIds(t.handle.db, scope, 10);
+    if (!gone) throw new Error("no row to delete");
+    await second.db.transaction().execute((trx) => elsewhere.delete(gone, trx));
+
+    const fresh = recordingRepo(t.handle);
+    for (const each of scopesOf(user.id)) {
+      for (const page of DEEP_PAGES) await expectPage(fresh.repo, each, page);
+    }
+    // The pages came from the stored anchors moved on, not from offsets.
+    expect(fresh.readChanges()).toBe(true);
+    expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
+    // Every page again once whatever walks those pages started have ended.
+    await fresh.repo.anchorWalksSettled();
+    for (const each of scopesOf(user.id)) {
+      for (const page of DEEP_PAGES) await expectPage(fresh.repo, each, page);
+    }
+  });
+
+  it(`drops stored anchors more than ${LIST_CHANGES_KEPT} changes behind, answers by offset, and stores the walk anew`, async () => {
+    const user = await newJournal();
+    await walkAll(repo, user.id);
+    const before = await storedOf(user.id);
+    // More new memories, at the newest end, than the log keeps changes.
+    await elsewhere.insertMany(
+      Array.from({ length: LIST_CHANGES_KEPT + 5 }, (_, i) => ({
+        userId: user.id,
+        audioId: null,
+        recordedAt: new Date(Date.UTC(2031, 0, 1) + i * 60_000).toISOString(),
+        status: "saved" as const,
+      })),
+    );
+    const scope = { userId: user.id, savedOnly: false };
+    const fresh = recordingRepo(t.handle);
+    // Pages as deep in the newest half as before (the journal grew at that end).
+    const pages = [22, 45, 60, 90];
+    for (const page of pages) await expectPage(fresh.repo, scope, page);
+    expect(fresh.readChanges()).toBe(false);
+    expect(fresh.deepestOffset()).toBeGreaterThanOrEqual(PAGE_ANCHOR_INTERVAL);
+    await fresh.repo.anchorWalksSettled();
+    expect(fresh.walked()).toBe(true);
+    const after = await storedOf(user.id);
+    const revisionOf = (rows: typeof before) =>
+      Number(rows.find((row) => row.scope === "all desc")?.revision);
+    expect(revisionOf(after)).toBeGreaterThan(revisionOf(before) + LIST_CHANGES_KEPT);
+    // A third instance now reads the new anchors without walking.
+    const third = recordingRepo(second);
+    for (const page of pages) await expectPage(third.repo, scope, page);
+    await third.repo.anchorWalksSettled();
+    expect(third.walked()).toBe(false);
+    expect(third.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
+  });
+
+  it(`writes anchors moved on by ${LIST_CHANGES_KEPT / 2} changes or more back, so a later instance can use them`, async () => {
+    const user = await newJournal();
+    await walkAll(repo, user.id);
+    const scope = { userId: user.id, savedOnly: false };
+    // Spread over the journal's days, so no anchor drifts from the one before far enough to cut.
+    const spread = () =>
+      elsewhere.insertMany(
+        Array.from({ length: LIST_CHANGES_KEPT / 2 + 5 }, (_, i) => ({
+          userId: user.id,
+          audioId: null,
+          recordedAt: new Date(
+            Date.UTC(2020, 0, 1) + (i % Math.floor(JOURNAL / 7)) * 86_400_000,
+          ).toISOString(),
+          status: "saved" as const,
+        })),
+      );
+    await spread();
+    // The first instance moves its own anchors on (no walk) and writes them back after.
+    await expectPage(repo, scope, 45);
+    await repo.anchorWalksSettled();
+    // Then more changes: with the anchors first stored, a new instance would be too far behind.
+    await spread();
+    const fresh = recordingRepo(second);
+    await expectPage(fresh.repo, scope, 45);
+    expect(fresh.readChanges()).toBe(true);
+    expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
+  });
+
+  it("deletes a user's stored anchors with the user", async () => {
+    const user = await newJournal();
+    await walkAll(repo, user.id);
+    expect(await storedOf(user.id)).toHaveLength(3);
+    await t.handle.db.deleteFrom("users").where("id", "=", user.id).execute();
+    expect(await storedOf(user.id)).toEqual([]);
+  });
+
+  it("keeps one user's stored anchors apart from another's", async () => {
+    const [first, other] = [await newJournal(), await newJournal()];
+    await walkAll(repo, first.id);
+    await walkAll(repo, other.id);
+    const fresh = recordingRepo(second);
+    for (const userId of [first.id, other.id]) {
+      for (const scope of scopesOf(userId)) {
+        for (const page of [...DEEP_PAGES, Math.ceil(JOURNAL / PAGE_SIZE)]) {
+          await expectPage(fresh.repo, scope, page);
+        }
+      }
+    }
+    expect(fresh.walked()).toBe(false);
+  });
+});
