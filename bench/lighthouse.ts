@@ -5,7 +5,9 @@
  * >= 95, accessibility 100.
  * Run after `npm run build`. LIGHTHOUSE_REPORT_DIR=folder also keeps each run's full JSON report
  * there (for its diagnostics: bootup-time, long tasks, the LCP element). LIGHTHOUSE_PAGES=slug,slug
- * runs only those pages (home-visitor, memory-visitor, home-logged-in).
+ * runs only those pages (home-visitor, memory-visitor, home-logged-in). LIGHTHOUSE_ENTRY=path/main.js
+ * runs another build's server (e.g. a copy of dist/ built from another commit), to compare two
+ * builds run for run on the same machine.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -110,7 +112,7 @@ async function withRetry(run: () => Promise<Scores>): Promise<Scores> {
 if (!existsSync("dist/server/main.js")) {
   throw new Error("dist/ is missing: run `npm run build` first");
 }
-const server = await startServer();
+const server = await startServer({}, undefined, process.env.LIGHTHOUSE_ENTRY);
 try {
   const owner = new ApiClient(server.url);
   await owner.register("lighthouse_user");

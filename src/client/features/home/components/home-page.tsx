@@ -19,7 +19,6 @@ export function HomePage() {
   useDocumentTitle();
   // The question shown above the recorder is kept on the memory recorded while it is shown.
   const [question, setQuestion] = useState<string | null>(null);
-  const painted = useAfterFirstPaint();
   return (
     <div className="space-y-8">
       <h1 className="text-center text-3xl font-bold text-balance text-brand-800">
@@ -38,12 +37,23 @@ export function HomePage() {
         </Card>
       </div>
       <PendingRecordings />
-      {painted ? (
-        <Suspense fallback={null}>
-          <UnclaimedRecordings />
-        </Suspense>
-      ) : null}
+      <UnclaimedRecordingsAfterPaint />
       <HomeMemories />
     </div>
+  );
+}
+
+/**
+ * What this browser recorded without an account, once the first screen is painted. Waiting is this
+ * component's own state: held by the page, the paint rendered the whole home page again, the
+ * recorder and the question included (ADR 0032).
+ */
+function UnclaimedRecordingsAfterPaint() {
+  const painted = useAfterFirstPaint();
+  if (!painted) return null;
+  return (
+    <Suspense fallback={null}>
+      <UnclaimedRecordings />
+    </Suspense>
   );
 }
