@@ -1,64 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "../../shared/constants";
-import type { MemoryStatus } from "../../shared/schemas";
-import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { createBareUser } from "../test/auth-helpers";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
-import { offsetPageIds } from "../test/page-helpers";
+import { DATABASE_KINDS } from "../test/harness";
+import { offsetPageIds, seedJournalWithTies, twoInstancesOn } from "../test/page-helpers";
 import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "./memories.repo";
 
-/** Enough memories that pages deep in either half are read from an anchor, not from an end. */
-const JOURNAL = 4 * PAGE_ANCHOR_INTERVAL + 37;
-
 describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
-  let t: TestDatabase;
-  let repo: MemoriesRepo;
-  // A second connection with its own repository: another app instance on the same database.
-  let second: DatabaseHandle;
-  let elsewhere: MemoriesRepo;
-  beforeAll(async () => {
-    t = await createTestDatabase(kind);
-    repo = new MemoriesRepo(t.handle.db, t.handle.kind);
-    second = await openDatabase(t.target);
-    elsewhere = new MemoriesRepo(second.db, second.kind);
-  });
-  afterAll(async () => {
-    await second.close();
-    await t.cleanup();
-  });
+  // Another app instance on the same database: its own connection and repository.
+  const on = twoInstancesOn(kind);
 
   function newUser() {
-    return createBareUser(t.handle.db);
+    return createBareUser(on.t.handle.db);
   }
 
-  /**
-   * Memories recorded seven to a day (ties in recorded_at, broken by seq), inserted in a shuffled
-   * order so seq does not follow recorded_at; one in five processing, one in seven failed.
-   */
-  async function seedWithTies(userId: string) {
-    await repo.insertMany(
-      Array.from({ length: JOURNAL }, (_, i) => {
-        const day = (i * 7919) % JOURNAL;
-        const status: MemoryStatus = i % 5 === 0 ? "processing" : i % 7 === 0 ? "failed" : "saved";
-        return {
-          userId,
-          audioId: null,
-          recordedAt: new Date(
-            Date.UTC(2020, 0, 1) + Math.floor(day / 7) * 86_400_000,
-          ).toISOString(),
-          status,
-        };
-      }),
-    );
-  }
+  const seedWithTies = (userId: string) => seedJournalWithTies(on.repo, userId);
 
-  const offsetPage = (scope: MemoryScope, page: number) => offsetPageIds(t.handle.db, scope, page);
+  const offsetPage = (scope: MemoryScope, page: number) =>
+    offsetPageIds(on.t.handle.db, scope, page);
 
   async function expectPagesLikeOffset(scope: MemoryScope, pages: readonly number[]) {
     for (const page of pages) {
-      const listed = await repo.list(scope, page);
+      const listed = await on.repo.list(scope, page);
       // The walk a deep page starts runs after its answer: the pages after it use its anchors.
-      await repo.anchorWalksSettled();
+      await on.repo.anchorWalksSettled();
       expect({ page, ids: listed.rows.map((row) => row.id) }).toEqual({
         page,
         ids: await offsetPage(scope, page),
@@ -66,7 +30,8 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
     }
   }
 
-  const pagesOf = async (scope: MemoryScope) => Math.ceil((await repo.countOf(scope)) / PAGE_SIZE);
+  const pagesOf = async (scope: MemoryScope) =>
+    Math.ceil((await on.repo.countOf(scope)) / PAGE_SIZE);
 
   it("reads every page of a journal with ties as a plain OFFSET does, in both scopes", async () => {
     const user = await newUser();
@@ -99,7 +64,7 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
     const newest = "2030-01-01T00:00:00.000Z";
 
     // An insert at the newest end moves every later row one place.
-    const inserted = await elsewhere.insert({
+    const inserted = await on.elsewhere.insert({
       userId: user.id,
       audioId: null,
       recordedAt: newest,
@@ -107,10 +72,10 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
     });
     await check();
     // A status change moves it into the saved-only scope.
-    expect(await elsewhere.markSaved(inserted.id)).toBe(true);
+    expect(await on.elsewhere.markSaved(inserted.id)).toBe(true);
     await check();
     // An edit of recorded_at moves it from the newest end to the oldest.
-    const edited = await elsewhere.update(inserted.id, {
+    const edited = await on.elsewhere.update(inserted.id, {
       title: "Moved",
       transcript: "",
       summary: "",
@@ -121,7 +86,7 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
     await check();
     // A claimed recording joins the user's list.
     const now = new Date();
-    const anonymous = await elsewhere.insert({
+    const anonymous = await on.elsewhere.insert({
       userId: null,
       anonOwnerHash: "visitor",
       claimExpiresAt: new Date(now.getTime() + 60_000).toISOString(),
@@ -130,13 +95,13 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
       status: "saved",
     });
     await check();
-    const claimed = await second.db
+    const claimed = await on.second.db
       .transaction()
-      .execute((trx) => elsewhere.claim(anonymous.id, user.id, "visitor", now, trx));
+      .execute((trx) => on.elsewhere.claim(anonymous.id, user.id, "visitor", now, trx));
     expect(claimed).toBe(true);
     await check();
     // A delete moves every later row back one place.
-    await second.db.transaction().execute((trx) => elsewhere.delete(anonymous.id, trx));
+    await on.second.db.transaction().execute((trx) => on.elsewhere.delete(anonymous.id, trx));
     await check();
   });
 
@@ -149,7 +114,7 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
     await expectPagesLikeOffset(scope, [anchorPage]);
     const [anchorRow] = await offsetPage(scope, anchorPage);
     if (!anchorRow) throw new Error("no anchor row");
-    await second.db.transaction().execute((trx) => elsewhere.delete(anchorRow, trx));
+    await on.second.db.transaction().execute((trx) => on.elsewhere.delete(anchorRow, trx));
     // The next anchor's page: its walk must not start from the deleted row's place.
     const nextAnchorPage = 2 * (PAGE_ANCHOR_INTERVAL / PAGE_SIZE) + 1;
     await expectPagesLikeOffset(scope, [nextAnchorPage, nextAnchorPage, nextAnchorPage + 1]);
@@ -158,7 +123,7 @@ describe.each(DATABASE_KINDS)("deep list pages on %s", (kind) => {
   it("answers deep pages asked at once of a cold repository rightly, then from the walks they started", async () => {
     const user = await newUser();
     await seedWithTies(user.id);
-    const cold = new MemoriesRepo(t.handle.db, t.handle.kind);
+    const cold = new MemoriesRepo(on.t.handle.db, on.t.handle.kind);
     for (const savedOnly of [false, true]) {
       const scope = { userId: user.id, savedOnly };
       // Shallow and deep pages of each half at once: the deeper ones share a shorter walk.

@@ -1,19 +1,20 @@
 import { createQueryId, type Kysely, type KyselyPlugin, type RootOperationNode } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "../../shared/constants";
-import type { MemoryStatus } from "../../shared/schemas";
-import { type DatabaseHandle, openDatabase } from "../db/connection";
+import type { DatabaseHandle } from "../db/connection";
 import { LIST_CHANGES_KEPT } from "../db/migrations/0011-list-changes";
 import type { Database } from "../db/schema";
 import { createBareUser } from "../test/auth-helpers";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
-import { offsetPageIds } from "../test/page-helpers";
+import { DATABASE_KINDS } from "../test/harness";
+import {
+  ANCHORED_JOURNAL,
+  offsetPageIds,
+  seedJournalWithTies,
+  twoInstancesOn,
+} from "../test/page-helpers";
 import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "./memories.repo";
 
-/** Enough memories that pages deep in either half are read from an anchor, not from an end. */
-const JOURNAL = 4 * PAGE_ANCHOR_INTERVAL + 37;
-
-/** Deep pages of both halves of JOURNAL (pages 41 to 50 are read from the oldest end). */
+/** Deep pages of both halves of ANCHORED_JOURNAL (pages 41 to 50 are read from the oldest end). */
 const DEEP_PAGES = [22, 41, 45, 60, 50];
 
 /**
@@ -51,39 +52,13 @@ function recordingRepo(handle: DatabaseHandle) {
 }
 
 describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind) => {
-  let t: TestDatabase;
-  let repo: MemoriesRepo;
-  // A second connection with its own repository: another app instance on the same database.
-  let second: DatabaseHandle;
-  let elsewhere: MemoriesRepo;
-  beforeAll(async () => {
-    t = await createTestDatabase(kind);
-    repo = new MemoriesRepo(t.handle.db, t.handle.kind);
-    second = await openDatabase(t.target);
-    elsewhere = new MemoriesRepo(second.db, second.kind);
-  });
-  afterAll(async () => {
-    await second.close();
-    await t.cleanup();
-  });
+  // Another app instance on the same database: its own connection and repository.
+  const on = twoInstancesOn(kind);
 
-  /** Seven memories to a day, in shuffled order; one in five processing, one in seven failed. */
+  /** A user with a journal of ANCHORED_JOURNAL memories, seven to a day (seedJournalWithTies). */
   async function newJournal() {
-    const user = await createBareUser(t.handle.db);
-    await repo.insertMany(
-      Array.from({ length: JOURNAL }, (_, i) => {
-        const day = (i * 7919) % JOURNAL;
-        const status: MemoryStatus = i % 5 === 0 ? "processing" : i % 7 === 0 ? "failed" : "saved";
-        return {
-          userId: user.id,
-          audioId: null,
-          recordedAt: new Date(
-            Date.UTC(2020, 0, 1) + Math.floor(day / 7) * 86_400_000,
-          ).toISOString(),
-          status,
-        };
-      }),
-    );
+    const user = await createBareUser(on.t.handle.db);
+    await seedJournalWithTies(on.repo, user.id);
     return user;
   }
 
@@ -105,12 +80,12 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
     expect({ scope, page, ids: listed.rows.map((row) => row.id) }).toEqual({
       scope,
       page,
-      ids: await offsetPageIds(t.handle.db, scope, page),
+      ids: await offsetPageIds(on.t.handle.db, scope, page),
     });
   }
 
   const storedOf = (userId: string) =>
-    t.handle.db
+    on.t.handle.db
       .selectFrom("memory_page_anchors")
       .select(["scope", "revision"])
       .where("user_id", "=", userId)
@@ -121,20 +96,20 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
     const user = await newJournal();
     // Control: a repository with nothing stored reads its first deep page by a deep OFFSET and
     // walks after it (the checks below can fail).
-    const cold = recordingRepo(t.handle);
+    const cold = recordingRepo(on.t.handle);
     await expectPage(cold.repo, { userId: user.id, savedOnly: false }, 45);
     await cold.repo.anchorWalksSettled();
     expect(cold.deepestOffset()).toBeGreaterThanOrEqual(PAGE_ANCHOR_INTERVAL);
     expect(cold.walked()).toBe(true);
 
-    await walkAll(repo, user.id);
+    await walkAll(on.repo, user.id);
     // The saved-only scope is too short for any of these pages to be deep from its oldest end.
     expect((await storedOf(user.id)).map((row) => row.scope)).toEqual([
       "all asc",
       "all desc",
       "saved desc",
     ]);
-    const fresh = recordingRepo(second);
+    const fresh = recordingRepo(on.second);
     for (const scope of scopesOf(user.id)) {
       for (const page of DEEP_PAGES) await expectPage(fresh.repo, scope, page);
     }
@@ -146,19 +121,19 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
 
   it("moves stored anchors on past inserts, deletes and recordedAt edits made through another instance", async () => {
     const user = await newJournal();
-    await walkAll(repo, user.id);
+    await walkAll(on.repo, user.id);
     const scope = { userId: user.id, savedOnly: false };
     const newest = "2030-01-01T00:00:00.000Z";
-    const inserted = await elsewhere.insert({
+    const inserted = await on.elsewhere.insert({
       userId: user.id,
       audioId: null,
       recordedAt: newest,
       status: "processing",
     });
-    expect(await elsewhere.markSaved(inserted.id)).toBe(true);
+    expect(await on.elsewhere.markSaved(inserted.id)).toBe(true);
     // An edit of recorded_at moves it from the newest end to the oldest.
     expect(
-      await elsewhere.update(inserted.id, {
+      await on.elsewhere.update(inserted.id, {
         title: "Moved",
         transcript: "",
         summary: "",
@@ -167,11 +142,11 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
       }),
     ).toMatchObject({ id: inserted.id });
     // A row from the middle of the newest half goes.
-    const [gone] = await offsetPageIds(t.handle.db, scope, 10);
+    const [gone] = await offsetPageIds(on.t.handle.db, scope, 10);
     if (!gone) throw new Error("no row to delete");
-    await second.db.transaction().execute((trx) => elsewhere.delete(gone, trx));
+    await on.second.db.transaction().execute((trx) => on.elsewhere.delete(gone, trx));
 
-    const fresh = recordingRepo(t.handle);
+    const fresh = recordingRepo(on.t.handle);
     for (const each of scopesOf(user.id)) {
       for (const page of DEEP_PAGES) await expectPage(fresh.repo, each, page);
     }
@@ -187,10 +162,10 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
 
   it(`drops stored anchors more than ${LIST_CHANGES_KEPT} changes behind, answers by offset, and stores the walk anew`, async () => {
     const user = await newJournal();
-    await walkAll(repo, user.id);
+    await walkAll(on.repo, user.id);
     const before = await storedOf(user.id);
     // More new memories, at the newest end, than the log keeps changes.
-    await elsewhere.insertMany(
+    await on.elsewhere.insertMany(
       Array.from({ length: LIST_CHANGES_KEPT + 5 }, (_, i) => ({
         userId: user.id,
         audioId: null,
@@ -199,7 +174,7 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
       })),
     );
     const scope = { userId: user.id, savedOnly: false };
-    const fresh = recordingRepo(t.handle);
+    const fresh = recordingRepo(on.t.handle);
     // Pages as deep in the newest half as before (the journal grew at that end).
     const pages = [22, 45, 60, 90];
     for (const page of pages) await expectPage(fresh.repo, scope, page);
@@ -212,7 +187,7 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
       Number(rows.find((row) => row.scope === "all desc")?.revision);
     expect(revisionOf(after)).toBeGreaterThan(revisionOf(before) + LIST_CHANGES_KEPT);
     // A third instance now reads the new anchors without walking.
-    const third = recordingRepo(second);
+    const third = recordingRepo(on.second);
     for (const page of pages) await expectPage(third.repo, scope, page);
     await third.repo.anchorWalksSettled();
     expect(third.walked()).toBe(false);
@@ -221,27 +196,27 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
 
   it(`writes anchors moved on by ${LIST_CHANGES_KEPT / 2} changes or more back, so a later instance can use them`, async () => {
     const user = await newJournal();
-    await walkAll(repo, user.id);
+    await walkAll(on.repo, user.id);
     const scope = { userId: user.id, savedOnly: false };
     // Spread over the journal's days, so no anchor drifts from the one before far enough to cut.
     const spread = () =>
-      elsewhere.insertMany(
+      on.elsewhere.insertMany(
         Array.from({ length: LIST_CHANGES_KEPT / 2 + 5 }, (_, i) => ({
           userId: user.id,
           audioId: null,
           recordedAt: new Date(
-            Date.UTC(2020, 0, 1) + (i % Math.floor(JOURNAL / 7)) * 86_400_000,
+            Date.UTC(2020, 0, 1) + (i % Math.floor(ANCHORED_JOURNAL / 7)) * 86_400_000,
           ).toISOString(),
           status: "saved" as const,
         })),
       );
     await spread();
     // The first instance moves its own anchors on (no walk) and writes them back after.
-    await expectPage(repo, scope, 45);
-    await repo.anchorWalksSettled();
+    await expectPage(on.repo, scope, 45);
+    await on.repo.anchorWalksSettled();
     // Then more changes: with the anchors first stored, a new instance would be too far behind.
     await spread();
-    const fresh = recordingRepo(second);
+    const fresh = recordingRepo(on.second);
     await expectPage(fresh.repo, scope, 45);
     expect(fresh.readChanges()).toBe(true);
     expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
@@ -249,20 +224,20 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
 
   it("deletes a user's stored anchors with the user", async () => {
     const user = await newJournal();
-    await walkAll(repo, user.id);
+    await walkAll(on.repo, user.id);
     expect(await storedOf(user.id)).toHaveLength(3);
-    await t.handle.db.deleteFrom("users").where("id", "=", user.id).execute();
+    await on.t.handle.db.deleteFrom("users").where("id", "=", user.id).execute();
     expect(await storedOf(user.id)).toEqual([]);
   });
 
   it("keeps one user's stored anchors apart from another's", async () => {
     const [first, other] = [await newJournal(), await newJournal()];
-    await walkAll(repo, first.id);
-    await walkAll(repo, other.id);
-    const fresh = recordingRepo(second);
+    await walkAll(on.repo, first.id);
+    await walkAll(on.repo, other.id);
+    const fresh = recordingRepo(on.second);
     for (const userId of [first.id, other.id]) {
       for (const scope of scopesOf(userId)) {
-        for (const page of [...DEEP_PAGES, Math.ceil(JOURNAL / PAGE_SIZE)]) {
+        for (const page of [...DEEP_PAGES, Math.ceil(ANCHORED_JOURNAL / PAGE_SIZE)]) {
           await expectPage(fresh.repo, scope, page);
         }
       }

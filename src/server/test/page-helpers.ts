@@ -1,7 +1,11 @@
 import { type Kysely, sql } from "kysely";
+import { afterAll, beforeAll } from "vitest";
 import { PAGE_SIZE } from "../../shared/constants";
+import type { MemoryStatus } from "../../shared/schemas";
+import { type DatabaseHandle, type DatabaseKind, openDatabase } from "../db/connection";
 import type { Database } from "../db/schema";
-import type { MemoryScope } from "../memories/memories.repo";
+import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "../memories/memories.repo";
+import { createTestDatabase, type TestDatabase } from "./harness";
 
 /**
  * What list page N means, for tests of the repository's paging (ADR 0025, 0027): the ids of a
@@ -17,4 +21,56 @@ export async function offsetPageIds(
     where user_id = ${scope.userId} ${saved} order by recorded_at desc, seq desc
     limit ${PAGE_SIZE} offset ${(page - 1) * PAGE_SIZE}`.execute(db);
   return result.rows.map((row) => row.id);
+}
+
+/** Enough memories that pages deep in either half are read from an anchor, not from an end. */
+export const ANCHORED_JOURNAL = 4 * PAGE_ANCHOR_INTERVAL + 37;
+
+/**
+ * Seeds ANCHORED_JOURNAL memories for a user, seven to a day (ties in recorded_at, broken by seq),
+ * inserted in a shuffled order so seq does not follow recorded_at; one in five processing, one
+ * in seven failed.
+ */
+export async function seedJournalWithTies(repo: MemoriesRepo, userId: string): Promise<void> {
+  await repo.insertMany(
+    Array.from({ length: ANCHORED_JOURNAL }, (_, i) => {
+      const day = (i * 7919) % ANCHORED_JOURNAL;
+      const status: MemoryStatus = i % 5 === 0 ? "processing" : i % 7 === 0 ? "failed" : "saved";
+      return {
+        userId,
+        audioId: null,
+        recordedAt: new Date(Date.UTC(2020, 0, 1) + Math.floor(day / 7) * 86_400_000).toISOString(),
+        status,
+      };
+    }),
+  );
+}
+
+/** Two app instances on one test database: each its own connection and MemoriesRepo. */
+export interface TwoInstances {
+  t: TestDatabase;
+  repo: MemoriesRepo;
+  /** The second instance's connection. */
+  second: DatabaseHandle;
+  /** The second instance's repository (its own connection, its own caches). */
+  elsewhere: MemoriesRepo;
+}
+
+/**
+ * Opens a test database and a second connection to it in the suite's beforeAll, and closes both
+ * in its afterAll; the returned object is filled in once beforeAll has run.
+ */
+export function twoInstancesOn(kind: DatabaseKind): TwoInstances {
+  const instances = {} as TwoInstances;
+  beforeAll(async () => {
+    instances.t = await createTestDatabase(kind);
+    instances.repo = new MemoriesRepo(instances.t.handle.db, instances.t.handle.kind);
+    instances.second = await openDatabase(instances.t.target);
+    instances.elsewhere = new MemoriesRepo(instances.second.db, instances.second.kind);
+  });
+  afterAll(async () => {
+    await instances.second?.close();
+    await instances.t?.cleanup();
+  });
+  return instances;
 }
