@@ -16,6 +16,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./migrate";
+import { registerRelevanceFunction } from "./relevance";
 import type { Database } from "./schema";
 import { registerSearchWordsFunction } from "./search-words";
 import { UniqueKeyLookups } from "./sqlite-point-reads";
@@ -134,6 +135,8 @@ class PointReads {
   constructor(file: string) {
     const sqlite = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // Every statement is asked whether it is a unique-key lookup, a search's too.
+    registerRelevanceFunction(sqlite);
     this.lookups = new UniqueKeyLookups(sqlite);
     this.statements = withStatementCache(sqlite);
   }
@@ -317,6 +320,8 @@ export async function openDatabase(
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // The full-text triggers call it on every write of a memory (migration 0010).
     registerSearchWordsFunction(sqlite);
+    // Search ranks its candidates with it, here or on a read worker (relevance.js).
+    registerRelevanceFunction(sqlite);
     const reads: ReadRoute = {};
     const db = new Kysely<Database>({
       dialect: new RoutingSqliteDialect(withStatementCache(sqlite), reads),

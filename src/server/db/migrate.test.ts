@@ -8,13 +8,15 @@ import { createBareUser } from "../test/auth-helpers";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
 import type { DatabaseHandle } from "./connection";
 import { migrateToLatest, migrateUpTo } from "./migrate";
+import { registerRelevanceFunction } from "./relevance";
 import type { Database } from "./schema";
 import { ownedPrefixQuery, registerSearchWordsFunction } from "./search-words";
 
-/** A private SQLite database as the server opens one (with the full-text triggers' function). */
+/** A private SQLite database as the server opens one (with the triggers' and search's functions). */
 function memorySqlite(): Kysely<Database> {
   const sqlite = new SqliteDatabase(":memory:");
   registerSearchWordsFunction(sqlite);
+  registerRelevanceFunction(sqlite);
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 

@@ -1,4 +1,5 @@
-import { rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
@@ -6,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../test/harness";
 import { type DatabaseHandle, openDatabase } from "./connection";
 import type { Database } from "./schema";
-import { SqliteReadPool } from "./sqlite-read-pool";
+import { READ_WORKER_NICENESS, SqliteReadPool } from "./sqlite-read-pool";
 
 // A read that keeps SQLite busy for a few hundred milliseconds, whichever thread runs it.
 const SLOW_SQL = `with recursive counter(n) as (
@@ -151,6 +152,29 @@ describe("SQLite read pool", () => {
 
   const start = (size: number) =>
     SqliteReadPool.start({ file, size, statementCacheSize: 8, busyTimeoutMs: 1000 });
+
+  it.runIf(process.platform === "linux")(
+    "runs its workers at a lower priority than the main thread (Linux)",
+    async () => {
+      /** The niceness of each of this process's threads (field 19 of /proc/self/task/N/stat). */
+      const nicenessOfThreads = async () =>
+        Promise.all(
+          (await readdir("/proc/self/task")).map(async (task) => {
+            const stat = await readFile(`/proc/self/task/${task}/stat`, "utf8");
+            return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+          }),
+        );
+      const before = (await nicenessOfThreads()).filter((n) => n === READ_WORKER_NICENESS).length;
+      const pool = await start(2);
+      try {
+        const niced = (await nicenessOfThreads()).filter((n) => n === READ_WORKER_NICENESS);
+        expect(niced.length - before).toBe(2);
+        expect(os.getPriority()).toBeLessThan(READ_WORKER_NICENESS);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 
   it("rejects a read whose worker died, and replaces the worker", async () => {
     const pool = await start(1);

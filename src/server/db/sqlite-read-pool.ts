@@ -4,6 +4,12 @@ import SqliteDatabase from "better-sqlite3";
 /** Read workers when nothing says otherwise: room for a slow read beside quick ones on 2 cores. */
 export const DEFAULT_SQLITE_READ_WORKERS = 2;
 
+/**
+ * The read workers' niceness (Linux, per thread): a long read yields its core to the main thread,
+ * so requests answered there are not kept waiting behind it on a busy machine (issue 18).
+ */
+export const READ_WORKER_NICENESS = 10;
+
 /** How a pool of SQLite read workers is set up. */
 export interface SqliteReadPoolOptions {
   /** The database file; it must exist and be in WAL mode (the main connection made it so). */
@@ -132,7 +138,14 @@ export class SqliteReadPool {
   private spawn(): Promise<void> {
     const { file, statementCacheSize, busyTimeoutMs } = this.options;
     const worker: ReadWorker = {
-      thread: new Worker(WORKER_URL, { workerData: { file, statementCacheSize, busyTimeoutMs } }),
+      thread: new Worker(WORKER_URL, {
+        workerData: {
+          file,
+          statementCacheSize,
+          busyTimeoutMs,
+          niceness: READ_WORKER_NICENESS,
+        },
+      }),
       pending: new Map(),
       ready: false,
     };

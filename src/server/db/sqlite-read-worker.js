@@ -3,11 +3,14 @@
 // Plain JavaScript on purpose: a worker thread cannot load TypeScript on Node 20 without a loader,
 // and starting tsx in every worker costs about 300 ms, paid by every test that opens a database.
 // The same file runs from src/ (tests, tsx) and from dist/server/ (scripts/build-server.mjs).
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import SqliteDatabase from "better-sqlite3";
+import { registerRelevanceFunction } from "./relevance.js";
 
-/** @type {{ file: string, statementCacheSize: number, busyTimeoutMs: number }} */
-const { file, statementCacheSize, busyTimeoutMs } = workerData;
+/** @type {{ file: string, statementCacheSize: number, busyTimeoutMs: number, niceness: number }} */
+const { file, statementCacheSize, busyTimeoutMs, niceness } = workerData;
 
 const port = parentPort;
 if (!port) throw new Error("sqlite-read-worker.js runs only as a worker thread");
@@ -23,11 +26,15 @@ function describe(/** @type {unknown} */ error) {
   };
 }
 
+lowerThreadPriority(Number(niceness));
+
 /** @type {import("better-sqlite3").Database} */
 let sqlite;
 try {
   sqlite = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
   sqlite.pragma(`busy_timeout = ${Number(busyTimeoutMs)}`);
+  // The main connection has it too: a search is ranked on whichever connection reads it.
+  registerRelevanceFunction(sqlite);
 } catch (error) {
   // Said to the pool, then the thread ends: nothing is listening.
   port.postMessage({ failed: describe(error) });
@@ -74,3 +81,17 @@ if (sqlite)
   );
 
 if (sqlite) port.postMessage({ ready: true });
+
+/**
+ * Makes this thread yield its core to the main thread: on Linux a thread has its own niceness,
+ * set through its thread id (/proc/thread-self names it). Elsewhere, or if refused, it stays as is.
+ * @param {number} niceness
+ */
+function lowerThreadPriority(niceness) {
+  try {
+    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    setPriority(threadId, niceness);
+  } catch {
+    // Not Linux: the read still runs, at the process's priority.
+  }
+}

@@ -10,6 +10,7 @@ import {
 } from "../../shared/schemas";
 import type { DatabaseKind } from "../db/connection";
 import { LIST_CHANGES_KEPT } from "../db/migrations/0011-list-changes";
+import { RELEVANCE_FUNCTION } from "../db/relevance";
 import type { Database, MemoriesTable } from "../db/schema";
 import { ownedPrefixQuery, wordsOf } from "../db/search-words";
 import type { Executor } from "../db/transactions";
@@ -74,63 +75,6 @@ export const SEARCH_RANK_LIMIT = 1000;
 
 /** How many of a user's newest memories are tried to tell a common query from a selective one. */
 const BROAD_QUERY_SAMPLE = 200;
-
-/** What SQLite's ranking reads of each candidate (not the transcript: it can be long). */
-type RankedFields = Pick<MemoryRow, "seq" | "recorded_at" | "title" | "tags" | "summary">;
-
-/** The fields SQLite's ranking weighs, as PostgreSQL's weights A (10) and B (3). */
-const RANKED_FIELDS = [
-  ["title", 10],
-  ["tags", 10],
-  ["summary", 3],
-] as const;
-
-const WORD_CHARACTER = /[\p{L}\p{N}]/u;
-
-/** How often `word` starts a word of `text` (both lower case). */
-function wordStarts(text: string, word: string): number {
-  let count = 0;
-  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
-    if (at === 0 || !WORD_CHARACTER.test(text.charAt(at - 1))) count += 1;
-  }
-  return count;
-}
-
-/**
- * Orders SQLite's candidates by relevance: for each query word, the title, tags and summary add
- * their weight times a saturating share of the word's occurrences there (n / (n + 1.2), as BM25's
- * term frequency); every candidate matched every word somewhere, so a word found in none of them
- * is in the transcript, which weighs least. Newest recorded first among equals. Not FTS5's
- * bm25(): it reads every row of every user holding each query word to weigh rare words, which
- * made a common word cost as much as the whole database (ADR 0025).
- */
-function rankByRelevance<T extends RankedFields>(
-  rows: readonly T[],
-  tokens: readonly string[],
-): T[] {
-  const scored = rows.map((row) => {
-    let score = 0;
-    for (const [field, weight] of RANKED_FIELDS) {
-      const text = row[field].toLowerCase();
-      for (const token of tokens) {
-        const hits = wordStarts(text, token);
-        score += (weight * hits) / (hits + 1.2);
-      }
-    }
-    return { row, score };
-  });
-  scored.sort(
-    (a, b) =>
-      b.score - a.score ||
-      (a.row.recorded_at < b.row.recorded_at
-        ? 1
-        : a.row.recorded_at > b.row.recorded_at
-          ? -1
-          : 0) ||
-      b.row.seq - a.row.seq,
-  );
-  return scored.map((each) => each.row);
-}
 
 /** At most this many query words are used; more only slows the query without changing much. */
 export const MAX_SEARCH_TOKENS = 16;
@@ -819,28 +763,29 @@ export class MemoriesRepo {
     if (this.kind === "sqlite") {
       // The full-text index holds each user's words apart (ADR 0029) and yields this user's
       // matches newest rowid (seq) first, stopping at the limit; the join re-checks the owner and
-      // applies the saved-only filter.
-      const candidates = await sql<RankedFields>`select m.seq, m.recorded_at, m.title, m.tags,
-          m.summary
-        from memories_fts f join memories m on m.seq = f.rowid
-        where memories_fts match ${ownedPrefixQuery(scope.userId, tokens)}
-          and m.user_id = ${scope.userId} ${saved}
-        order by f.rowid desc limit ${SEARCH_RANK_LIMIT}`.execute(this.db);
-      const pageSeqs = rankByRelevance(candidates.rows, tokens)
-        .slice(offset, offset + PAGE_SIZE)
-        .map((row) => row.seq);
-      const total = candidates.rows.length;
-      if (pageSeqs.length === 0) return { rows: [], total };
-      const rows = await this.db
-        .selectFrom("memories")
-        .selectAll()
-        .where("seq", "in", pageSeqs)
-        .execute();
-      const bySeq = new Map(rows.map((row) => [row.seq, row]));
-      return {
-        rows: pageSeqs.flatMap((seq) => bySeq.get(seq) ?? []),
-        total,
-      };
+      // applies the saved-only filter. The candidates are ranked by the relevance() function
+      // (relevance.js) inside the query, so a read worker does the weighing and sends one page.
+      const match = ownedPrefixQuery(scope.userId, tokens);
+      const result = await sql<MemoryRow & { matches: number }>`with candidates as materialized (
+          select m.seq, m.recorded_at,
+            ${sql.raw(RELEVANCE_FUNCTION)}(m.title, m.tags, m.summary, ${tokens.join(" ")}) as score
+          from memories_fts f join memories m on m.seq = f.rowid
+          where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}
+          order by f.rowid desc limit ${SEARCH_RANK_LIMIT}
+        ), page as (
+          select seq, score, recorded_at, count(*) over () as matches from candidates
+          order by score desc, recorded_at desc, seq desc limit ${PAGE_SIZE} offset ${offset}
+        )
+        select m.*, page.matches from page join memories m on m.seq = page.seq
+        order by page.score desc, page.recorded_at desc, page.seq desc`.execute(this.db);
+      return this.searchPage(result.rows, async () => {
+        const counted = await sql<{ n: number }>`select count(*) as n from (
+            select 1 from memories_fts f join memories m on m.seq = f.rowid
+            where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}
+            limit ${SEARCH_RANK_LIMIT}
+          ) b`.execute(this.db);
+        return Number(counted.rows[0]?.n ?? 0);
+      });
     }
     const tsquery = tokens.map((token) => `${token}:*`).join(" & ");
     const rankPage = (ex: Executor) =>
