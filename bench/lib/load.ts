@@ -70,20 +70,29 @@ export interface Floor {
   perSecond: number;
 }
 
-/** The repository query alone, called one after another. */
+/**
+ * The repository query alone, called one after another: at least `iterations` times, and on
+ * until the calls have taken `minSeconds` in all. Forty calls of a query under a millisecond last
+ * about 20 ms, and their mean moved by 2x between rows of one run measuring the same journal
+ * (one GC pause or a core taken away is a large share of it); a second of calls does not.
+ */
 export async function queryFloor(
   fn: () => Promise<unknown>,
   iterations = 40,
   /** Untimed work after each call (work the call left to run after its answer). */
   afterEach: () => Promise<unknown> = async () => {},
+  minSeconds = 0,
 ): Promise<Floor> {
   await fn();
   await afterEach();
   const times: number[] = [];
-  for (let i = 0; i < iterations; i++) {
+  let timed = 0;
+  while (times.length < iterations || timed < minSeconds * 1000) {
     const started = process.hrtime.bigint();
     await fn();
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    const took = Number(process.hrtime.bigint() - started) / 1e6;
+    times.push(took);
+    timed += took;
     await afterEach();
   }
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
