@@ -117,6 +117,12 @@ async function main(): Promise<void> {
             "list middle page, cold": () =>
               sql`delete from memory_page_anchors`.execute(db.handle.db),
             "list middle page, after a change": addOneMemory,
+            // The next call's repository: nothing stored, then its page 1 and what that prepares.
+            "list middle page, never walked, after page 1": async () => {
+              await sql`delete from memory_page_anchors`.execute(db.handle.db);
+              await newRepo().list(scope, 1);
+              await coldRepo.anchorWalksSettled();
+            },
           };
           const cases: [string, string | null, () => Promise<unknown>][] = [
             ["list page 1", "/api/memories?page=1", () => repo.list(scope, 1)],
@@ -140,6 +146,13 @@ async function main(): Promise<void> {
             // after each call), as every process's first deep page was before migration 0012: the
             // page by plain offset; the walk it starts runs after the answer, untimed (ADR 0027).
             ["list middle page, cold", null, () => newRepo().list(scope, middlePage)],
+            // The same journal walked by no instance, as a user reaches a deep page: page 1 first
+            // (untimed), which prepares the deep pages' anchors after its answer (ADR 0027).
+            [
+              "list middle page, never walked, after page 1",
+              null,
+              () => coldRepo.list(scope, middlePage),
+            ],
             // A warm repository after one new recording: its anchors are moved on past the
             // change (migration 0011), not walked anew.
             ["list middle page, after a change", null, () => repo.list(scope, middlePage)],

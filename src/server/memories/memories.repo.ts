@@ -437,7 +437,51 @@ export class MemoriesRepo {
       .orderBy("recorded_at", "desc")
       .orderBy("seq", "desc")
       .execute();
+    if (position < PAGE_ANCHOR_INTERVAL) this.prepareDeepPages(scope, revision, total);
     return { rows: rows.map((row) => stripSearchVector(row) as MemoryRow), total };
+  }
+
+  /**
+   * After a shallow page (page 1 is every visit's first), the anchors the scope's deep pages will
+   * need, in both directions, when this process has none it can move on: the stored ones read
+   * back, or, when none are stored within the change log's reach (a journal no instance has
+   * walked yet, or one a restore changed past the log), walked to the middle. So the first deep
+   * page of a journal is no longer the one that pays the walk (ADR 0027). Runs after the answer;
+   * concurrent requests share one preparation per scope and direction.
+   */
+  private prepareDeepPages(scope: MemoryScope, revision: number, total: number): void {
+    const deepest = Math.floor(total / 2);
+    if (deepest < PAGE_ANCHOR_INTERVAL) return;
+    for (const direction of ["desc", "asc"] as const) {
+      const key = `${scope.userId}\u0000${storedScopeOf(scope, direction)}`;
+      if (this.withinReach(this.pageAnchors.get(key), revision)) continue;
+      const prepareKey = `${key}\u0000prepare`;
+      if (this.anchorWalks.has(prepareKey)) continue;
+      const prepare = (async () => {
+        const stored = await this.storedAnchors(key, scope, direction);
+        if (this.withinReach(stored, revision)) return;
+        this.walkAfter(
+          key,
+          scope,
+          direction,
+          revision,
+          undefined,
+          Math.floor(deepest / PAGE_ANCHOR_INTERVAL),
+        );
+      })()
+        .catch(() => undefined)
+        .finally(() => this.anchorWalks.delete(prepareKey));
+      this.anchorWalks.set(prepareKey, prepare);
+    }
+  }
+
+  /** Whether `anchors` can serve `revision`: as they are, or moved on past the logged changes. */
+  private withinReach(anchors: PageAnchors | undefined, revision: number): boolean {
+    return (
+      anchors !== undefined &&
+      anchors.keys.length > 0 &&
+      revision - anchors.revision <= LIST_CHANGES_KEPT
+    );
   }
 
   /** How many memories the scope covers, from the counts the triggers keep (migration 0008). */

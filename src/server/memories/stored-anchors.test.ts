@@ -103,10 +103,12 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
     expect(cold.walked()).toBe(true);
 
     await walkAll(on.repo, user.id);
-    // The saved-only scope is too short for any of these pages to be deep from its oldest end.
+    // The saved-only scope is too short for any of these pages to be deep from its oldest end;
+    // its page 41 is shallow from there, and prepares both directions after it.
     expect((await storedOf(user.id)).map((row) => row.scope)).toEqual([
       "all asc",
       "all desc",
+      "saved asc",
       "saved desc",
     ]);
     const fresh = recordingRepo(on.second);
@@ -222,10 +224,63 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
     expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
   });
 
+  it("prepares a journal no instance has walked on its first page, so its first deep pages read without a walk or a deep OFFSET", async () => {
+    const user = await newJournal();
+    const fresh = recordingRepo(on.second);
+    for (const scope of scopesOf(user.id)) await expectPage(fresh.repo, scope, 1);
+    await fresh.repo.anchorWalksSettled();
+    // The preparation after page 1 walked both halves of both scopes and stored them.
+    expect(fresh.walked()).toBe(true);
+    expect((await storedOf(user.id)).map((row) => row.scope)).toEqual([
+      "all asc",
+      "all desc",
+      "saved asc",
+      "saved desc",
+    ]);
+    fresh.forget();
+    for (const scope of scopesOf(user.id)) {
+      for (const page of DEEP_PAGES) await expectPage(fresh.repo, scope, page);
+    }
+    await fresh.repo.anchorWalksSettled();
+    expect(fresh.walked()).toBe(false);
+    expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
+    // Another instance's page 1 reads the stored anchors back instead of walking again.
+    const third = recordingRepo(on.t.handle);
+    await expectPage(third.repo, { userId: user.id, savedOnly: false }, 1);
+    await third.repo.anchorWalksSettled();
+    expect(third.walked()).toBe(false);
+    for (const page of DEEP_PAGES)
+      await expectPage(third.repo, { userId: user.id, savedOnly: false }, page);
+    expect(third.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
+  });
+
+  it(`walks anew on page 1 when the stored anchors are more than ${LIST_CHANGES_KEPT} changes behind (a restore), before any deep page asks`, async () => {
+    const user = await newJournal();
+    await walkAll(on.repo, user.id);
+    await on.elsewhere.insertMany(
+      Array.from({ length: LIST_CHANGES_KEPT + 5 }, (_, i) => ({
+        userId: user.id,
+        audioId: null,
+        recordedAt: new Date(Date.UTC(2031, 0, 1) + i * 60_000).toISOString(),
+        status: "saved" as const,
+      })),
+    );
+    const scope = { userId: user.id, savedOnly: false };
+    const fresh = recordingRepo(on.t.handle);
+    await expectPage(fresh.repo, scope, 1);
+    await fresh.repo.anchorWalksSettled();
+    expect(fresh.walked()).toBe(true);
+    fresh.forget();
+    for (const page of [22, 45, 60, 90]) await expectPage(fresh.repo, scope, page);
+    await fresh.repo.anchorWalksSettled();
+    expect(fresh.walked()).toBe(false);
+    expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
+  });
+
   it("deletes a user's stored anchors with the user", async () => {
     const user = await newJournal();
     await walkAll(on.repo, user.id);
-    expect(await storedOf(user.id)).toHaveLength(3);
+    expect(await storedOf(user.id)).toHaveLength(4);
     await on.t.handle.db.deleteFrom("users").where("id", "=", user.id).execute();
     expect(await storedOf(user.id)).toEqual([]);
   });
