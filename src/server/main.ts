@@ -63,6 +63,12 @@ async function main(): Promise<void> {
         sweep: (now) =>
           services.reminders.sweepOccurrences(new Date(now.getTime() - 30 * 86_400_000)),
       },
+      // Not a deletion: journals whose deep pages have no stored anchors get them walked now,
+      // before a deep page asks (ADR 0027); a run with nothing to walk reads two small lists.
+      {
+        name: "deep-page anchors walked",
+        sweep: () => services.memories.prepareUnwalkedJournals(),
+      },
       {
         name: "unattached uploads",
         sweep: (now) =>

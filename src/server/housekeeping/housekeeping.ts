@@ -11,7 +11,8 @@ const DAY_MS = 24 * HOUR_MS;
 
 /**
  * One kind of clean-up: deletes what is past its retention at `now` and returns how many items it
- * removed. Must be idempotent: several instances may run the same task at the same moment.
+ * removed (an upkeep task that writes instead returns how many items it did). Must be idempotent:
+ * several instances may run the same task at the same moment.
  */
 export interface SweepTask {
   name: string;

@@ -475,6 +475,52 @@ export class MemoriesRepo {
     }
   }
 
+  /**
+   * Walks and stores the anchors of every scope and direction with deep pages whose stored anchors
+   * are missing or out of the change log's reach: journals no instance has walked yet (all of them
+   * right after the upgrade to migration 0012), or one changed past the log since. One at a time,
+   * each walk after the one before; run at start-up, so a deep page opened before any page 1 of
+   * its journal finds its anchors too (ADR 0027). Returns how many scopes and directions it walked.
+   */
+  async prepareUnwalkedJournals(): Promise<number> {
+    const smallest = 2 * PAGE_ANCHOR_INTERVAL;
+    const journals = await this.db
+      .selectFrom("memory_counts")
+      .select(["user_id", "total", "saved", "revision"])
+      .where("total", ">=", smallest)
+      .orderBy("user_id")
+      .execute();
+    const stored = await this.db
+      .selectFrom("memory_page_anchors")
+      .innerJoin("memory_counts", "memory_counts.user_id", "memory_page_anchors.user_id")
+      .select(["memory_page_anchors.user_id", "scope", "memory_page_anchors.revision"])
+      .where("memory_counts.total", ">=", smallest)
+      .execute();
+    const storedAt = new Map(
+      stored.map((row) => [`${row.user_id}\u0000${row.scope}`, Number(row.revision)]),
+    );
+    let walked = 0;
+    for (const journal of journals) {
+      const revision = Number(journal.revision);
+      for (const savedOnly of [false, true]) {
+        const scope = { userId: journal.user_id, savedOnly };
+        const deepest = Math.floor(Number(savedOnly ? journal.saved : journal.total) / 2);
+        if (deepest < PAGE_ANCHOR_INTERVAL) continue;
+        for (const direction of ["desc", "asc"] as const) {
+          const key = `${scope.userId}\u0000${storedScopeOf(scope, direction)}`;
+          const storedRevision = storedAt.get(key);
+          if (storedRevision !== undefined && revision - storedRevision <= LIST_CHANGES_KEPT) {
+            continue;
+          }
+          const last = Math.floor(deepest / PAGE_ANCHOR_INTERVAL);
+          await this.extendAnchors(key, scope, direction, revision, undefined, last);
+          walked += 1;
+        }
+      }
+    }
+    return walked;
+  }
+
   /** Whether `anchors` can serve `revision`: as they are, or moved on past the logged changes. */
   private withinReach(anchors: PageAnchors | undefined, revision: number): boolean {
     return (

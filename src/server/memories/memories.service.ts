@@ -42,6 +42,15 @@ export class MemoriesService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /**
+   * Walks the deep-page anchors of journals no instance has walked, or changed past the change
+   * log since (ADR 0027); housekeeping runs it at start and on its interval. Returns how many
+   * scopes and directions it walked.
+   */
+  prepareUnwalkedJournals(): Promise<number> {
+    return this.repo.prepareUnwalkedJournals();
+  }
+
   /** True when `identity` may see this memory row. */
   canView(row: MemoryRow, identity: Identity): Promise<boolean> {
     return memoryVisibleTo(row, identity, (ownerId, viewer) =>

@@ -277,6 +277,49 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
     expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
   });
 
+  it("walks, at start-up, the journals no instance has walked, so a deep page opened before any page 1 needs no walk or deep OFFSET", async () => {
+    // Journals of the tests before this one, walked or not, first.
+    await on.repo.prepareUnwalkedJournals();
+    const user = await newJournal();
+    const small = await createBareUser(on.t.handle.db);
+    await on.repo.insertMany(
+      Array.from({ length: 2 * PAGE_ANCHOR_INTERVAL - 1 }, () => ({
+        userId: small.id,
+        audioId: null,
+        status: "saved" as const,
+      })),
+    );
+    const starting = recordingRepo(on.second);
+    // Both directions of both scopes of the new journal; the small one has no deep pages.
+    expect(await starting.repo.prepareUnwalkedJournals()).toBe(4);
+    expect(await storedOf(small.id)).toEqual([]);
+    expect(await starting.repo.prepareUnwalkedJournals()).toBe(0);
+
+    const fresh = recordingRepo(on.t.handle);
+    for (const scope of scopesOf(user.id)) {
+      for (const page of DEEP_PAGES) await expectPage(fresh.repo, scope, page);
+    }
+    await fresh.repo.anchorWalksSettled();
+    expect(fresh.walked()).toBe(false);
+    expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
+
+    // Changed past the log (a restore, say): walked again at the next run.
+    await on.elsewhere.insertMany(
+      Array.from({ length: LIST_CHANGES_KEPT + 5 }, (_, i) => ({
+        userId: user.id,
+        audioId: null,
+        recordedAt: new Date(Date.UTC(2031, 0, 1) + i * 60_000).toISOString(),
+        status: "saved" as const,
+      })),
+    );
+    expect(await starting.repo.prepareUnwalkedJournals()).toBe(4);
+    const later = recordingRepo(on.t.handle);
+    for (const page of [22, 45, 60, 90]) {
+      await expectPage(later.repo, { userId: user.id, savedOnly: false }, page);
+    }
+    expect(later.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
+  });
+
   it("deletes a user's stored anchors with the user", async () => {
     const user = await newJournal();
     await walkAll(on.repo, user.id);
