@@ -347,6 +347,11 @@ function storedScopeOf(scope: MemoryScope, direction: ListDirection): string {
   return `${scope.savedOnly ? "saved" : "all"} ${direction}`;
 }
 
+/** The key of a scope's anchors in one direction in the process's cache (and its walks' keys). */
+function anchorKey(scope: MemoryScope, direction: ListDirection): string {
+  return `${scope.userId}\u0000${storedScopeOf(scope, direction)}`;
+}
+
 /** The only code that reads or writes the memories table. */
 export class MemoriesRepo {
   /** Per process (per repository); validated by the database's revision on every use. */
@@ -453,7 +458,7 @@ export class MemoriesRepo {
     const deepest = Math.floor(total / 2);
     if (deepest < PAGE_ANCHOR_INTERVAL) return;
     for (const direction of ["desc", "asc"] as const) {
-      const key = `${scope.userId}\u0000${storedScopeOf(scope, direction)}`;
+      const key = anchorKey(scope, direction);
       if (this.withinReach(this.pageAnchors.get(key), revision)) continue;
       const prepareKey = `${key}\u0000prepare`;
       if (this.anchorWalks.has(prepareKey)) continue;
@@ -507,7 +512,7 @@ export class MemoriesRepo {
         const deepest = Math.floor(Number(savedOnly ? journal.saved : journal.total) / 2);
         if (deepest < PAGE_ANCHOR_INTERVAL) continue;
         for (const direction of ["desc", "asc"] as const) {
-          const key = `${scope.userId}\u0000${storedScopeOf(scope, direction)}`;
+          const key = anchorKey(scope, direction);
           const storedRevision = storedAt.get(key);
           if (storedRevision !== undefined && revision - storedRevision <= LIST_CHANGES_KEPT) {
             continue;
@@ -563,7 +568,7 @@ export class MemoriesRepo {
     revision: number,
     position: number,
   ): Promise<PageAnchor | undefined> {
-    const key = `${scope.userId}\u0000${storedScopeOf(scope, direction)}`;
+    const key = anchorKey(scope, direction);
     // A cold cache reads the anchors another process (or this one before a restart) stored.
     let anchors = this.pageAnchors.get(key) ?? (await this.storedAnchors(key, scope, direction));
     // Anchors newer than this request's revision: a later request's; this one reads by offset.

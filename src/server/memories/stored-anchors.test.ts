@@ -62,6 +62,17 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
     return user;
   }
 
+  /** More new memories, at the newest end, through another instance, than the log keeps changes. */
+  const insertPastTheLog = (userId: string) =>
+    on.elsewhere.insertMany(
+      Array.from({ length: LIST_CHANGES_KEPT + 5 }, (_, i) => ({
+        userId,
+        audioId: null,
+        recordedAt: new Date(Date.UTC(2031, 0, 1) + i * 60_000).toISOString(),
+        status: "saved" as const,
+      })),
+    );
+
   const scopesOf = (userId: string): MemoryScope[] =>
     [false, true].map((savedOnly) => ({ userId, savedOnly }));
 
@@ -166,15 +177,7 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
     const user = await newJournal();
     await walkAll(on.repo, user.id);
     const before = await storedOf(user.id);
-    // More new memories, at the newest end, than the log keeps changes.
-    await on.elsewhere.insertMany(
-      Array.from({ length: LIST_CHANGES_KEPT + 5 }, (_, i) => ({
-        userId: user.id,
-        audioId: null,
-        recordedAt: new Date(Date.UTC(2031, 0, 1) + i * 60_000).toISOString(),
-        status: "saved" as const,
-      })),
-    );
+    await insertPastTheLog(user.id);
     const scope = { userId: user.id, savedOnly: false };
     const fresh = recordingRepo(on.t.handle);
     // Pages as deep in the newest half as before (the journal grew at that end).
@@ -257,14 +260,7 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
   it(`walks anew on page 1 when the stored anchors are more than ${LIST_CHANGES_KEPT} changes behind (a restore), before any deep page asks`, async () => {
     const user = await newJournal();
     await walkAll(on.repo, user.id);
-    await on.elsewhere.insertMany(
-      Array.from({ length: LIST_CHANGES_KEPT + 5 }, (_, i) => ({
-        userId: user.id,
-        audioId: null,
-        recordedAt: new Date(Date.UTC(2031, 0, 1) + i * 60_000).toISOString(),
-        status: "saved" as const,
-      })),
-    );
+    await insertPastTheLog(user.id);
     const scope = { userId: user.id, savedOnly: false };
     const fresh = recordingRepo(on.t.handle);
     await expectPage(fresh.repo, scope, 1);
@@ -304,14 +300,7 @@ describe.each(DATABASE_KINDS)("page anchors stored in the database on %s", (kind
     expect(fresh.deepestOffset()).toBeLessThan(PAGE_ANCHOR_INTERVAL);
 
     // Changed past the log (a restore, say): walked again at the next run.
-    await on.elsewhere.insertMany(
-      Array.from({ length: LIST_CHANGES_KEPT + 5 }, (_, i) => ({
-        userId: user.id,
-        audioId: null,
-        recordedAt: new Date(Date.UTC(2031, 0, 1) + i * 60_000).toISOString(),
-        status: "saved" as const,
-      })),
-    );
+    await insertPastTheLog(user.id);
     expect(await starting.repo.prepareUnwalkedJournals()).toBe(4);
     const later = recordingRepo(on.t.handle);
     for (const page of [22, 45, 60, 90]) {
