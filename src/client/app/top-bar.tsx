@@ -106,8 +106,15 @@ function LoggedOutControls() {
 
 function LazyUserMenu({ user }: { user: User }) {
   const [openOnLoad, setOpenOnLoad] = useState(false);
+  const openWhenLoaded = () => setOpenOnLoad(true);
+  // The menu's trigger opens on pointer down, so a press counts from there too: a click would be
+  // lost when the code arrives between the pointer going down and up (the button is replaced).
   return (
-    <Suspense fallback={<UserMenuButton user={user} onClick={() => setOpenOnLoad(true)} />}>
+    <Suspense
+      fallback={
+        <UserMenuButton user={user} onPointerDown={openWhenLoaded} onClick={openWhenLoaded} />
+      }
+    >
       <UserMenu user={user} defaultOpen={openOnLoad} />
     </Suspense>
   );
