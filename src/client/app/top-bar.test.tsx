@@ -6,7 +6,7 @@ import { SESSION_USER_SCRIPT_ID } from "../../shared/constants";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import type { User } from "../../shared/schemas";
 import { USER_PATH } from "../features/auth/api/get-user";
-import { clearToasts, fakeApi, renderWithApp } from "../test/app-render";
+import { clearToasts, fakeApi, openUserMenu, renderWithApp } from "../test/app-render";
 import { TopBar } from "./top-bar";
 
 const jo: User = {
@@ -30,11 +30,6 @@ function embedSessionUser(user: User | null): HTMLScriptElement {
   block.textContent = JSON.stringify(user);
   document.head.append(block);
   return block;
-}
-
-async function openMenu() {
-  await userEvent.click(await screen.findByRole("button", { name: MESSAGES.userMenu }));
-  return screen.findByRole("menu");
 }
 
 describe("TopBar", () => {
@@ -81,7 +76,7 @@ describe("TopBar", () => {
       renderWithApp(<TopBar />);
       expect(screen.getByRole("button", { name: MESSAGES.userMenu })).toBeInTheDocument();
       expect(screen.queryByRole("status", { name: "Loading session" })).toBeNull();
-      await openMenu();
+      await openUserMenu();
       expect(screen.getByText(signedInAs(jo))).toBeInTheDocument();
       expect(calls.filter((c) => c.url === USER_PATH)).toEqual([]);
     } finally {
@@ -155,7 +150,7 @@ describe("TopBar", () => {
   it("shows the user menu with every item when logged in", async () => {
     fakeApi({ [`GET ${USER_PATH}`]: { body: jo } });
     renderWithApp(<TopBar />);
-    const menu = await openMenu();
+    const menu = await openUserMenu();
     expect(menu).toHaveTextContent(signedInAs(jo));
     expect(signedInAs(jo)).toBe("Signed in as Grandma Jo");
     const items = screen.getAllByRole("menuitem").map((item) => item.textContent);
@@ -172,13 +167,13 @@ describe("TopBar", () => {
   it("navigates to the profile and the watch view", async () => {
     fakeApi({ [`GET ${USER_PATH}`]: { body: jo } });
     const { location } = renderWithApp(<TopBar />);
-    await openMenu();
+    await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.viewProfile }));
     expect(location.history.at(-1)).toBe("/profile/joanna");
-    await openMenu();
+    await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.watchView }));
     expect(location.history.at(-1)).toBe("/watch");
-    await openMenu();
+    await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.account }));
     expect(location.history.at(-1)).toBe("/account");
   });
@@ -187,7 +182,7 @@ describe("TopBar", () => {
     fakeApi({ [`GET ${USER_PATH}`]: { body: jo } });
     renderWithApp(<TopBar />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: MESSAGES.userMenu }));
+    await openUserMenu(user);
     await user.click(await screen.findByRole("menuitem", { name: MESSAGES.shareProfile }));
     expect(await screen.findByText(MESSAGES.linkCopied)).toBeInTheDocument();
     await expect(navigator.clipboard.readText()).resolves.toBe(
@@ -203,12 +198,12 @@ describe("TopBar", () => {
       }),
     });
     const { queryClient } = renderWithApp(<TopBar />);
-    await openMenu();
+    await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.makeProfilePrivate }));
     expect(await screen.findByText(MESSAGES.profileNowPrivate)).toBeInTheDocument();
     expect(queryClient.getQueryData<User>([USER_PATH])?.isPublic).toBe(false);
     expect(api.calls.filter((c) => c.url === USER_PATH)).toHaveLength(1);
-    await openMenu();
+    await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.makeProfilePublic }));
     expect(await screen.findByText(MESSAGES.profileNowPublic)).toBeInTheDocument();
     expect(api.calls.filter((c) => c.url === "/api/user/visibility").map((c) => c.body)).toEqual([
@@ -223,7 +218,7 @@ describe("TopBar", () => {
       "POST /api/user/visibility": { status: 500, body: { message: "boom" } },
     });
     const { queryClient } = renderWithApp(<TopBar />);
-    await openMenu();
+    await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.makeProfilePrivate }));
     expect(await screen.findByText(MESSAGES.failedUpdateVisibility)).toBeInTheDocument();
     expect(queryClient.getQueryData<User>([USER_PATH])?.isPublic).toBe(true);
@@ -240,7 +235,7 @@ describe("TopBar", () => {
       },
     });
     renderWithApp(<TopBar />);
-    await openMenu();
+    await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.logOut }));
     expect(await screen.findByText(MESSAGES.goodbye)).toBeInTheDocument();
     expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
@@ -253,7 +248,7 @@ describe("TopBar", () => {
       "POST /api/logout": { status: 503, body: { message: "down" } },
     });
     renderWithApp(<TopBar />);
-    await openMenu();
+    await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.logOut }));
     expect(await screen.findByText(MESSAGES.logoutFailed)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.pleaseTryAgain)).toBeInTheDocument();

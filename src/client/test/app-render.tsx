@@ -1,11 +1,14 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { act, render } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { vi } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
+import { MESSAGES } from "../../shared/messages";
 import { Toaster } from "../components/ui/toaster";
 import { dismissToast } from "../components/ui/use-toast";
+import { FIRST_PAINT_WAIT_MS } from "../lib/after-paint";
 import { createQueryClient } from "../lib/query-client";
 
 export interface FakeResponse {
@@ -59,4 +62,23 @@ export function renderWithApp(ui: ReactNode, options: { path?: string } = {}) {
 /** Closes toasts left by a test so the next one starts clean. */
 export function clearToasts(): void {
   act(() => dismissToast());
+}
+
+/**
+ * Opens the user menu once its code has arrived, and returns the menu. The button drawn before
+ * it is replaced when the code arrives (where no paint is reported, as here, up to
+ * FIRST_PAINT_WAIT_MS after the first render): a test holding that button could send its click to
+ * a button no longer on the page. A press before the code is user-menu-early-tap.test.tsx's.
+ */
+export async function openUserMenu(user = userEvent.setup()): Promise<HTMLElement> {
+  const trigger = await waitFor(
+    () => {
+      const button = screen.getByRole("button", { name: MESSAGES.userMenu });
+      if (button.getAttribute("aria-haspopup") !== "menu") throw new Error("menu code not here");
+      return button;
+    },
+    { timeout: FIRST_PAINT_WAIT_MS + 5000 },
+  );
+  await user.click(trigger);
+  return screen.findByRole("menu");
 }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES, signedInAs } from "../../../../shared/messages";
 import type { User } from "../../../../shared/schemas";
 import { TopBar } from "../../../app/top-bar";
-import { clearToasts } from "../../../test/app-render";
+import { clearToasts, openUserMenu } from "../../../test/app-render";
 import { type FakeRequest, fakeApi, json, me, renderWithApp } from "../../memories/test/fake-api";
 import { AccountPage } from "./account-page";
 
@@ -74,7 +74,7 @@ describe("AccountPage", () => {
     expect(screen.getByRole("button", { name: MESSAGES.userMenu })).toHaveTextContent(
       "Grandma Rose",
     );
-    await user.click(screen.getByRole("button", { name: MESSAGES.userMenu }));
+    await openUserMenu(user);
     expect(
       await screen.findByText(signedInAs({ username: me.username, displayName: "Grandma Rose" })),
     ).toBeInTheDocument();

@@ -5,7 +5,7 @@ import { MESSAGES } from "../../../../shared/messages";
 import type { User } from "../../../../shared/schemas";
 import { SHARE_MESSAGES, type ShareLink } from "../../../../shared/share-links";
 import { TopBar } from "../../../app/top-bar";
-import { clearToasts, fakeApi, renderWithApp } from "../../../test/app-render";
+import { clearToasts, fakeApi, openUserMenu, renderWithApp } from "../../../test/app-render";
 import { USER_PATH } from "../../auth/api/get-user";
 import { ShareLinksSection } from "./share-links-section";
 
@@ -115,7 +115,7 @@ describe("Share Profile in the user menu", () => {
     const api = linksServer([], jo);
     const user = userEvent.setup();
     renderWithApp(<TopBar />);
-    await user.click(await screen.findByRole("button", { name: MESSAGES.userMenu }));
+    await openUserMenu(user);
     await user.click(await screen.findByRole("menuitem", { name: MESSAGES.shareProfile }));
     const dialog = await screen.findByRole("dialog", { name: SHARE_MESSAGES.dialogTitle });
     expect(screen.queryByText(MESSAGES.linkCopied)).toBeNull();
