@@ -460,9 +460,7 @@ export class MemoriesRepo {
     for (const direction of ["desc", "asc"] as const) {
       const key = anchorKey(scope, direction);
       if (this.withinReach(this.pageAnchors.get(key), revision)) continue;
-      const prepareKey = `${key}\u0000prepare`;
-      if (this.anchorWalks.has(prepareKey)) continue;
-      const prepare = (async () => {
+      this.runAfterAnswer(`${key}\u0000prepare`, async () => {
         const stored = await this.storedAnchors(key, scope, direction);
         if (this.withinReach(stored, revision)) return;
         this.walkAfter(
@@ -473,10 +471,7 @@ export class MemoriesRepo {
           undefined,
           Math.floor(deepest / PAGE_ANCHOR_INTERVAL),
         );
-      })()
-        .catch(() => undefined)
-        .finally(() => this.anchorWalks.delete(prepareKey));
-      this.anchorWalks.set(prepareKey, prepare);
+      });
     }
   }
 
@@ -655,13 +650,9 @@ export class MemoriesRepo {
       revision - (moved.storedRevision ?? Number.NEGATIVE_INFINITY) >= LIST_CHANGES_KEPT / 2
     ) {
       moved.storedRevision = revision;
-      const writeKey = `${key}\u0000stored\u0000${revision}`;
-      if (!this.anchorWalks.has(writeKey)) {
-        const write = this.storeAnchors(scope, direction, moved)
-          .catch(() => undefined)
-          .finally(() => this.anchorWalks.delete(writeKey));
-        this.anchorWalks.set(writeKey, write);
-      }
+      this.runAfterAnswer(`${key}\u0000stored\u0000${revision}`, () =>
+        this.storeAnchors(scope, direction, moved),
+      );
     }
     return moved;
   }
@@ -750,12 +741,22 @@ export class MemoriesRepo {
     known: PageAnchors | undefined,
     last: number,
   ): void {
-    const walkKey = `${key}\u0000${revision}\u0000${known?.keys.length ?? 0}`;
-    if (this.anchorWalks.has(walkKey)) return;
-    const walk = this.extendAnchors(key, scope, direction, revision, known, last)
+    this.runAfterAnswer(`${key}\u0000${revision}\u0000${known?.keys.length ?? 0}`, () =>
+      this.extendAnchors(key, scope, direction, revision, known, last),
+    );
+  }
+
+  /**
+   * Starts `work` unless work under the same key is under way, tracked until it ends (so
+   * `anchorWalksSettled()` covers it). Its failure is dropped: it only ever speeds up later pages.
+   */
+  private runAfterAnswer(key: string, work: () => Promise<unknown>): void {
+    if (this.anchorWalks.has(key)) return;
+    const run = work()
+      .then(() => undefined)
       .catch(() => undefined)
-      .finally(() => this.anchorWalks.delete(walkKey));
-    this.anchorWalks.set(walkKey, walk);
+      .finally(() => this.anchorWalks.delete(key));
+    this.anchorWalks.set(key, run);
   }
 
   /** Resolves once the anchor walks under way have ended (tests and benchmarks wait on it). */
