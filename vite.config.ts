@@ -27,57 +27,13 @@ function precompress(): Plugin {
   };
 }
 
-/** What main.tsx imports dynamically, so that it is evaluated in a task of its own (ADR 0032). */
-const REACT_DOM_MODULE = "/node_modules/react-dom/client.js";
-/** React DOM and the scheduler it alone uses: one chunk (ADR 0034). */
-const REACT_DOM_PACKAGES = /node_modules[\\/](react-dom|scheduler)[\\/]/;
-
-/**
- * Links React DOM's chunk (and the chunks it needs that the entry does not load) from index.html as
- * module preloads: they download beside the main script instead of after it has run (ADR 0032).
- */
-function preloadReactDom(): Plugin {
-  return {
-    name: "preload-react-dom",
-    apply: "build",
-    transformIndexHtml: {
-      order: "post",
-      handler(html, context) {
-        const chunks = Object.values(context.bundle ?? {}).filter(
-          (output) => output.type === "chunk",
-        );
-        const reactDom = chunks.find((chunk) =>
-          chunk.moduleIds.some((id) => id.endsWith(REACT_DOM_MODULE)),
-        );
-        if (!reactDom) throw new Error(`preload-react-dom: no chunk for ${REACT_DOM_MODULE}`);
-        const files = new Set<string>();
-        const reach = (file: string) => {
-          if (files.has(file)) return;
-          files.add(file);
-          for (const imported of chunks.find((chunk) => chunk.fileName === file)?.imports ?? []) {
-            reach(imported);
-          }
-        };
-        reach(reactDom.fileName);
-        return [...files]
-          .filter((file) => !html.includes(`/${file}"`))
-          .map((file) => ({
-            tag: "link",
-            attrs: { rel: "modulepreload", crossorigin: true, href: `/${file}` },
-            injectTo: "head" as const,
-          }));
-      },
-    },
-  };
-}
-
 /**
  * The installable app (ADR 0016): a web app manifest and a Workbox service worker that precaches the
  * app shell (index.html without a user, every script, style, icon and the MP3 encoder's wasm) so the
  * app opens and records with no connection. Pages are asked from the network first, since the server
  * embeds the session user in them; only when the network fails is the cached shell shown, and it
- * asks GET /api/user itself. /api is never cached. The page registers the worker itself, after first
- * paint (src/client/features/app-update), and asks before switching to a new version.
+ * asks GET /api/user itself. /api is never cached. The page registers the worker itself once loaded
+ * (src/client/features/app-update), and asks before switching to a new version.
  */
 function installableApp(): Plugin[] {
   return VitePWA({
@@ -133,28 +89,13 @@ function installableApp(): Plugin[] {
 export default defineConfig({
   root: "src/client",
   publicDir: "public",
-  plugins: [react(), tailwindcss(), preloadReactDom(), installableApp(), precompress()],
+  plugins: [react(), tailwindcss(), installableApp(), precompress()],
   build: {
     outDir: "../../dist/client",
     emptyOutDir: true,
-    // .vite/manifest.json: the server links a screen's chunks from it (src/server/route-preloads.ts).
+    // .vite/manifest.json is the client build's last file: scripts/build-if-stale.mjs looks for it.
     manifest: true,
     target: "es2022",
-    rolldownOptions: {
-      output: {
-        // Two scripts before the first screen instead of twelve (ADR 0034): the app's first-screen
-        // modules in the entry chunk, React DOM (with the scheduler) in one chunk of its own, which
-        // main.tsx imports dynamically (ADR 0032). Left alone, the bundler cut every module a lazy
-        // screen shares with the entry into a chunk of its own (React, the JSX runtime, messages,
-        // the API client, an icon helper: 0.3 to 4 kB each), each a round trip on a phone.
-        codeSplitting: {
-          groups: [
-            { name: "app", tags: ["$initial"], test: (id: string) => !REACT_DOM_PACKAGES.test(id) },
-            { name: "react-dom", test: REACT_DOM_PACKAGES },
-          ],
-        },
-      },
-    },
   },
   server: {
     proxy: { "/api": `http://127.0.0.1:${process.env.API_PORT ?? 5001}` },

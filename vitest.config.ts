@@ -8,7 +8,12 @@ export default defineConfig({
         test: {
           name: "server",
           environment: "node",
-          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts"],
+          include: [
+            "src/server/**/*.test.ts",
+            "src/shared/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "docs/**/*.test.ts",
+          ],
           setupFiles: ["src/server/test/setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -2,7 +2,7 @@
  * Lighthouse (mobile preset, Debian Chromium) on the home page (as a visitor and logged in) and a
  * seeded memory page of the built app, started as the README says. Prints the median performance
  * and accessibility scores of LIGHTHOUSE_RUNS runs (default 3) beside the targets: performance
- * >= 95, accessibility 100.
+ * >= 90 on a quiet machine (median), accessibility 100.
  * Run after `npm run build`. LIGHTHOUSE_REPORT_DIR=folder also keeps each run's full JSON report
  * there (for its diagnostics: bootup-time, long tasks, the LCP element). LIGHTHOUSE_PAGES=slug,slug
  * runs only those pages (home-visitor, memory-visitor, home-logged-in). LIGHTHOUSE_ENTRY=path/main.js
@@ -20,7 +20,7 @@ import type { Memory } from "../src/shared/schemas";
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 const PAGES = process.env.LIGHTHOUSE_PAGES?.split(",").map((slug) => slug.trim());
-const TARGETS = { performance: 95, accessibility: 100 } as const;
+const TARGETS = { performance: 90, accessibility: 100 } as const;
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 interface Scores {

@@ -3,15 +3,14 @@ import Fastify from "fastify";
 import { sql } from "kysely";
 import { loadConfig } from "../src/server/config";
 import type { DatabaseKind } from "../src/server/db/connection";
-import { DEFAULT_SQLITE_READ_WORKERS } from "../src/server/db/sqlite-read-pool";
-import { MemoriesRepo, searchTokens } from "../src/server/memories/memories.repo";
+import { MemoriesRepo } from "../src/server/memories/memories.repo";
+import { searchTokens } from "../src/server/memories/memory-search";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
 import { createUserWithSession } from "../src/server/test/auth-helpers";
 import { buildAppOn, createTestDatabase, makeTempDir } from "../src/server/test/harness";
 import { PAGE_SIZE } from "../src/shared/constants";
 import { seedJournal } from "./lib/journal";
 import {
-  benchReadWorkers,
   CONNECTIONS,
   HTTP_SECONDS,
   load,
@@ -22,13 +21,13 @@ import {
 } from "./lib/load";
 
 /**
- * List and search latency and throughput over HTTP with 10,000 and 100,000 memories for one user,
+ * List and search latency and throughput over HTTP with 1,000 and 20,000 memories for one user,
  * on SQLite and PostgreSQL, beside two floors measured in the same run: the same repository query
  * called directly (what the database costs without HTTP, sessions and JSON), and a bare Fastify
  * route on loopback returning the same response body (what HTTP and Fastify cost without the
  * database, sessions, helmet and zod), loaded with the same connections and duration.
  */
-const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
+const SIZES = (process.env.BENCH_SIZES ?? "1000,20000").split(",").map(Number);
 const KINDS = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",") as DatabaseKind[];
 /** The least time the query floor of a row with HTTP load spends calling its query (queryFloor). */
 const FLOOR_SECONDS = 1;
@@ -80,7 +79,7 @@ async function main(): Promise<void> {
         try {
           const dataDir = await makeTempDir("vmj-bench-");
           cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-          const db = await createTestDatabase(kind, benchReadWorkers());
+          const db = await createTestDatabase(kind);
           cleanups.push(() => db.cleanup());
           const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "silent" });
           const storage = new LocalAudioStorage(config.audioDir);
@@ -102,61 +101,15 @@ async function main(): Promise<void> {
           const lastPage = Math.ceil(size / PAGE_SIZE);
           // The dearest page to reach by offset: as far from the newest as from the oldest end.
           const middlePage = Math.ceil(lastPage / 2);
-          // A null path: the query alone, no HTTP rows (the app's anchors are warm after one request).
-          let coldRepo = repo;
-          const newRepo = () => {
-            coldRepo = new MemoriesRepo(db.handle.db, db.handle.kind);
-            return coldRepo;
-          };
-          const addOneMemory = () =>
-            repo.insert({ userId: owner.user.id, audioId: null, status: "saved" });
-          // Untimed work after each call of a row without HTTP load, by label.
-          const afterCall: Record<string, () => Promise<unknown>> = {
-            "list middle page, new process, changed since": addOneMemory,
-            // No anchors stored either: the first deep page of a process before migration 0012.
-            "list middle page, cold": () =>
-              sql`delete from memory_page_anchors`.execute(db.handle.db),
-            "list middle page, after a change": addOneMemory,
-            // The next call's repository: nothing stored, then its page 1 and what that prepares.
-            "list middle page, never walked, after page 1": async () => {
-              await sql`delete from memory_page_anchors`.execute(db.handle.db);
-              await newRepo().list(scope, 1);
-              await coldRepo.anchorWalksSettled();
-            },
-          };
-          const cases: [string, string | null, () => Promise<unknown>][] = [
+          const cases: [string, string, () => Promise<unknown>][] = [
             ["list page 1", "/api/memories?page=1", () => repo.list(scope, 1)],
             [
               "list middle page",
               `/api/memories?page=${middlePage}`,
               () => repo.list(scope, middlePage),
             ],
-            // A new repository, as in a process just started or another instance, over the
-            // anchors an earlier one walked and stored in the database (migration 0012): one read
-            // of them, then the page from the nearest.
-            ["list middle page, new process", null, () => newRepo().list(scope, middlePage)],
-            // The same with one new recording before each call: the stored anchors are moved on
-            // past the changes logged since they were stored (1 to 41 here).
-            [
-              "list middle page, new process, changed since",
-              null,
-              () => newRepo().list(scope, middlePage),
-            ],
-            // A new repository with no anchors in memory or in the database (they are deleted
-            // after each call), as every process's first deep page was before migration 0012: the
-            // page by plain offset; the walk it starts runs after the answer, untimed (ADR 0027).
-            ["list middle page, cold", null, () => newRepo().list(scope, middlePage)],
-            // The same journal walked by no instance, as a user reaches a deep page: page 1 first
-            // (untimed), which prepares the deep pages' anchors after its answer (ADR 0027).
-            [
-              "list middle page, never walked, after page 1",
-              null,
-              () => coldRepo.list(scope, middlePage),
-            ],
-            // A warm repository after one new recording: its anchors are moved on past the
-            // change (migration 0011), not walked anew.
-            ["list middle page, after a change", null, () => repo.list(scope, middlePage)],
             [`list last page`, `/api/memories?page=${lastPage}`, () => repo.list(scope, lastPage)],
+            ["years", "/api/memories/years", () => repo.years(scope)],
             [
               "search 'castl' (1%)",
               "/api/memories/search?q=castl",
@@ -170,26 +123,6 @@ async function main(): Promise<void> {
           ];
           for (const [label, path, direct] of cases) {
             if (REQUESTS && !REQUESTS.some((wanted) => label.startsWith(wanted))) continue;
-            if (path === null) {
-              const query = await queryFloor(direct, undefined, async () => {
-                // Walks (and their writes) first, so that a row's own work follows them.
-                await coldRepo.anchorWalksSettled();
-                await repo.anchorWalksSettled();
-                await afterCall[label]?.();
-              });
-              rows.push([
-                kind,
-                loadAverage(),
-                String(size),
-                label,
-                ...Array(5).fill("-"),
-                ms(query.latency.p50, 2),
-                ms(query.latency.p95, 2),
-                query.perSecond.toFixed(0),
-                ...Array(6).fill("-"),
-              ]);
-              continue;
-            }
             // The real response, so the bare route sends a body of the same size.
             const response = await fetch(`${address}${path}`, {
               headers: { cookie: owner.cookie },
@@ -203,13 +136,7 @@ async function main(): Promise<void> {
             }
 
             const http = await load(`${address}${path}`, owner.cookie);
-            // Walks a deep page starts run after it (ADR 0027): settled, untimed, between calls.
-            const query = await queryFloor(
-              direct,
-              undefined,
-              () => repo.anchorWalksSettled(),
-              FLOOR_SECONDS,
-            );
+            const query = await queryFloor(direct, undefined, undefined, FLOOR_SECONDS);
             const fastify = await load(`${bareAddress}${path}`, owner.cookie);
             rows.push([
               kind,
@@ -264,7 +191,6 @@ async function main(): Promise<void> {
   process.stdout.write(markdownTable(header, rows));
   process.stdout.write(
     `\n${CONNECTIONS} connections, ${HTTP_SECONDS} s per request type, for the app and for the bare Fastify route. ` +
-      `SQLite read worker threads: ${benchReadWorkers().sqliteReadWorkers ?? DEFAULT_SQLITE_READ_WORKERS} (SQLITE_READ_WORKERS). ` +
       `query = the repository query alone, sequential, 40 times (rows with HTTP load: at least ${FLOOR_SECONDS} s of calls); query/s = 1000 / its mean. ` +
       "Fastify = one route on loopback returning the same body (no database, session, helmet or zod), " +
       `measured right after its row; "-" where a row has no HTTP load (a cold page is cold once). HTTP/query = HTTP req/s as a share of query/s. loop = this process's event-loop delay during the HTTP load (the app runs in it). load = 1-minute load average at the row. ${seeding.join("; ")}. Total ${((Date.now() - began) / 1000).toFixed(0)} s.\n`,

@@ -149,6 +149,7 @@ describe("the account page in Chromium", () => {
     await dialog.getByLabel("Confirmation").fill("delet");
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByLabel("Confirmation").fill("delete");
+    await dialog.getByLabel(MESSAGES.currentPassword).fill(newPassword);
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, "account-delete-phone.png", false);
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -112,8 +112,16 @@ describe("accounts in Chromium", () => {
     await login.getByLabel("Username").fill(username);
     await login.getByLabel("Password").fill("first-password");
     await login.getByRole("button", { name: MESSAGES.logIn }).click();
-    await page.getByText(MESSAGES.loginFailed).first().waitFor();
-    await page.getByText(MESSAGES.invalidCredentials).first().waitFor();
+    // The failure is said inside the dialog and holds the focus; the first Escape closes the dialog.
+    const failure = login.getByRole("alert");
+    await failure.getByText(MESSAGES.loginFailed).waitFor();
+    await failure.getByText(MESSAGES.invalidCredentials).waitFor();
+    expect(await failure.evaluate((alert) => alert === document.activeElement)).toBe(true);
+    await page.keyboard.press("Escape");
+    await login.waitFor({ state: "detached" });
+    await page.getByRole("button", { name: MESSAGES.logIn }).click();
+    expect(await login.getByRole("alert").count()).toBe(0);
+    await login.getByLabel("Username").fill(username);
     await login.getByLabel("Password").fill("second-password");
     await login.getByRole("button", { name: MESSAGES.logIn }).click();
     await page.getByRole("button", { name: MESSAGES.userMenu }).waitFor();

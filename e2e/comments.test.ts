@@ -44,13 +44,13 @@ describe("a visitor leaves a spoken comment", () => {
     const card = page.getByTestId("comments-card");
     await card.getByRole("heading", { name: MESSAGES.noComments }).waitFor();
 
-    await card.getByRole("button", { name: MESSAGES.startRecording }).click();
+    await card.getByRole("button", { name: MESSAGES.answerWithVoice }).click();
     await page.getByText(MESSAGES.nameRequiredDescription).first().waitFor();
     await page.getByText(MESSAGES.nameRequired, { exact: true }).first().waitFor();
     expect(await card.getByRole("button", { name: MESSAGES.stopRecording }).count()).toBe(0);
 
     await card.getByLabel(MESSAGES.yourName).fill("Grandma Rose");
-    await card.getByRole("button", { name: MESSAGES.startRecording }).click();
+    await card.getByRole("button", { name: MESSAGES.answerWithVoice }).click();
     await card.getByRole("button", { name: MESSAGES.stopRecording }).waitFor();
     await page.waitForTimeout(3000);
     await card.getByRole("button", { name: MESSAGES.stopRecording }).click();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { measureInitialJs } from "../bench/bundle-size";
 import { MESSAGES } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
@@ -31,14 +30,12 @@ const timeline = (): Timeline => {
   };
 };
 
-// Order, not speed: what a page asks for before its first paint competes with it (Lighthouse counts
-// it on the way to the first and largest paints).
+// What the page carries is painted without being asked for (ADR 0031, ADR 0035).
 describe("the first paint", () => {
   let server: RunningServer;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let cookie: string;
   let memory: Memory;
-  let initialScripts: Set<string>;
 
   beforeAll(async () => {
     server = await startServer();
@@ -51,7 +48,6 @@ describe("the first paint", () => {
       summary: "You built a sandcastle.",
     });
     cookie = owner.cookieHeader();
-    initialScripts = new Set((await measureInitialJs()).scripts.map((s) => s.path));
   });
   afterAll(async () => {
     await browser?.close();
@@ -64,74 +60,35 @@ describe("the first paint", () => {
     return opened;
   }
 
-  it("logged in, the home page asks for no code or data but its own scripts before it paints", async () => {
+  it("logged in, the home page carries the user and the question: neither is asked for", async () => {
     const { page, context, consoleErrors } = await loggedInPage();
     await page.goto(server.url);
     await page.getByTestId("question-text").waitFor();
-    // The list below the recorder, and the user menu's code, come after the first paint.
     await page.getByRole("heading", { name: MESSAGES.recentMemories }).waitFor();
     await page.getByRole("button", { name: MESSAGES.userMenu, expanded: false }).waitFor();
     const { firstContentfulPaint, fetched } = await page.evaluate(timeline);
     expect(firstContentfulPaint).toBeGreaterThan(0);
-    const beforePaint = fetched
-      .filter((r) => r.start < firstContentfulPaint)
-      .map((r) => r.path)
-      // The browser asks for the manifest and icon itself.
-      .filter((p) => !initialScripts.has(p) && !/\.css$|\.webmanifest$|\.svg$|\.png$/.test(p));
-    expect(beforePaint).toEqual([]);
-    // The question came with the page, the user too.
     expect(fetched.map((r) => r.path)).not.toContain("/api/question");
     expect(fetched.map((r) => r.path)).not.toContain("/api/user");
-    expect(fetched.some((r) => r.path.startsWith("/assets/user-menu-"))).toBe(true);
     expect(consoleErrors).toEqual([]);
     await context.close();
   });
 
-  it("shows a toast raised before the toast area's code has arrived, once it has", async () => {
-    const { page, context, consoleErrors } = await newPage(browser);
-    // The toast area's code loads after the first paint (ADR 0032); held here until released.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let toasterAsked = false;
-    await page.route(/\/assets\/toaster-[\w-]+\.js$/, async (route) => {
-      toasterAsked = true;
-      await held;
-      await route.continue();
-    });
-    await page.goto(server.url);
-    await page.getByRole("button", { name: MESSAGES.logIn }).click();
-    const dialog = page.getByRole("dialog", { name: MESSAGES.logIn });
-    await dialog.getByLabel("Username").fill("first_paint_user");
-    await dialog.getByLabel("Password").fill("a long enough password");
-    await dialog.getByRole("button", { name: MESSAGES.logIn }).click();
-    await page.getByRole("button", { name: MESSAGES.userMenu }).waitFor();
-    expect(toasterAsked).toBe(true);
-    expect(await page.getByText(MESSAGES.welcomeBack).count()).toBe(0);
-    release();
-    await page.getByText(MESSAGES.welcomeBack).first().waitFor();
-    expect(consoleErrors).toEqual([]);
-    await context.close();
-  });
-
-  it("links the memory page's code in the page, and paints the memory it carries without asking for it", async () => {
+  it("paints the memory the page carries without asking for it", async () => {
     const { page, context, consoleErrors } = await loggedInPage();
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+    // The comments card reads "No comments" while its list loads: wait for the list's answer.
+    const commentsAnswered = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === `/api/memories/${memory.id}/comments`,
+    );
     await page.goto(`${server.url}/memory/${memory.id}`);
     await page.getByRole("heading", { name: "The beach" }).waitFor();
-    await page.getByRole("heading", { name: MESSAGES.noComments }).waitFor();
-    const { fetched } = await page.evaluate(timeline);
-    const chunk = fetched.find((r) => r.path.startsWith("/assets/memory-page-"));
-    expect(chunk).toBeDefined();
-    // Linked by the page, the code is fetched beside the main script, before the main script has
-    // run (ADR 0030).
-    const html = await (
-      await fetch(`${server.url}/memory/${memory.id}`, { headers: { cookie } })
-    ).text();
-    expect(html).toContain(`<link rel="modulepreload" crossorigin href="${chunk?.path}">`);
-    // The memory came with the page (ADR 0031): it is never asked for, yet its comments are.
-    expect(fetched.map((r) => r.path)).not.toContain(`/api/memories/${memory.id}`);
-    expect(fetched.map((r) => r.path)).toContain(`/api/memories/${memory.id}/comments`);
+    await commentsAnswered;
+    // The memory and its owner came with the page (ADR 0031): never asked for, yet its comments are.
+    expect(asked).not.toContain(`/api/memories/${memory.id}`);
+    expect(asked).not.toContain(`/api/memories/${memory.id}/owner`);
+    expect(asked).toContain(`/api/memories/${memory.id}/comments`);
     expect(consoleErrors).toEqual([]);
     await context.close();
   });
@@ -142,24 +99,32 @@ describe("the first paint", () => {
   ] as const) {
     it(`shows a visitor the memory's words before the page's code arrives, where the page puts them (${size})`, async () => {
       const { page, context, consoleErrors } = await newPage(browser, { viewport });
-      // The memory page's own code (ADR 0030's preload), held back until released.
+      // The memory page's own code, held back until released.
       let release = () => {};
       const held = new Promise<void>((resolve) => {
         release = resolve;
       });
-      await page.route(/\/assets\/memory-page-[\w-]+\.js$/, async (route) => {
+      let heldBack = 0;
+      await page.route(/\/assets\/memory-screen-[\w-]+\.js$/, async (route) => {
+        heldBack += 1;
         await held;
         await route.continue();
       });
       await page.goto(`${server.url}/memory/${memory.id}`);
       const preview = page.getByTestId("memory-preview");
       await preview.waitFor();
+      // The screen's code was asked for and is held (its file name is what the route matches).
+      await expect.poll(() => heldBack).toBe(1);
       const places = async () => ({
         title: await page.getByRole("heading", { level: 1, name: "The beach" }).boundingBox(),
-        transcript: await page.getByText("We built a sandcastle.", { exact: true }).boundingBox(),
+        // The paragraph: on the page its sentences are buttons (follow-along), whose inline boxes
+        // sit inside the line box the preview's plain text fills.
+        transcript: await page.getByTestId("transcript").boundingBox(),
         summary: await page.getByText("You built a sandcastle.", { exact: true }).boundingBox(),
       });
       const previewed = await places();
+      // Whose memory it is came with the page too: the preview names them where the page does.
+      expect(await preview.getByTestId("memory-owner").textContent()).toContain("first_paint_user");
       expect(previewed.transcript?.height).toBeGreaterThan(0);
       // The footer waits below the fold: the longer page arriving moves nothing in view.
       const footer = await page.getByRole("contentinfo").boundingBox();

@@ -76,6 +76,8 @@ export async function startServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       APP_URL: `http://127.0.0.1:${port}`,
+      // Journeys never fetch a Whisper model from the internet (the local provider would).
+      WHISPER_AUTO_DOWNLOAD: "false",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

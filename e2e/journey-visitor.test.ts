@@ -58,12 +58,13 @@ describe("journey 3: a visitor on a profile that becomes private", () => {
     expect(await list.getByText("Our first snow day").count()).toBe(0);
 
     await list.getByRole("link", { name: /Beach picnic in July/ }).click();
-    await page.waitForURL(`**/memory/${picnic.id}`);
+    // A search's result opens at the sentence that matched (?q=picnic).
+    await page.waitForURL(`**/memory/${picnic.id}?q=picnic`);
     await page.getByRole("heading", { name: "Beach picnic in July" }).first().waitFor();
 
     const card = page.getByTestId("comments-card");
     await card.getByLabel(MESSAGES.yourName).fill("Cousin Sam");
-    await card.getByRole("button", { name: MESSAGES.startRecording }).click();
+    await card.getByRole("button", { name: MESSAGES.answerWithVoice }).click();
     await card.getByRole("button", { name: MESSAGES.stopRecording }).waitFor();
     await page.waitForTimeout(3000);
     await card.getByRole("button", { name: MESSAGES.stopRecording }).click();

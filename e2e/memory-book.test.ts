@@ -4,8 +4,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEMORY_BOOK } from "../src/shared/messages";
+import { MEMORY_BOOK, MESSAGES, profileTitle } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
+import { memoryBookLinkLabel, SHARE_MESSAGES } from "../src/shared/share-links";
 import { ApiClient } from "./api-client";
 import { seriousViolations } from "./axe";
 import { type JourneySetup, seedMemory, startJourney } from "./fixtures";
@@ -109,15 +110,17 @@ describe("the printable memory book", () => {
     expect(text).not.toContain("Γιαγιά's kitchen");
     expect(text).toContain("Бабушка said it would grow. Ça été une belle journée.");
 
+    // Each code opens its memory through the share link made for the book.
     const links = await qrLinksOf(pdf, journey.workDir);
     const garden = memories.filter((memory) => memory.tags.includes("garden"));
+    const token = new RegExp(`^${server.url}/s/([A-Za-z0-9_-]{43})/`).exec(links[0] ?? "")?.[1];
     expect(links.sort()).toEqual(
-      garden.map((memory) => `${server.url}/memory/${memory.id}`).sort(),
+      garden.map((memory) => `${server.url}/s/${token}/${memory.id}`).sort(),
     );
 
-    // A fresh browser that was never logged in: the profile is public, so the page plays.
+    // A fresh browser that was never logged in plays it.
     const link = links[0] ?? "";
-    const target = garden.find((memory) => link.endsWith(`/memory/${memory.id}`));
+    const target = garden.find((memory) => link.endsWith(`/${memory.id}`));
     const visitor = await browser.newContext();
     const opened = await playsFromLink(visitor, link, target?.title ?? "");
     await opened.screenshot({
@@ -126,19 +129,46 @@ describe("the printable memory book", () => {
     });
     await visitor.close();
 
-    // A private profile: the owner's fresh browser plays it; anyone else gets "not found".
+    // A private profile: the page still plays for whoever holds it, through the book's link;
+    // the memory stays "not found" for a browser that never opened a code.
     expect((await owner.json("POST", "/api/user/visibility", { isPublic: false })).status).toBe(
       200,
     );
-    const ownerContext = await browser.newContext();
-    await addClientCookies(ownerContext, server.url, owner.cookieHeader());
-    await playsFromLink(ownerContext, link, target?.title ?? "");
-    await ownerContext.close();
+    const relative = await browser.newContext();
+    const relativePage = await playsFromLink(relative, link, target?.title ?? "");
+    // The page says whose memory it is; Back leads to their memories, never out of the app.
+    await relativePage
+      .getByTestId("memory-owner")
+      .getByRole("link", { name: profileTitle({ username: "book_owner" }) })
+      .waitFor();
+    await relativePage.getByRole("button", { name: "Back" }).click();
+    await relativePage.waitForURL(`${server.url}/profile/book_owner`);
+    await relativePage
+      .getByRole("heading", { name: profileTitle({ username: "book_owner" }) })
+      .waitFor();
     const stranger = await browser.newContext();
     const strangerPage = await stranger.newPage();
     const answer = await strangerPage.request.get(`${server.url}/api/memories/${target?.id}`);
     expect(answer.status()).toBe(404);
     await stranger.close();
+
+    // The owner revokes the book's link on the Account page: the codes stop, for everyone.
+    await page.goto(`${server.url}/account`);
+    const label = memoryBookLinkLabel(new Date());
+    const row = page.getByTestId("share-link").filter({ hasText: label });
+    await row.getByRole("button", { name: `${SHARE_MESSAGES.revoke} ${label}` }).click();
+    const confirm = page.getByRole("dialog", { name: SHARE_MESSAGES.revokeTitle });
+    await confirm.getByRole("button", { name: SHARE_MESSAGES.revoke }).click();
+    await page.getByText(SHARE_MESSAGES.revoked).first().waitFor();
+    const late = await browser.newContext();
+    const latePage = await late.newPage();
+    await latePage.goto(link);
+    await latePage.getByRole("heading", { name: MESSAGES.notFoundPage }).waitFor();
+    expect(await latePage.locator("audio").count()).toBe(0);
+    await late.close();
+    const again = await relativePage.request.get(`${server.url}/api/memories/${target?.id}`);
+    expect(again.status()).toBe(404);
+    await relative.close();
 
     expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();

@@ -206,6 +206,17 @@ describe("the installable app in Chromium", () => {
     await page.getByRole("button", { name: MESSAGES.stopRecording }).click();
     await page.getByRole("status").getByText(MESSAGES.recordingKeptOnDevice).waitFor();
     await page.getByText(pendingRecordingsLabel(1)).waitFor();
+    // Offline is not a failure: no error box and nothing in red.
+    expect(await page.getByRole("alert").count()).toBe(0);
+    expect(
+      await page
+        .getByTestId("recorder")
+        .evaluate((recorder) =>
+          [...recorder.querySelectorAll("*")].some((element) =>
+            /(^|\s)(text|bg|border)-red-/.test(element.getAttribute("class") ?? ""),
+          ),
+        ),
+    ).toBe(false);
     // Nothing reached the server while offline.
     await page.waitForTimeout(1000);
     expect(await audioFiles(server.dataDir)).toEqual(before);

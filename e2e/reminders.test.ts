@@ -9,7 +9,7 @@ import type { Memory, MemoryPage } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
 import { seriousViolations } from "./axe";
 import { type JourneySetup, startJourney } from "./fixtures";
-import { newPage, unexpectedConsoleErrors } from "./harness";
+import { addClientCookies, newPage, unexpectedConsoleErrors } from "./harness";
 
 const USERNAME = "grandpa_reminders";
 const PASSWORD = "a long enough password";
@@ -34,7 +34,8 @@ describe("journey: a reminder mail opens the recorder with its question", () => 
     });
     const owner = new ApiClient(journey.server.url);
     await owner.register(USERNAME, PASSWORD);
-    expect((await owner.json("PATCH", "/api/user", { email: EMAIL })).status).toBe(200);
+    const withEmail = { email: EMAIL, currentPassword: PASSWORD };
+    expect((await owner.json("PATCH", "/api/user", withEmail)).status).toBe(200);
   });
   afterAll(async () => {
     await journey?.close();
@@ -177,6 +178,35 @@ describe("journey: a reminder mail opens the recorder with its question", () => 
     },
     120_000 + HOUR_END_MARGIN_MS + 1_000,
   );
+
+  it("offers the weekly reminder after a first memory, and one tap turns it on", async () => {
+    const { server, browser, speechSeconds } = journey;
+    const owner = new ApiClient(server.url);
+    await owner.register("nana_first_memory", PASSWORD);
+    const withEmail = { email: "nana@example.org", currentPassword: PASSWORD };
+    expect((await owner.json("PATCH", "/api/user", withEmail)).status).toBe(200);
+    const { page, context, consoleErrors } = await newPage(browser);
+    await addClientCookies(context, server.url, owner.cookieHeader());
+    await page.goto(server.url);
+    await page.getByRole("button", { name: MESSAGES.userMenu }).waitFor();
+    expect(await page.getByTestId("weekly-reminder-offer").count()).toBe(0);
+
+    await page.getByRole("button", { name: MESSAGES.startRecording }).click();
+    await page.getByRole("button", { name: MESSAGES.stopRecording }).waitFor();
+    await page.waitForTimeout(speechSeconds * 1000 + 800);
+    await page.getByRole("button", { name: MESSAGES.stopRecording }).click();
+    await page.getByText(MESSAGES.memorySaved, { exact: true }).waitFor({ timeout: 60_000 });
+
+    const offer = page.getByTestId("weekly-reminder-offer");
+    await offer.getByRole("button", { name: REMINDER_MESSAGES.weeklyOfferAccept }).click();
+    await page.getByText(REMINDER_MESSAGES.weeklyOfferDone).first().waitFor();
+    await offer.waitFor({ state: "detached" });
+    const settings = await owner.json<ReminderSettings>("GET", "/api/reminders");
+    expect(settings.data.weekly.enabled).toBe(true);
+    expect(settings.data.saved).toBe(true);
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
+    await context.close();
+  });
 });
 
 function linkIn(mail: ReceivedMail, pattern: RegExp): string {

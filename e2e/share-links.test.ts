@@ -1,7 +1,9 @@
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SmtpSink, startSmtpSink } from "../src/server/test/smtp-sink";
 import { MESSAGES } from "../src/shared/messages";
+import { RELATIVES } from "../src/shared/relatives";
 import type { Memory } from "../src/shared/schemas";
 import { SHARE_MESSAGES } from "../src/shared/share-links";
 import { ApiClient } from "./api-client";
@@ -13,13 +15,16 @@ const COMMENT_TEXT = "Hello sweetheart, Grandma loves this one.";
 
 describe("a private profile shared with Grandma by link", () => {
   let journey: JourneySetup;
+  let sink: SmtpSink;
   let parent: ApiClient;
   let memory: Memory;
   const username = `parent${Date.now().toString(36)}`;
 
   beforeAll(async () => {
+    sink = await startSmtpSink();
     journey = await startJourney({
       name: "share-links",
+      env: { SMTP_URL: sink.url },
       speech: COMMENT_TEXT,
       stub: (request) =>
         request.path.endsWith("/audio/transcriptions")
@@ -37,6 +42,7 @@ describe("a private profile shared with Grandma by link", () => {
   });
   afterAll(async () => {
     await journey?.close();
+    await sink?.close();
   });
 
   const shot = (page: Page, name: string) =>
@@ -91,6 +97,19 @@ describe("a private profile shared with Grandma by link", () => {
     });
     await gPage.goto(link);
     expect(new URL(gPage.url()).pathname).toBe(`/profile/${username}`);
+    // A welcome: who shared it, that she can listen and answer by voice; no Log in or Sign up.
+    const welcome = gPage.getByTestId("shared-welcome");
+    await welcome.getByText(RELATIVES.welcomeAnswer).waitFor();
+    expect(await gPage.getByRole("button", { name: MESSAGES.logIn }).count()).toBe(0);
+    expect(await gPage.getByRole("button", { name: MESSAGES.signUp }).count()).toBe(0);
+    expect(await seriousViolations(gPage)).toEqual([]);
+    // She plays a memory in place, from the list.
+    const playInPlace = gPage.getByRole("button", {
+      name: RELATIVES.playMemory("Mia's first swim"),
+    });
+    await playInPlace.click();
+    await gPage.getByRole("button", { name: RELATIVES.pauseMemory("Mia's first swim") }).click();
+    await shot(gPage, "share-link-welcome.png");
     await gPage.getByText("Mia's first swim").first().click();
     await gPage.waitForURL(`**/memory/${memory.id}`);
 
@@ -102,7 +121,7 @@ describe("a private profile shared with Grandma by link", () => {
     // And leaves a spoken comment under her name.
     const card = gPage.getByTestId("comments-card");
     await card.getByLabel(MESSAGES.yourName).fill("Grandma");
-    await card.getByRole("button", { name: MESSAGES.startRecording }).click();
+    await card.getByRole("button", { name: MESSAGES.answerWithVoice }).click();
     await card.getByRole("button", { name: MESSAGES.stopRecording }).waitFor();
     await gPage.waitForTimeout(3000);
     await card.getByRole("button", { name: MESSAGES.stopRecording }).click();
@@ -136,5 +155,24 @@ describe("a private profile shared with Grandma by link", () => {
     expect(unexpectedConsoleErrors(parentTab.consoleErrors)).toEqual([]);
     await grandma.context.close();
     await parentTab.context.close();
+  });
+
+  it("shows a new link at the address its mail holds, whatever name the page is open at", async () => {
+    const { server, browser } = journey;
+    // The journal opened at another name for this machine than its APP_URL (127.0.0.1).
+    const elsewhere = server.url.replace("127.0.0.1", "localhost");
+    const { page, context, consoleErrors } = await newPage(browser);
+    await addClientCookies(context, elsewhere, parent.cookieHeader());
+    await page.goto(`${elsewhere}/account`);
+    const region = page.getByRole("region", { name: SHARE_MESSAGES.sectionTitle });
+    await region.getByLabel(SHARE_MESSAGES.labelField).fill("Aunt May");
+    await region.getByLabel(SHARE_MESSAGES.emailField).fill("may@example.org");
+    await region.getByRole("button", { name: SHARE_MESSAGES.create }).click();
+    const shown = await region.getByTestId("created-share-link").getByRole("textbox").inputValue();
+    expect(shown).toMatch(new RegExp(`^${server.url}/s/[A-Za-z0-9_-]{43}$`));
+    const mail = await sink.waitFor((m) => m.to.includes("may@example.org"));
+    expect(mail.text.split(/\r?\n/)).toContain(shown);
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
+    await context.close();
   });
 });

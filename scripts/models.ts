@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   if (config.WHISPER_MODEL !== name) {
     say(`Select it with WHISPER_MODEL=${name} (now ${config.WHISPER_MODEL}), then restart.`);
   } else {
-    say("Restart the server to use it.");
+    say("A running server uses it from the next recording.");
   }
   return 0;
 }

@@ -111,12 +111,3 @@ export function markdownTable(header: string[], rows: string[][]): string {
 export function loadAverage(): string {
   return (os.loadavg()[0] ?? 0).toFixed(2);
 }
-
-/**
- * SQLite's read worker threads for a bench's databases (ADR 0026): SQLITE_READ_WORKERS as the
- * server reads it, so `SQLITE_READ_WORKERS=0` measures every query on the event loop.
- */
-export function benchReadWorkers(): { sqliteReadWorkers?: number } {
-  const value = process.env.SQLITE_READ_WORKERS;
-  return value === undefined ? {} : { sqliteReadWorkers: Number(value) };
-}

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CURRENT_QUESTION_SCRIPT_ID,
+  PAGE_MEMORY_OWNER_SCRIPT_ID,
   PAGE_MEMORY_SCRIPT_ID,
   SESSION_USER_SCRIPT_ID,
 } from "../shared/constants";
@@ -101,6 +102,7 @@ describe("AppShell", () => {
       createdAt: "2026-06-01T00:00:00.000Z",
       question: null,
       language: null,
+      photos: [],
     };
     // A row's private columns handed in by mistake are not sent: the route's schema shapes it.
     const row = { ...memory, anon_owner_hash: "secret-visitor-hash", claim_expires_at: "x" };
@@ -115,6 +117,14 @@ describe("AppShell", () => {
     // The browser's own JSON.parse reads the same text back (U+2028 included).
     expect((embedded(html, PAGE_MEMORY_SCRIPT_ID) as Memory).title).toContain("\u2028");
     expect(await shell.render(null)).not.toContain(PAGE_MEMORY_SCRIPT_ID);
+
+    // Whose it is rides beside it, escaped the same way; never without the memory.
+    const owner = { owner: { username: "rose", displayName: "</script><img src=x>\u2028" } };
+    const withOwner = await shell.render(null, { memory, owner });
+    expect(withOwner.match(/<\/script>/gi)).toHaveLength(3);
+    expect(withOwner).not.toContain("<img");
+    expect(embedded(withOwner, PAGE_MEMORY_OWNER_SCRIPT_ID)).toEqual(owner);
+    expect(await shell.render(null, { owner })).not.toContain(PAGE_MEMORY_OWNER_SCRIPT_ID);
   });
 
   it.each(["$'", "$`", "$&", "a$$b", "$1 and $<name>"])(
@@ -133,33 +143,5 @@ describe("AppShell", () => {
     await expect(missing.render(null)).rejects.toThrow(/ENOENT/);
     await writeFile(path.join(dir, "later.html"), TEMPLATE);
     expect(embedded(await missing.render(null))).toBeNull();
-  });
-
-  it("links a screen's scripts as module preloads in the head, for visitors too", async () => {
-    const preloads = ["/assets/memory-page-EEEE.js", "/assets/dialog-CCCC.js"];
-    const html = await shell.render(null, { preloads });
-    for (const file of preloads) {
-      const link = `<link rel="modulepreload" crossorigin href="${file}">`;
-      expect(html).toContain(link);
-      expect(html.indexOf(link)).toBeLessThan(html.indexOf("</head>"));
-    }
-    // Even when the session could not be read, the page's own code is linked.
-    expect(await shell.render(undefined, { preloads })).toContain('rel="modulepreload"');
-    expect(await shell.render(undefined)).toBe(TEMPLATE);
-  });
-
-  it("does not link a script twice that the page already links", async () => {
-    // The build links React DOM's chunks in index.html (ADR 0032); a screen may need one of them.
-    const linked = '<link rel="modulepreload" crossorigin href="/assets/react-dom-AAAA.js">';
-    const file = path.join(dir, "linked.html");
-    await writeFile(file, TEMPLATE.replace("</head>", `${linked}</head>`));
-    const linkedShell = new AppShell(file);
-    const html = await linkedShell.render(null, {
-      preloads: ["/assets/memory-page-EEEE.js", "/assets/react-dom-AAAA.js"],
-    });
-    expect(html.split("/assets/react-dom-AAAA.js")).toHaveLength(2);
-    expect(html).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/memory-page-EEEE.js">',
-    );
   });
 });

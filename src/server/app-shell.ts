@@ -1,16 +1,19 @@
 import { readFile } from "node:fs/promises";
 import {
   CURRENT_QUESTION_SCRIPT_ID,
+  PAGE_MEMORY_OWNER_SCRIPT_ID,
   PAGE_MEMORY_SCRIPT_ID,
   SESSION_USER_SCRIPT_ID,
 } from "../shared/constants";
 import { type CurrentQuestion, currentQuestionSchema } from "../shared/reminders";
-import { type Memory, memorySchema, type User, userSchema } from "../shared/schemas";
-
-/** Text safe inside a double-quoted attribute. */
-function escapeAttribute(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-}
+import {
+  type Memory,
+  type MemoryOwner,
+  memoryOwnerSchema,
+  memorySchema,
+  type User,
+  userSchema,
+} from "../shared/schemas";
 
 /**
  * A JSON data block; `<` escaped so no text can close the element (or open a comment), and the
@@ -30,8 +33,8 @@ export interface PageExtras {
   question?: CurrentQuestion | undefined;
   /** The memory a memory's page shows, when this request may see it (ADR 0031). */
   memory?: Memory | undefined;
-  /** The screen's scripts (route-preloads.ts), linked as module preloads. */
-  preloads?: readonly string[] | undefined;
+  /** Whose it is, so its page names them from the first paint. */
+  owner?: MemoryOwner | undefined;
 }
 
 /**
@@ -52,19 +55,14 @@ export class AppShell {
    */
   async render(
     user: User | null | undefined,
-    { question, memory, preloads = [] }: PageExtras = {},
+    { question, memory, owner }: PageExtras = {},
   ): Promise<string> {
     this.template ??= readFile(this.indexHtmlPath, "utf8");
     const template = await this.template.catch((error: unknown) => {
       this.template = undefined;
       throw error;
     });
-    // The screen's own code, fetched beside the main script instead of after it has run; a script
-    // the page already links (React DOM's chunks, ADR 0032) is not linked twice.
-    let blocks = preloads
-      .filter((file) => !template.includes(`href="${file}"`))
-      .map((file) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(file)}">`)
-      .join("");
+    let blocks = "";
     // Each block holds only the fields its API route would send (parsed by the route's schema).
     if (user !== undefined) {
       blocks += dataBlock(SESSION_USER_SCRIPT_ID, user ? userSchema.parse(user) : null);
@@ -73,6 +71,9 @@ export class AppShell {
       blocks += dataBlock(CURRENT_QUESTION_SCRIPT_ID, currentQuestionSchema.parse(question));
     }
     if (memory) blocks += dataBlock(PAGE_MEMORY_SCRIPT_ID, memorySchema.parse(memory));
+    if (memory && owner) {
+      blocks += dataBlock(PAGE_MEMORY_OWNER_SCRIPT_ID, memoryOwnerSchema.parse(owner));
+    }
     if (!blocks) return template;
     // A replacer function, not a replacement string: the user's text may hold `$&`, `$'` or `` $` ``.
     return template.includes("</head>")

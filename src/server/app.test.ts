@@ -11,6 +11,7 @@ import {
   SESSION_USER_SCRIPT_ID,
 } from "../shared/constants";
 import { MESSAGES } from "../shared/messages";
+import { isTechnicalText } from "../shared/rules";
 import type { HealthResponse } from "../shared/schemas";
 import { SESSION_COOKIE } from "./auth/session.service";
 import { loadConfig } from "./config";
@@ -399,6 +400,25 @@ describe("the HTTP shell", () => {
     });
     expect(res.statusCode).toBe(400);
     expect(typeof res.json().message).toBe("string");
+  });
+
+  it("answers every refusal in the product's words: no status line, no library text", async () => {
+    const refusals = [
+      { payload: "{not json", headers: { "content-type": "application/json" } },
+      { payload: "", headers: { "content-type": "application/json" } },
+      { payload: "name=xy", headers: { "content-type": "text/csv" } },
+      { payload: { name: 42, age: "old" } },
+      { payload: { name: "xy" } },
+    ];
+    for (const request of refusals) {
+      const res = await app.inject({ method: "POST", url: "/api/echo", ...request });
+      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+      const { message } = res.json() as { message: string };
+      expect(isTechnicalText(message), message).toBe(false);
+      expect(message).not.toMatch(/FST_|content-type|JSON|zod|expected/i);
+    }
+    const boom = await app.inject({ method: "GET", url: "/api/boom" });
+    expect(isTechnicalText(boom.json().message)).toBe(false);
   });
 
   it("never leaks internals on a 500", async () => {

@@ -17,6 +17,8 @@ import type { JobWorker } from "./jobs/worker";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
 import { restoreRoutes } from "./memories/restore.routes";
+import { transcriptsRoutes } from "./memories/transcripts.routes";
+import { photosRoutes } from "./photos/photos.routes";
 import { apiDocs } from "./plugins/api-docs";
 import { crossSiteGuard } from "./plugins/cross-site-guard";
 import { identityPlugin } from "./plugins/identity";
@@ -25,6 +27,7 @@ import { securityHeaders } from "./plugins/security-headers";
 import { webApp } from "./plugins/web-app";
 import { databaseRateLimitStore } from "./rate-limit-store";
 import { remindersRoutes } from "./reminders/reminders.routes";
+import { relativeNewsRoutes } from "./share-links/relative-news.routes";
 import { shareLinkOpenRoute, shareLinksRoutes } from "./share-links/share-links.routes";
 import { accountRoutes } from "./users/account.routes";
 import { usersRoutes } from "./users/users.routes";
@@ -101,8 +104,10 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         book: services.book,
       });
       await api.register(memoryProcessingRoutes, { processing: services.processing, config });
+      await api.register(transcriptsRoutes, { transcripts: services.transcripts });
       await api.register(restoreRoutes, { restore: services.restore, config });
       await api.register(audioRoutes, { config, audio: services.audio, mayHear: services.mayHear });
+      await api.register(photosRoutes, { config, photos: services.photos });
       await api.register(commentsRoutes, {
         comments: services.comments,
         perMemoryPerHour: config.RATE_LIMIT_COMMENTS_PER_HOUR,
@@ -113,6 +118,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         unsubscribePerMinute: config.RATE_LIMIT_AUTH_PER_MINUTE,
       });
       await api.register(shareLinksRoutes, { shareLinks: services.shareLinks, config });
+      await api.register(relativeNewsRoutes, { news: services.relativeNews, config });
     },
     { prefix: "/api" },
   );

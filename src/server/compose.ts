@@ -1,10 +1,14 @@
+import { statfs } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import type { AiProviders } from "./ai/ai";
-import { createAi } from "./ai/ai-factory";
+import { betterSpeechAvailable, createAi } from "./ai/ai-factory";
+import { ModelFetcher } from "./ai/whisper/model-fetcher";
+import { isModelName, type ModelEntry, WHISPER_MODELS } from "./ai/whisper/whisper-models";
 import { AudioRepo } from "./audio/audio.repo";
 import { type AttachmentVisibility, AudioService } from "./audio/audio.service";
 import { AuthService } from "./auth/auth.service";
+import { ResetTokensRepo } from "./auth/reset-tokens.repo";
 import { SessionService } from "./auth/session.service";
 import { SessionsRepo } from "./auth/sessions.repo";
 import { transcribeCommentHandler } from "./comments/comments.jobs";
@@ -14,6 +18,7 @@ import { type Config, publicAppUrl } from "./config";
 import type { DatabaseHandle } from "./db/connection";
 import { Transactions } from "./db/transactions";
 import { HealthService } from "./health/health.service";
+import { createHousekeeping } from "./housekeeping/housekeeping";
 import { JobsRepo } from "./jobs/jobs.repo";
 import { JobWorker } from "./jobs/worker";
 import { createMailer, type Mailer } from "./mail/mailer";
@@ -24,17 +29,24 @@ import { MemoriesRestore } from "./memories/memories-restore";
 import { MemoryBook } from "./memories/memory-book";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memories/memory-pipeline";
 import { MemoryProcessingService } from "./memories/memory-processing.service";
+import { TranscriptsService } from "./memories/transcripts.service";
 import { countStorageErrors, timeAiCalls } from "./metrics/instrument";
 import { Metrics } from "./metrics/metrics";
+import { PhotosRepo } from "./photos/photos.repo";
+import { PhotosService } from "./photos/photos.service";
 import { RateLimitCounters } from "./rate-limit-store";
 import { QuestionsRepo } from "./reminders/questions.repo";
 import { QuestionsService } from "./reminders/questions.service";
 import { RemindersRepo } from "./reminders/reminders.repo";
 import { RemindersService } from "./reminders/reminders.service";
+import { Scheduler } from "./scheduler";
 import { ServerSecretsRepo } from "./secrets/server-secrets.repo";
+import { RelativeNewsService } from "./share-links/relative-news.service";
+import { ShareLinkSubscriptionsRepo } from "./share-links/share-link-subscriptions.repo";
 import { ShareLinksRepo } from "./share-links/share-links.repo";
 import { ShareLinksService } from "./share-links/share-links.service";
 import type { AudioStorage } from "./storage/audio-storage";
+import type { StoredFileOwner } from "./storage/stored-files";
 import { AccountService } from "./users/account.service";
 import { UsersRepo } from "./users/users.repo";
 import { UsersService } from "./users/users.service";
@@ -49,9 +61,19 @@ export interface ServiceDeps {
   ai?: AiProviders;
   /** Defaults to SMTP when SMTP_URL is set, else the DATA_DIR/outbox folder. */
   mailer?: Mailer;
+  /**
+   * The size and checksums a downloaded Whisper model must have, instead of WHISPER_MODELS' pin
+   * for WHISPER_MODEL: tests serve a generated model and pin it here (the check always runs).
+   */
+  whisperPin?: ModelEntry;
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** Indexes every memory for search afresh (`npm run search-index -- rebuild`); how many. */
+export function rebuildSearchIndex(database: DatabaseHandle): Promise<number> {
+  return new MemoriesRepo(database.db, database.kind).rebuildSearchIndex();
+}
 
 /**
  * The composition function: every repository and service, built once. Each repository is the
@@ -70,21 +92,55 @@ export function createServices(deps: ServiceDeps) {
   });
   const storage = countStorageErrors(deps.storage, metrics);
 
-  const users = new UsersService(new UsersRepo(db, database.kind));
-  const sessions = new SessionService(new SessionsRepo(db), config);
+  const usersRepo = new UsersRepo(db, database.kind);
+  const users = new UsersService(usersRepo);
+  const sessionsRepo = new SessionsRepo(db);
+  const sessions = new SessionService(sessionsRepo, config);
   const mailer = deps.mailer ?? createMailer(config, log);
-  const auth = new AuthService({ db, transactions, sessions, mailer, log });
-  // Deleting an account deletes its links by the foreign key's cascade (migration 0005).
-  const shareLinks = new ShareLinksService({
-    repo: new ShareLinksRepo(db),
+  const resetTokens = new ResetTokensRepo(db);
+  const auth = new AuthService({
+    users: usersRepo,
+    resetTokens,
+    transactions,
+    sessions,
+    mailer,
+    log,
+  });
+  const secrets = new ServerSecretsRepo(db);
+  const memoriesRepo = new MemoriesRepo(db, database.kind);
+  const shareLinksRepo = new ShareLinksRepo(db);
+  // Revoking a link deletes its addresses by the foreign key's cascade (migration 0017).
+  const relativeNews = new RelativeNewsService({
+    repo: new ShareLinkSubscriptionsRepo(db),
+    links: shareLinksRepo,
+    memories: memoriesRepo,
     users,
     mailer,
+    secrets,
+    appUrl: publicAppUrl(config),
+    digestMinutes: config.RELATIVE_DIGEST_MINUTES,
+    log,
+  });
+  // Deleting an account deletes its links by the foreign key's cascade (migration 0005).
+  const shareLinks = new ShareLinksService({
+    repo: shareLinksRepo,
+    users,
+    mailer,
+    secrets,
+    news: relativeNews,
     appUrl: publicAppUrl(config),
     log,
   });
   const audio = new AudioService(new AudioRepo(db), storage);
 
-  const memoriesRepo = new MemoriesRepo(db, database.kind);
+  // A memory's photos: owner-only changes, seen by whoever may see the memory.
+  const photos = new PhotosService(new PhotosRepo(db), storage, transactions, {
+    assertOwner: async (memoryId, identity) => {
+      await memories.getOwnedRow(memoryId, identity);
+    },
+    isVisible: (memoryId, identity) => memories.isVisible(memoryId, identity),
+  });
+
   const memories: MemoriesService = new MemoriesService(
     memoriesRepo,
     users,
@@ -94,6 +150,7 @@ export function createServices(deps: ServiceDeps) {
       deleteForMemory: (memoryId, trx) => comments.deleteForMemory(memoryId, trx),
       deleteForMemories: (memoryIds, trx) => comments.deleteForMemories(memoryIds, trx),
     },
+    photos,
     transactions,
   );
   const commentsRepo = new CommentsRepo(db);
@@ -112,13 +169,28 @@ export function createServices(deps: ServiceDeps) {
     return memoryId !== null && memories.isVisible(memoryId, identity);
   };
 
-  const ai = timeAiCalls(deps.ai ?? createAi(config), metrics);
+  const providers = deps.ai ?? createAi(config);
+  const ai = timeAiCalls(providers, metrics);
+  // The local provider's Whisper model, fetched in the background when it is missing (ADR 0040).
+  const modelFetcher =
+    config.aiProvider === "local" &&
+    config.WHISPER_AUTO_DOWNLOAD &&
+    isModelName(config.WHISPER_MODEL)
+      ? new ModelFetcher({
+          name: config.WHISPER_MODEL,
+          entry: deps.whisperPin ?? WHISPER_MODELS[config.WHISPER_MODEL],
+          dataDir: config.dataDir,
+          host: config.WHISPER_MODEL_HOST,
+          log,
+        })
+      : null;
   const worker = new JobWorker(
     jobs,
     {
       [PROCESS_MEMORY_JOB]: new MemoryPipeline(memoriesRepo, audio, ai, {
         log,
         onStage: (stage, outcome, seconds) => metrics.stageFinished(stage, outcome, seconds),
+        hasPhotos: async (memoryId) => (await photos.forMemories([memoryId])).has(memoryId),
       }),
       [TRANSCRIBE_COMMENT_JOB]: transcribeCommentHandler({
         comments: commentsRepo,
@@ -142,26 +214,98 @@ export function createServices(deps: ServiceDeps) {
     config,
     () => worker.notify(),
   );
-  const backup = new MemoriesBackup(memoriesRepo, comments, audio, storage, log);
+  const transcripts = new TranscriptsService({
+    repo: memoriesRepo,
+    memories,
+    jobs,
+    transactions,
+    betterSpeech: () => betterSpeechAvailable(providers),
+    onQueued: () => worker.notify(),
+  });
+  const backup = new MemoriesBackup(memoriesRepo, comments, audio, photos, storage, log);
   const restore = new MemoriesRestore(
     memoriesRepo,
     comments,
     audio,
+    photos,
     transactions,
     {
       tempDir: path.join(config.dataDir, "tmp"),
       maxBytes: config.RESTORE_MAX_BYTES,
       maxAudioBytes: config.UPLOAD_MAX_BYTES,
+      maxPhotoBytes: config.PHOTO_MAX_BYTES,
     },
     log,
   );
   const account = new AccountService({ users, auth, memories, audio, transactions });
-  const book = new MemoryBook(memoriesRepo, { appUrl: publicAppUrl(config) });
+  const book = new MemoryBook(memoriesRepo, {
+    shareLinkFor: (userId) => shareLinks.bookLink(userId),
+    photos,
+  });
   const questions = new QuestionsService(new QuestionsRepo(db));
   const reminders = new RemindersService(
     new RemindersRepo(db),
-    { secrets: new ServerSecretsRepo(db), users, questions, mailer, log },
+    { secrets, users, questions, mailer, log },
     { appUrl: publicAppUrl(config) },
+  );
+
+  const rateLimitCounters = new RateLimitCounters(db);
+  const housekeeping = createHousekeeping({
+    sessions: sessionsRepo,
+    resetTokens,
+    jobs,
+    counters: rateLimitCounters,
+    config,
+    logger: log,
+    extraTasks: [
+      { name: "partial uploads", sweep: (now) => deps.storage.sweepTemporaryFiles(now) },
+      { name: "interrupted restores", sweep: (now) => restore.sweepLeftovers(now) },
+      {
+        // An occurrence only has to outlive its local day (ADR 0020); a month is ample.
+        name: "old reminder occurrences",
+        sweep: (now) => reminders.sweepOccurrences(new Date(now.getTime() - 30 * 86_400_000)),
+      },
+      {
+        name: "unattached uploads",
+        sweep: (now) =>
+          audio.sweepUnattached(
+            new Date(now.getTime() - config.UNATTACHED_UPLOAD_RETENTION_HOURS * 3_600_000),
+          ),
+      },
+    ],
+  });
+  // All background work of the instance; main.ts starts it once the app listens.
+  const scheduler = new Scheduler(
+    [
+      {
+        name: "housekeeping",
+        everyMs: config.HOUSEKEEPING_INTERVAL_MINUTES * 60_000,
+        run: (now) => housekeeping.runOnce(now),
+      },
+      {
+        // Reminders are kept in the database (ADR 0020): a restart neither loses nor repeats one.
+        name: "reminder check",
+        everyMs: config.REMINDER_CHECK_SECONDS * 1000,
+        run: (now) => reminders.sendDue(now),
+      },
+      {
+        // Relatives' news is claimed in the database too (ADR 0044): each mail goes out once.
+        name: "relative news",
+        everyMs: config.REMINDER_CHECK_SECONDS * 1000,
+        run: (now) => relativeNews.sendDue(now),
+      },
+      ...(modelFetcher
+        ? [
+            {
+              // Does nothing once the model is there; retries with backoff after a failure.
+              name: "whisper model download",
+              everyMs: 60_000,
+              run: (now: Date, signal: AbortSignal) => modelFetcher.runOnce(now, signal),
+            },
+          ]
+        : []),
+    ],
+    log,
   );
 
   return {
@@ -171,11 +315,14 @@ export function createServices(deps: ServiceDeps) {
     sessions,
     auth,
     shareLinks,
+    relativeNews,
     audio,
     mayHear,
+    photos,
     memories,
     comments,
     processing,
+    transcripts,
     backup,
     restore,
     account,
@@ -184,8 +331,25 @@ export function createServices(deps: ServiceDeps) {
     reminders,
     worker,
     metrics,
-    health: new HealthService({ database, storage, jobs }),
-    rateLimitCounters: new RateLimitCounters(db),
+    /**
+     * The rows of every kind of stored file: the instance check and backup walk these, and treat a
+     * file none of them names as left over. A feature that stores files adds its owner here.
+     */
+    storedFiles: [audio, photos] as StoredFileOwner[],
+    health: new HealthService({
+      database,
+      storage,
+      jobs,
+      freeDiskBytes: async () => {
+        const disk = await statfs(config.dataDir);
+        return disk.bavail * disk.bsize;
+      },
+      minFreeDiskBytes: config.UPLOAD_MAX_BYTES,
+    }),
+    rateLimitCounters,
+    scheduler,
+    /** Fetches the local provider's missing Whisper model; a task of `scheduler` (null: off). */
+    modelFetcher,
     /** Stops the worker (jobs in hand keep their lease) and waits for mail being sent. */
     async close(): Promise<void> {
       await worker.stop();

@@ -14,10 +14,6 @@ describe("loadConfig", () => {
     const config = loadConfig({ DATABASE_URL: "postgres://u@h:5432/db" });
     expect(config.database).toEqual({ kind: "postgres", url: "postgres://u@h:5432/db" });
   });
-  it("runs SQLite reads on 2 worker threads unless told otherwise (0: none)", () => {
-    expect(loadConfig({}).SQLITE_READ_WORKERS).toBe(2);
-    expect(loadConfig({ SQLITE_READ_WORKERS: "0" }).SQLITE_READ_WORKERS).toBe(0);
-  });
   it("chooses openai when a key is configured", () => {
     expect(loadConfig({ OPENAI_API_KEY: "sk-test" }).aiProvider).toBe("openai");
   });
@@ -29,9 +25,6 @@ describe("loadConfig", () => {
     ["AI_PROVIDER", "gemini"],
     ["APP_URL", "not a url"],
     ["METRICS_TOKEN", "short"],
-    ["SQLITE_READ_WORKERS", "-1"],
-    ["SQLITE_READ_WORKERS", "1.5"],
-    ["SQLITE_READ_WORKERS", "17"],
   ])("names the variable in the error for %s=%s", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
@@ -59,9 +52,11 @@ describe("housekeeping and shutdown settings", () => {
       HOUSEKEEPING_INTERVAL_MINUTES: 60,
       FINISHED_JOB_RETENTION_DAYS: 7,
       FAILED_JOB_RETENTION_DAYS: 30,
-      UNATTACHED_UPLOAD_RETENTION_HOURS: 48,
+      UNATTACHED_UPLOAD_RETENTION_HOURS: 192,
       SHUTDOWN_GRACE_MS: 8000,
     });
+    // A recording made without an account can be saved to one for a week.
+    expect(loadConfig({}).CLAIM_WINDOW_HOURS).toBe(168);
   });
   it("accept 0 to turn the sweep off and refuse negative values", () => {
     expect(loadConfig({ HOUSEKEEPING_INTERVAL_MINUTES: "0" }).HOUSEKEEPING_INTERVAL_MINUTES).toBe(
@@ -92,6 +87,8 @@ describe("audio storage settings", () => {
       S3_ACCESS_KEY_ID: "id",
       S3_SECRET_ACCESS_KEY: "secret",
       S3_FORCE_PATH_STYLE: "true",
+      S3_CONNECT_TIMEOUT_MS: "2000",
+      S3_REQUEST_TIMEOUT_MS: "30000",
     });
     expect(config.storage).toEqual({
       kind: "s3",
@@ -102,12 +99,16 @@ describe("audio storage settings", () => {
       accessKeyId: "id",
       secretAccessKey: "secret",
       forcePathStyle: true,
+      connectTimeoutMs: 2000,
+      requestTimeoutMs: 30_000,
     });
     expect(loadConfig({ STORAGE_URL: "s3://family-audio" }).storage).toMatchObject({
       bucket: "family-audio",
       prefix: "",
       region: "us-east-1",
       forcePathStyle: false,
+      connectTimeoutMs: 5000,
+      requestTimeoutMs: 10_000,
     });
   });
 

@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_MODEL_HOST } from "./ai/whisper/whisper-models";
-import { DEFAULT_SQLITE_READ_WORKERS } from "./db/sqlite-read-pool";
 import type { S3StorageSettings } from "./storage/s3-storage";
 
 /** `s3://bucket` or `s3://bucket/some/prefix` (bucket names as S3 allows them: 3 to 63 characters). */
@@ -23,8 +22,6 @@ const configSchema = z.object({
       message: "must be a postgres:// URL, a sqlite: path, or empty for the default SQLite file",
     })
     .default(""),
-  /** SQLite only: worker threads that run plain reads off the event loop (ADR 0026); 0: none. */
-  SQLITE_READ_WORKERS: z.coerce.number().int().min(0).max(16).default(DEFAULT_SQLITE_READ_WORKERS),
   APP_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
@@ -36,6 +33,12 @@ const configSchema = z.object({
     .int()
     .positive()
     .default(50 * 1024 * 1024),
+  /** Largest photo accepted (ADR 0043); bigger ones get 413 and nothing is kept. */
+  PHOTO_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
   FEATURE_REQUEST_CONTACT: z.string().default("mailto:hello@example.com"),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Voice Memory Journal <no-reply@localhost>"),
@@ -43,6 +46,7 @@ const configSchema = z.object({
   /** Log-ins per username, and reset requests per email, from all addresses together. */
   RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_UPLOAD_PER_HOUR: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_PHOTOS_PER_HOUR: z.coerce.number().int().positive().default(120),
   RATE_LIMIT_PROCESS_PER_HOUR: z.coerce.number().int().positive().default(30),
   /** However many visitor cookies or accounts one address uses. */
   RATE_LIMIT_PROCESS_PER_DAY_PER_IP: z.coerce.number().int().positive().default(100),
@@ -52,7 +56,7 @@ const configSchema = z.object({
   /** Share links made (and mailed) per account per hour. */
   RATE_LIMIT_SHARE_LINKS_PER_HOUR: z.coerce.number().int().positive().default(30),
   ANON_DAILY_RECORDINGS: z.coerce.number().int().nonnegative().default(20),
-  CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(24),
+  CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(168),
   AI_PROVIDER: z.enum(["openai", "local"]).optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -79,8 +83,10 @@ const configSchema = z.object({
     .int()
     .positive()
     .default(10 * 60 * 1000),
-  /** Where `npm run models -- download` fetches models (the whisper.cpp model host). */
+  /** Where models are fetched from (the whisper.cpp model host), by the server and `npm run models`. */
   WHISPER_MODEL_HOST: z.url().default(DEFAULT_MODEL_HOST),
+  /** The local provider fetches a missing WHISPER_MODEL (base, tiny) in the background at start-up. */
+  WHISPER_AUTO_DOWNLOAD: booleanFromEnv.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
   /** A job whose worker stops renewing its claim (crash, kill) is taken again after this. */
   JOB_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
@@ -94,11 +100,16 @@ const configSchema = z.object({
    * An upload never attached to a memory or comment is deleted, with its file, after this. Longer
    * than CLAIM_WINDOW_HOURS and the recorder's retries (checked by the housekeeping factory).
    */
-  UNATTACHED_UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(48),
+  UNATTACHED_UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(192),
   /** On a signal or a crash, the process ends this long after shutdown began, finished or not. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(8000),
   /** How often due reminder mails are looked for (and once at start-up); 0 turns sending off. */
   REMINDER_CHECK_SECONDS: z.coerce.number().nonnegative().default(60),
+  /**
+   * Relatives' news (ADR 0044): a relative is mailed new memories at most once in this many
+   * minutes, once the oldest of them is this old (fractions allowed); checked with the reminders.
+   */
+  RELATIVE_DIGEST_MINUTES: z.coerce.number().positive().default(60),
   /** Where audio lives: `file:` (DATA_DIR/audio) or `s3://bucket/optional/prefix`. */
   STORAGE_URL: z
     .string()
@@ -115,6 +126,13 @@ const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   /** Path-style URLs (endpoint/bucket/key), which MinIO and most self-hosted services need. */
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+  /** How long connecting to the bucket may take before the call counts as unreachable. */
+  S3_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /**
+   * How long a bucket call may go without a byte moving either way (a hung server) before it
+   * counts as unreachable; a slow but moving transfer never hits it.
+   */
+  S3_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /**
    * Turns on `GET /metrics` (Prometheus), which then requires it as a bearer token; unset, the
    * route does not exist (404). Long and random, as it guards what the server is doing.
@@ -198,6 +216,8 @@ function storageSettings(raw: RawConfig, audioDir: string): Config["storage"] {
     accessKeyId: raw.S3_ACCESS_KEY_ID,
     secretAccessKey: raw.S3_SECRET_ACCESS_KEY,
     forcePathStyle: raw.S3_FORCE_PATH_STYLE,
+    connectTimeoutMs: raw.S3_CONNECT_TIMEOUT_MS,
+    requestTimeoutMs: raw.S3_REQUEST_TIMEOUT_MS,
   };
 }
 
@@ -214,7 +234,7 @@ export function startupWarnings(config: Pick<Config, "APP_URL" | "PORT">): strin
   const warnings: string[] = [];
   if (!config.APP_URL) {
     warnings.push(
-      `APP_URL is not set: password-reset links point to ${publicAppUrl(config)}. Set APP_URL to the address people open the journal at (for example https://journal.example.org).`,
+      `APP_URL is not set: password-reset and share links point to ${publicAppUrl(config)}. Set APP_URL to the address people open the journal at (for example https://journal.example.org).`,
     );
   }
   return warnings;

@@ -6,15 +6,13 @@ import { buildApp } from "./app";
 import { createServices } from "./compose";
 import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
-import { createHousekeeping } from "./housekeeping/housekeeping";
 import { logSerializers } from "./http/log-serializers";
-import { reminderScheduler } from "./reminders/reminder-scheduler";
 import { installShutdown } from "./shutdown";
 import { createAudioStorage } from "./storage/storage-factory";
 
 /**
  * Composition root: config -> storage -> database -> app -> shutdown handling -> app.listen ->
- * processing worker and housekeeping.
+ * processing worker and the scheduler of background work.
  */
 async function main(): Promise<void> {
   // Whatever this process creates (SQLite's temporary files, files of child processes) is for the
@@ -36,7 +34,6 @@ async function main(): Promise<void> {
       : { kind: "postgres" as const, url: config.database.url };
   const database = await openDatabase(target, {
     onConnectionError: (error) => console.warn(`Database connection lost: ${error.message}`),
-    sqliteReadWorkers: config.SQLITE_READ_WORKERS,
   }).catch((error: Error) => {
     const where = config.database.kind === "postgres" ? "DATABASE_URL" : "the SQLite file";
     throw new Error(`Could not open the database (${where}): ${error.message}`);
@@ -49,49 +46,12 @@ async function main(): Promise<void> {
   app.log.info(ai, "AI provider");
   for (const warning of [...startupWarnings(config), ...aiWarnings]) app.log.warn(warning);
 
-  const housekeeping = createHousekeeping({
-    database,
-    config,
-    logger: app.log,
-    extraTasks: [
-      // Start-up already swept these; this catches leftovers younger than the grace period then.
-      { name: "partial uploads", sweep: (now) => storage.sweepTemporaryFiles(now) },
-      { name: "interrupted restores", sweep: (now) => services.restore.sweepLeftovers(now) },
-      {
-        // An occurrence only has to outlive its local day (ADR 0020); a month is ample.
-        name: "old reminder occurrences",
-        sweep: (now) =>
-          services.reminders.sweepOccurrences(new Date(now.getTime() - 30 * 86_400_000)),
-      },
-      // Not a deletion: journals whose deep pages have no stored anchors get them walked now,
-      // before a deep page asks (ADR 0027); a run with nothing to walk reads two small lists.
-      {
-        name: "deep-page anchors walked",
-        sweep: () => services.memories.prepareUnwalkedJournals(),
-      },
-      {
-        name: "unattached uploads",
-        sweep: (now) =>
-          services.audio.sweepUnattached(
-            new Date(now.getTime() - config.UNATTACHED_UPLOAD_RETENTION_HOURS * 3_600_000),
-          ),
-      },
-    ],
-  });
-
-  const reminders = reminderScheduler(
-    (now) => services.reminders.sendDue(now),
-    config.REMINDER_CHECK_SECONDS * 1000,
-    app.log,
-  );
-
   // A signal or an uncaught error closes in order; a second one, or a hang, ends the process.
   installShutdown({
     graceMs: config.SHUTDOWN_GRACE_MS,
     logger: app.log,
     close: async () => {
-      await housekeeping.stop();
-      await reminders.stop();
+      await services.scheduler.stop();
       await app.close();
       await database.close();
     },
@@ -100,8 +60,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   // Processing starts (or resumes work interrupted by a restart) once the app serves requests.
   app.worker.start();
-  housekeeping.start();
-  reminders.start();
+  // Housekeeping sweeps and reminder checks, at once and then on their intervals.
+  services.scheduler.start();
 }
 
 main().catch((error: unknown) => {

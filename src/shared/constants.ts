@@ -88,3 +88,26 @@ export const CURRENT_QUESTION_SCRIPT_ID = "current-question";
  * /api/memories/{id} would send to the same browser), so the page paints without asking for it.
  */
 export const PAGE_MEMORY_SCRIPT_ID = "page-memory";
+
+/** Beside it, whose memory it is (what GET /api/memories/{id}/owner would send the same browser). */
+export const PAGE_MEMORY_OWNER_SCRIPT_ID = "page-memory-owner";
+
+/** How a recorded date and time reads everywhere a family sees one (in the viewer's language). */
+export const RECORDED_AT_FORMAT: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+};
+export const MEMORY_STATUSES = ["processing", "saved", "failed"] as const;
+/** Pipeline stages, in order; each has a progress notice in the browser. */
+export const PIPELINE_STAGES = ["transcribe", "summarize", "score", "tag", "save"] as const;
+export const COMMENT_STATUSES = ["processing", "saved", "failed"] as const;
+
+/**
+ * A download route (backup zip, memory book) given this request header runs its checks and answers
+ * 204 or the usual JSON error without building the file: the client asks first, then navigates to
+ * the same URL so the browser saves the stream to disk.
+ */
+export const DOWNLOAD_CHECK_HEADER = "x-download-check";

@@ -159,6 +159,8 @@ export const MESSAGES = {
   commentRemoved: "Comment removed",
   failedRemoveComment: "Failed to remove comment",
   yourName: "Your name",
+  /** The spoken-comment recorder's start button: it says what the recording becomes. */
+  answerWithVoice: "Answer with your voice",
   backupSuccessful: "Backup successful",
   passwordResetSuccessful: "Password reset successful",
   passwordResetEmailSent: "Password reset email sent",
@@ -190,14 +192,24 @@ export const MESSAGES = {
   notLoggedIn: "Not logged in",
   notFound: "Not found",
   internalError: "Something went wrong on our side. Please try again.",
+  /** The browser could not reach the server at all (offline, or the server is down). */
+  connectionLost: "Could not reach the server. Please check your connection and try again.",
+  /** A request the server could not read (malformed JSON, a wrong content type). */
+  badRequest: "That request could not be read. Please reload the page and try again.",
+  /** After a field's name, when the check's own words are a library's. */
+  invalidValue: "this value is not valid",
+  unexpectedResponse: "The server's answer was not understood. Please reload the page.",
   tooManyRequests: "Too many requests. Please wait a moment and try again.",
   invalidCredentials: "Invalid username or password",
   usernameTaken: "Username is already taken",
+  emailTaken: "Another account already uses this email",
   invalidResetToken: "This reset link is invalid or has expired",
   crossSiteRefused: "Cross-site request refused",
   databaseUnreachable: "Database unreachable",
   storageUnreachable: "Storage unreachable",
+  storageFull: "The server has no room for new recordings right now. Please try again later.",
   databaseAndStorageUnreachable: "Database and storage unreachable",
+  dataDiskNearlyFull: "The data disk is nearly full: new recordings may fail",
   metricsTokenRequired: "A valid metrics token is required",
   tooLarge: "The file is too large",
   recordingAlreadyUsed: "audioUrl: this recording already has a memory or comment",
@@ -217,6 +229,29 @@ export const MESSAGES = {
   regenerateHint: "Make the title, summary, scores and tags again from the transcript",
   saveAndRegenerate: "Save and regenerate",
   regenerateFailed: "Could not regenerate the memory",
+
+  // Transcribing again once a better speech engine is there (ADR 0041)
+  betterTranscriptAvailable: "A better transcription is available",
+  transcribeAgain: "Transcribe again",
+  transcribeAgainHint:
+    "Transcribe the recording again with the better engine; the title, summary, scores and tags are made again from it",
+  transcribeAgainFailed: "Could not transcribe the memory again",
+  transcribeBesideHint:
+    "Transcribe the recording again with the better engine; your edited transcript stays, and the new one is shown beside it for you to choose",
+  // A new transcription beside the owner's edit (ADR 0045)
+  proposalHeading: "A new transcription was made beside yours. Which one do you keep?",
+  yourTranscript: "Your transcript",
+  newTranscription: "New transcription",
+  keepMine: "Keep mine",
+  useNewTranscription: "Use the new one",
+  useNewTranscriptionHint:
+    "Your transcript is replaced by the new one, with its times for captions; the title and summary stay (Regenerate makes them again)",
+  proposalFailed: "Could not change the transcript. Please try again.",
+  noProposedTranscript: "There is no new transcription to choose for this memory",
+  noBetterTranscript: "There is no better transcription for this memory",
+  transcribeAllAgain: "Transcribe them again",
+  playFromHere: "Play from here",
+  captions: "Captions",
 
   // Player, comments, profile and page titles (issue 14)
   recording: "Recording",
@@ -244,6 +279,9 @@ export const MEMORY_BOOK = {
   from: "From",
   to: "To",
   tag: "Tag",
+  /** Said in the dialog: how the printed codes keep playing, and how to stop them. */
+  shareLinkNote:
+    'The QR codes play through a share link named "Memory book" and today\'s date, so whoever holds the page can listen, even while your profile is private. Revoking that link under Share links on your Account page stops them.',
   create: "Create book",
   preparing: "Preparing your book...",
   ready: "Memory book ready",
@@ -350,13 +388,18 @@ export const UPDATE_MESSAGES = {
 
 /**
  * The footer's coming-soon list (the spec leaves its contents open): only what is not built yet.
- * Sharing, memory books and reminders left it when they shipped.
+ * Sharing, memory books, reminders and photos left it when they shipped.
  */
 export const COMING_SOON = [
-  "Photos beside your recordings",
   "Bound books printed and posted to you",
   "Recording by phone for grandparents",
 ];
+
+/** The year navigator's name, and each year's accessible name ('2019, 42 memories'). */
+export const YEAR_NAVIGATOR_LABEL = "Years";
+export function yearLabel(year: string, count: number): string {
+  return `${year}, ${count} ${count === 1 ? "memory" : "memories"}`;
+}
 
 /** A player's position for screen readers: '0:12 of 1:05'. */
 export function playbackPositionText(elapsed: string, total: string): string {
@@ -377,4 +420,14 @@ export function removeCommentDescription(name: string): string {
 /** The browser tab's title: the page's own name first, then the product ('Voice Memory Journal' alone on the home page). */
 export function documentTitle(page?: string): string {
   return page ? `${page} - ${APP_TITLE}` : APP_TITLE;
+}
+
+/** The Account page's offer to transcribe the fallback's memories again (ADR 0041). */
+export function betterTranscriptsLabel(count: number): string {
+  return `${count === 1 ? "1 memory was" : `${count} memories were`} transcribed by the rough offline engine. ${MESSAGES.betterTranscriptAvailable}.`;
+}
+
+/** What the Account page says once they are queued. */
+export function transcribingAgainLabel(count: number): string {
+  return `${count === 1 ? "1 memory is" : `${count} memories are`} being transcribed again`;
 }

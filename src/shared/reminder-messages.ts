@@ -15,6 +15,13 @@ export const REMINDER_MESSAGES = {
   removeSpecialDay: "Remove",
   save: "Save reminders",
   saved: "Reminders saved",
+  notSaved: "Reminders not saved",
+  weeklyOfferTitle: "A gentle nudge each week?",
+  weeklyOfferText:
+    "Get a short mail once a week with a question to answer, so the next story is not forgotten.",
+  weeklyOfferAccept: "Remind me every week",
+  weeklyOfferDismiss: "Not now",
+  weeklyOfferDone: "Weekly reminder on. You can change its day and hour on your account page.",
   noEmail: "Add an email address above to receive reminders.",
   unsubscribed: "You unsubscribed from reminder mails. Saving turns them back on.",
   questionHeading: "A question to answer",

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import {
+  COMMENT_STATUSES,
   COMMENTER_NAME_MAX_LENGTH,
   DISPLAY_NAME_MAX_LENGTH,
   EMAIL_MAX_LENGTH,
   MAX_PASSWORD_LENGTH,
+  MEMORY_STATUSES,
   MIN_PASSWORD_LENGTH,
   PAGE_SIZE,
+  PIPELINE_STAGES,
   SCORE_DIMENSIONS,
   SEARCH_MAX_LENGTH,
   TAG_MAX_LENGTH,
@@ -16,7 +19,11 @@ import {
   USERNAME_PATTERN,
 } from "./constants";
 import { MESSAGES } from "./messages";
+import { PHOTO_SIZE_NAMES, PHOTOS_PER_MEMORY, type PhotoSize } from "./photos";
 import { memoryQuestionSchema } from "./reminders";
+
+// Defined with the constants so that the browser's response schemas (responses.ts) need not load zod.
+export { COMMENT_STATUSES, MEMORY_STATUSES, PIPELINE_STAGES } from "./constants";
 
 /** Every error the API sends: `{ "message": "..." }`. */
 export const errorResponseSchema = z.object({ message: z.string() });
@@ -25,7 +32,9 @@ export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 export const okResponseSchema = z.object({ ok: z.literal(true) });
 
 export const healthResponseSchema = z.object({
-  status: z.literal("ok"),
+  /** `degraded`: it serves, but something needs an operator (said in `reason`). */
+  status: z.enum(["ok", "degraded"]),
+  reason: z.string().optional(),
   database: z.enum(["sqlite", "postgres"]),
   /** The audio storage answered its check. */
   storage: z.literal("ok"),
@@ -81,7 +90,10 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-export const publicProfileSchema = userSchema.omit({ email: true });
+export const publicProfileSchema = userSchema.omit({ email: true }).extend({
+  /** True when this browser sees the profile through a share link (a relative, not the owner). */
+  sharedWithYou: z.boolean().optional(),
+});
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
 /** An optional display name (spec section 3): blank or null means none (the username shows). */
@@ -128,22 +140,43 @@ export type VisibilityBody = z.infer<typeof visibilityBodySchema>;
  * PATCH /api/user: a field that is absent stays as it is; null or blank clears it (the display
  * name falls back to the username; without an email no reset link can be sent).
  */
+/** The current password, which proves the owner is at the keyboard (not a stolen session). */
+const currentPasswordSchema = z
+  .string()
+  .min(1, "Current password is required")
+  .max(MAX_PASSWORD_LENGTH);
+
+/** PATCH /api/user: changing the email also needs the current password (ADR 0038). */
 export const updateAccountBodySchema = z
-  .object({ displayName: displayNameSchema.optional(), email: optionalEmailSchema.optional() })
+  .object({
+    displayName: displayNameSchema.optional(),
+    email: optionalEmailSchema.optional(),
+    currentPassword: currentPasswordSchema.optional(),
+  })
   .refine((body) => body.displayName !== undefined || body.email !== undefined, {
     message: "Send displayName or email to change",
+  })
+  .refine((body) => body.email === undefined || body.currentPassword !== undefined, {
+    message: "Current password is required",
+    path: ["currentPassword"],
   });
 export type UpdateAccountBody = z.input<typeof updateAccountBodySchema>;
 
 /** POST /api/user/password: the current password proves it is the owner. */
 export const changePasswordBodySchema = z.object({
-  currentPassword: z.string().min(1, "Current password is required").max(MAX_PASSWORD_LENGTH),
+  currentPassword: currentPasswordSchema,
   newPassword: passwordSchema,
 });
 export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
 
-/** DELETE /api/user: the typed confirmation word ('delete', any case), checked on the server too. */
-export const deleteAccountBodySchema = z.object({ confirm: z.string().max(100) });
+/**
+ * DELETE /api/user: the typed confirmation word ('delete', any case), checked on the server too,
+ * and the current password (ADR 0038).
+ */
+export const deleteAccountBodySchema = z.object({
+  confirm: z.string().max(100),
+  currentPassword: currentPasswordSchema,
+});
 export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
 
 // ---- Account forms (client-side validation, same rules as the API) -----------
@@ -190,7 +223,10 @@ export const displayNameFormSchema = z.object({ displayName: displayNameSchema }
 export type DisplayNameForm = z.input<typeof displayNameFormSchema>;
 
 /** The account page's email form: blank removes the email. */
-export const emailFormSchema = z.object({ email: optionalEmailSchema });
+export const emailFormSchema = z.object({
+  email: optionalEmailSchema,
+  currentPassword: requiredPassword("Current password"),
+});
 export type EmailForm = z.input<typeof emailFormSchema>;
 
 /** The account page's password form: the current one, and the new one twice. */
@@ -208,11 +244,8 @@ export type ChangePasswordForm = z.input<typeof changePasswordFormSchema>;
 
 // ---- Memories -------------------------------------------------------------
 
-export const MEMORY_STATUSES = ["processing", "saved", "failed"] as const;
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 
-/** Pipeline stages, in order; each has a progress notice in the browser. */
-export const PIPELINE_STAGES = ["transcribe", "summarize", "score", "tag", "save"] as const;
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
 export const scoresSchema = z.object(
@@ -225,6 +258,32 @@ export type Scores = z.infer<typeof scoresSchema>;
 
 /** A tag as sent: trimmed; a blank one is allowed here and dropped by `normalizeTags`. */
 export const tagSchema = z.string().trim().max(TAG_MAX_LENGTH);
+
+/** One photo of a memory: `url` serves it (`?size=thumb|medium|full`); sizes are the full image's. */
+export const photoSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type Photo = z.infer<typeof photoSchema>;
+
+/** `GET <photo url>?size=...`; full when absent. */
+export const photoQuerySchema = z.object({
+  size: z.enum(PHOTO_SIZE_NAMES as [PhotoSize, ...PhotoSize[]]).default("full"),
+});
+export const photoParamsSchema = z.object({
+  id: z.string().min(1).max(100),
+  photoId: z.string().min(1).max(100),
+});
+
+/** PUT /api/memories/{id}/photos: every photo id of the memory, in the new order (cover first). */
+export const photoOrderBodySchema = z.object({
+  ids: z.array(z.string().min(1).max(100)).max(PHOTOS_PER_MEMORY),
+});
+export type PhotoOrderBody = z.infer<typeof photoOrderBodySchema>;
+export const photoListSchema = z.object({ photos: z.array(photoSchema) });
+export type PhotoList = z.infer<typeof photoListSchema>;
 
 export const memorySchema = z.object({
   id: z.string(),
@@ -245,8 +304,16 @@ export const memorySchema = z.object({
   question: z.string().nullable(),
   /** The spoken language the speech engine detected (LANGUAGE_CODE_PATTERN), or null. */
   language: z.string().nullable(),
+  /** Up to PHOTOS_PER_MEMORY photos in the owner's order; the first is the cover. */
+  photos: z.array(photoSchema),
 });
 export type Memory = z.infer<typeof memorySchema>;
+
+/** GET /api/memories/{id}/owner: whose memory it is (null for one recorded without an account). */
+export const memoryOwnerSchema = z.object({
+  owner: z.object({ username: z.string(), displayName: z.string().nullable() }).nullable(),
+});
+export type MemoryOwner = z.infer<typeof memoryOwnerSchema>;
 
 export const memoryPageSchema = z.object({
   items: z.array(memorySchema),
@@ -255,6 +322,21 @@ export const memoryPageSchema = z.object({
   pageSize: z.literal(PAGE_SIZE),
 });
 export type MemoryPage = z.infer<typeof memoryPageSchema>;
+
+/**
+ * GET /api/memories/years (and a profile's): the years that hold memories, newest first, each
+ * with its count and the list page holding its newest memory (the year navigator).
+ */
+export const memoryYearsSchema = z.object({
+  years: z.array(
+    z.object({
+      year: z.string(),
+      count: z.number().int().min(1),
+      page: z.number().int().min(1),
+    }),
+  ),
+});
+export type MemoryYears = z.infer<typeof memoryYearsSchema>;
 
 /**
  * GET /api/memories/unclaimed: what this browser recorded without an account and may still save to
@@ -341,8 +423,6 @@ export const idParamsSchema = z.object({ id: z.string().min(1).max(100) });
 export const usernameParamsSchema = z.object({ username: z.string().min(1).max(100) });
 
 // ---- Comments -------------------------------------------------------------
-
-export const COMMENT_STATUSES = ["processing", "saved", "failed"] as const;
 
 export const commentSchema = z.object({
   id: z.string(),

@@ -44,7 +44,41 @@ export const SHARE_MESSAGES = {
   manageOnAccount: "Manage share links",
   tooMany: `You have ${SHARE_LINKS_PER_USER} share links; revoke one first.`,
   mailSubject: "memories were shared with you",
+  // News of new stories (ADR 0044): the relative's form on the shared view, the owner's list.
+  newsTitle: "Tell me when there are new stories",
+  newsDescription:
+    "Leave your email and we will send you a short note with links when new memories are saved (at most one mail an hour). Every mail has a link to stop.",
+  newsEmailField: "Your email",
+  newsSubscribe: "Keep me posted",
+  newsSubscribing: "Saving...",
+  newsSubscribed: "Thank you. We will mail you when there are new stories.",
+  newsFailed: "Could not save your email",
+  subscribers: "News by mail to",
+  removeSubscriber: "Remove",
+  removeSubscriberLabel: (email: string) => `Stop news mails to ${email}`,
+  subscriberRemoved: "They will get no more news mails",
+  removeSubscriberFailed: "Could not remove the address",
+  tooManySubscribers: "This link already sends news to as many addresses as it can.",
+  newsMailSubject: (name: string) => `New stories from ${name}`,
+  newsMailIntro: (name: string) => `${name} saved new stories in Voice Memory Journal:`,
+  newsMailWhy: (name: string) =>
+    `You get this mail because this address asked for news of ${name}'s stories.`,
+  newsMailStop: "Stop these mails:",
+  unsubscribeTitle: "Stop news of new stories",
+  unsubscribeExplain: "This address will get no more mails about new stories.",
+  unsubscribeButton: "Stop the mails",
+  unsubscribeDone: "Done: this address will get no more mails about new stories.",
+  unsubscribeInvalid: "This link no longer works: the share link was revoked or the link is wrong.",
 } as const;
+
+/** Addresses one link may send news to: a household's relatives, and a bound on abuse. */
+export const SUBSCRIBERS_PER_LINK = 10;
+
+const bookLabelDate = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" });
+/** The label of the share link a memory book's QR codes open: "Memory book, 26 November 2026". */
+export function memoryBookLinkLabel(day: Date): string {
+  return `Memory book, ${bookLabelDate.format(day)}`;
+}
 
 export const shareLinkLabelSchema = z
   .string()
@@ -69,6 +103,8 @@ export const shareLinkSchema = z.object({
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
   visits: z.number().int(),
+  /** The addresses that get news of new stories through this link (ADR 0044). */
+  subscribers: z.array(z.object({ id: z.string(), email: z.string() })),
 });
 export type ShareLink = z.infer<typeof shareLinkSchema>;
 
@@ -83,3 +119,17 @@ export const shareLinkListSchema = z.array(shareLinkSchema);
 
 /** A link's token: 256 random bits, base64url. Anything else is refused before any lookup. */
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** POST /api/relative-news: a relative holding a link to `username`'s memories asks for news. */
+export const relativeNewsBodySchema = z.object({
+  username: z.string().min(1).max(100),
+  email: emailSchema,
+});
+export type RelativeNewsBody = z.input<typeof relativeNewsBodySchema>;
+
+/** The signed one-click unsubscribe of a news mail: subscription, link and signature. */
+export const newsUnsubscribeQuerySchema = z.object({
+  s: z.string().min(1).max(100),
+  l: z.string().min(1).max(100),
+  t: z.string().min(1).max(100),
+});

@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { COMING_SOON } from "../../shared/messages";
 import { APP_INFO_PATH } from "../features/app-info/api/get-app-info";
-import { fakeApi, renderWithApp } from "../test/app-render";
+import { fakeApi, renderWithApp } from "../test/fake-api";
 import { Footer } from "./footer";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -21,8 +21,8 @@ describe("Footer", () => {
       .getAllByRole("listitem")
       .map((item) => item.textContent);
     expect(items).toEqual(COMING_SOON);
-    // Sharing, the memory book and reminders are built: promising them as coming would mislead.
-    for (const shipped of [/sharing/i, /memory book/i, /reminder/i]) {
+    // Sharing, the memory book, reminders and photos are built: promising them would mislead.
+    for (const shipped of [/sharing/i, /memory book/i, /reminder/i, /photo/i]) {
       expect(items.some((item) => shipped.test(item ?? ""))).toBe(false);
     }
   });

@@ -1,10 +1,8 @@
 import { COMING_SOON } from "../../shared/messages";
 import { useAppInfo } from "../features/app-info/api/get-app-info";
-import { useAfterFirstPaint } from "../lib/after-paint";
 
 export function Footer() {
-  // Below the page: asked for once the first screen is painted.
-  const { data } = useAppInfo(useAfterFirstPaint());
+  const { data } = useAppInfo();
   const contact = data?.featureRequestContact;
   return (
     <footer className="border-t border-slate-200 bg-white">

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { matchRoute, type Parser, useRouter } from "wouter";
 import { documentTitle, MESSAGES } from "../../shared/messages";
 import { CLIENT_ROUTES, isClientRoute, matchClientRoute } from "../../shared/routes";
-import { fakeApi, renderWithApp } from "../test/app-render";
+import { fakeApi, renderWithApp } from "../test/fake-api";
 import { AppRouter } from "./router";
 
 afterEach(() => {
@@ -58,7 +58,7 @@ describe("the app's routes", () => {
 
   it("shows the 404 page, titled, on a path that is no screen", async () => {
     fakeApi({ "GET /api/user": { status: 401, body: { message: "Not logged in" } } });
-    renderWithApp(<AppRouter />, { path: "/no/such/page" });
+    renderWithApp(<AppRouter />, "/no/such/page");
     expect(await screen.findByRole("heading", { name: MESSAGES.notFoundPage })).toBeVisible();
     await waitFor(() => expect(document.title).toBe(documentTitle(MESSAGES.pageNotFoundTitle)));
   });
@@ -69,7 +69,7 @@ describe("the app's routes", () => {
     ["/watch", MESSAGES.watchTitle],
   ])("gives %s its own title", async (path, title) => {
     fakeApi({ "GET /api/user": { status: 401, body: { message: "Not logged in" } } });
-    renderWithApp(<AppRouter />, { path });
+    renderWithApp(<AppRouter />, path);
     await waitFor(() => expect(document.title).toBe(documentTitle(title)));
     expect(screen.queryByTestId("not-found")).toBeNull();
   });

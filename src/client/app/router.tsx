@@ -8,16 +8,12 @@ import { PageLoading } from "../components/ui/page-loading";
 import { HomePage } from "../features/home/components/home-page";
 import { memoryQueryOptions } from "../features/memories/api/get-memory";
 import { MemoryPreview } from "../features/memories/components/memory-preview";
-import { firstPaint } from "../lib/after-paint";
 import { Layout } from "./layout";
 
-// The memory page is opened from a list or a shared link: kept out of the first download. Its code
-// (preloaded with the page, ADR 0030) is run once the first screen is painted: opened from a link,
-// that screen is the memory's preview (ADR 0035), which then paints without waiting for it.
-const MemoryPage = lazy(() =>
-  firstPaint()
-    .then(() => import("../features/memories/components/memory-page"))
-    .then((m) => ({ default: m.MemoryPage })),
+// The memory page is opened from a list or a shared link: kept out of the first download. Opened
+// from a link, the memory's preview shows while its code loads (ADR 0035).
+const MemoryScreen = lazy(() =>
+  import("./memory-screen").then((m) => ({ default: m.MemoryScreen })),
 );
 
 // Profiles are opened from a shared link or the user menu: kept out of the home page's download.
@@ -51,7 +47,7 @@ function MemoryRoute({ id }: { id: string }) {
   usePrefetchQuery(memoryQueryOptions(id));
   return (
     <Suspense fallback={<MemoryPreview id={id} />}>
-      <MemoryPage id={id} />
+      <MemoryScreen id={id} />
     </Suspense>
   );
 }

@@ -1,12 +1,12 @@
 import { onlineManager } from "@tanstack/react-query";
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SESSION_USER_SCRIPT_ID } from "../../shared/constants";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import type { User } from "../../shared/schemas";
-import { USER_PATH } from "../features/auth/api/get-user";
-import { clearToasts, fakeApi, openUserMenu, renderWithApp } from "../test/app-render";
+import { USER_PATH, userKeys } from "../features/auth/api/get-user";
+import { clearToasts, fakeApi, openUserMenu, renderWithApp } from "../test/fake-api";
 import { TopBar } from "./top-bar";
 
 const jo: User = {
@@ -53,10 +53,13 @@ describe("TopBar", () => {
   it("offers no Log in while offline, when who is logged in cannot be known yet", async () => {
     // The installed app opened offline from its cached shell, which holds no user (ADR 0016).
     const onLine = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
-    const { calls } = fakeApi({ "GET /api/user": { body: jo } });
+    const { requests: calls } = fakeApi({ "GET /api/user": { body: jo } });
     try {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
       renderWithApp(<TopBar />);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Whatever would ask for the user on a timer (retries, refetches) has had its time.
+      await act(() => vi.advanceTimersByTimeAsync(5000));
+      vi.useRealTimers();
       expect(screen.queryByRole("button", { name: MESSAGES.logIn })).toBeNull();
       expect(screen.queryByRole("status", { name: "Loading session" })).toBeNull();
       expect(calls).toEqual([]);
@@ -70,7 +73,7 @@ describe("TopBar", () => {
   });
 
   it("shows the user the server embedded in the page at once, without asking the API", async () => {
-    const { calls } = fakeApi({});
+    const { requests: calls } = fakeApi({});
     const block = embedSessionUser(jo);
     try {
       renderWithApp(<TopBar />);
@@ -85,7 +88,7 @@ describe("TopBar", () => {
   });
 
   it("shows Log in at once when the page says nobody is logged in", async () => {
-    const { calls } = fakeApi({});
+    const { requests: calls } = fakeApi({});
     const block = embedSessionUser(null);
     try {
       renderWithApp(<TopBar />);
@@ -201,15 +204,14 @@ describe("TopBar", () => {
     await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.makeProfilePrivate }));
     expect(await screen.findByText(MESSAGES.profileNowPrivate)).toBeInTheDocument();
-    expect(queryClient.getQueryData<User>([USER_PATH])?.isPublic).toBe(false);
-    expect(api.calls.filter((c) => c.url === USER_PATH)).toHaveLength(1);
+    expect(queryClient.getQueryData<User>(userKeys.session)?.isPublic).toBe(false);
+    expect(api.requests.filter((c) => c.url === USER_PATH)).toHaveLength(1);
     await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.makeProfilePublic }));
     expect(await screen.findByText(MESSAGES.profileNowPublic)).toBeInTheDocument();
-    expect(api.calls.filter((c) => c.url === "/api/user/visibility").map((c) => c.body)).toEqual([
-      { isPublic: false },
-      { isPublic: true },
-    ]);
+    expect(api.requests.filter((c) => c.url === "/api/user/visibility").map((c) => c.body)).toEqual(
+      [{ isPublic: false }, { isPublic: true }],
+    );
   });
 
   it("says 'Failed to update profile visibility' and keeps the cached user on failure", async () => {
@@ -221,7 +223,7 @@ describe("TopBar", () => {
     await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.makeProfilePrivate }));
     expect(await screen.findByText(MESSAGES.failedUpdateVisibility)).toBeInTheDocument();
-    expect(queryClient.getQueryData<User>([USER_PATH])?.isPublic).toBe(true);
+    expect(queryClient.getQueryData<User>(userKeys.session)?.isPublic).toBe(true);
   });
 
   it("logs out with 'Goodbye!' and refetches the user", async () => {
@@ -239,7 +241,7 @@ describe("TopBar", () => {
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.logOut }));
     expect(await screen.findByText(MESSAGES.goodbye)).toBeInTheDocument();
     expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
-    expect(api.calls.filter((c) => c.url === USER_PATH)).toHaveLength(2);
+    expect(api.requests.filter((c) => c.url === USER_PATH)).toHaveLength(2);
   });
 
   it("says 'Logout failed' / 'Please try again' when logout fails", async () => {

@@ -2,21 +2,15 @@ import { Watch } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { Link } from "wouter";
 import { APP_TITLE, MESSAGES } from "../../shared/messages";
-import type { User } from "../../shared/schemas";
 import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
 import { useUser } from "../features/auth/api/get-user";
-import { firstPaint } from "../lib/after-paint";
-import { UserMenuButton } from "./user-menu-button";
+import { useIsRelativeView } from "../lib/relative-view";
 
-// The dropdown (Radix menu, positioning, focus handling: about 20 kB) is asked for once the first
-// screen is painted (not while it is drawn); its button is drawn at once, and a tap before the code
-// arrives opens the menu when it does.
-const UserMenu = lazy(() =>
-  firstPaint()
-    .then(() => import("./user-menu"))
-    .then((m) => ({ default: m.UserMenu })),
-);
+// Only a logged-in user has the menu (Radix menu and its positioning: about 20 kB gzip, most of
+// the difference between the budget and the home page's other scripts). Its code is asked for with
+// the first render; until it arrives nothing stands in its place, so no tap can go to a stand-in.
+const UserMenu = lazy(() => import("./user-menu").then((m) => ({ default: m.UserMenu })));
 
 const LoginDialog = lazy(() =>
   import("../features/auth/components/login-dialog").then((m) => ({ default: m.LoginDialog })),
@@ -35,6 +29,8 @@ export function TopBar() {
   // Offline (the installed app opened from its cache) nobody is known yet: offering Log in to
   // someone who is logged in would mislead. The user is asked for when the connection returns.
   const unknownOffline = user === undefined && fetchStatus === "paused";
+  // A relative come through a share link needs no account: no Log in or Sign up for them.
+  const relative = useIsRelativeView();
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
@@ -52,8 +48,10 @@ export function TopBar() {
           {isLoading ? (
             <Spinner label="Loading session" />
           ) : user ? (
-            <LazyUserMenu user={user} />
-          ) : unknownOffline ? null : (
+            <Suspense fallback={null}>
+              <UserMenu user={user} />
+            </Suspense>
+          ) : unknownOffline || relative ? null : (
             <LoggedOutControls />
           )}
         </div>
@@ -101,21 +99,5 @@ function LoggedOutControls() {
         </Suspense>
       ) : null}
     </>
-  );
-}
-
-function LazyUserMenu({ user }: { user: User }) {
-  const [openOnLoad, setOpenOnLoad] = useState(false);
-  const openWhenLoaded = () => setOpenOnLoad(true);
-  // The menu's trigger opens on pointer down, so a press counts from there too: a click would be
-  // lost when the code arrives between the pointer going down and up (the button is replaced).
-  return (
-    <Suspense
-      fallback={
-        <UserMenuButton user={user} onPointerDown={openWhenLoaded} onClick={openWhenLoaded} />
-      }
-    >
-      <UserMenu user={user} defaultOpen={openOnLoad} />
-    </Suspense>
   );
 }

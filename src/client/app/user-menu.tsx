@@ -1,8 +1,18 @@
-import { Eye, EyeOff, LogOut, Settings, Share2, User as UserIcon, Watch } from "lucide-react";
+import {
+  CircleUser,
+  Eye,
+  EyeOff,
+  LogOut,
+  Settings,
+  Share2,
+  User as UserIcon,
+  Watch,
+} from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { useLocation } from "wouter";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import type { User } from "../../shared/schemas";
+import { Button } from "../components/ui/button";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -14,7 +24,6 @@ import {
 import { toast } from "../components/ui/use-toast";
 import { useLogout } from "../features/auth/api/logout";
 import { useUpdateVisibility } from "../features/profiles/api/update-visibility";
-import { UserMenuButton } from "./user-menu-button";
 
 // Offered by 'Share Profile' on a private profile only: loaded when first opened.
 const ShareLinkDialog = lazy(() =>
@@ -23,8 +32,8 @@ const ShareLinkDialog = lazy(() =>
   })),
 );
 
-/** The logged-in user's menu (Radix dropdown), loaded after first paint: see top-bar.tsx. */
-export function UserMenu({ user, defaultOpen = false }: { user: User; defaultOpen?: boolean }) {
+/** The logged-in user's menu (Radix dropdown) in the top bar. */
+export function UserMenu({ user }: { user: User }) {
   const [, navigate] = useLocation();
   const logout = useLogout();
   const visibility = useUpdateVisibility();
@@ -72,9 +81,12 @@ export function UserMenu({ user, defaultOpen = false }: { user: User; defaultOpe
           <ShareLinkDialog onClose={() => setShareLinkOpen(false)} />
         </Suspense>
       ) : null}
-      <DropdownMenu defaultOpen={defaultOpen}>
+      <DropdownMenu>
         <DropdownMenuTrigger asChild>
-          <UserMenuButton user={user} />
+          <Button variant="outline" aria-label={MESSAGES.userMenu}>
+            <CircleUser className="h-5 w-5" aria-hidden="true" />
+            <span className="max-w-40 truncate">{user.displayName || user.username}</span>
+          </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end">
           <DropdownMenuLabel>{signedInAs(user)}</DropdownMenuLabel>

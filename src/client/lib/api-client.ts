@@ -1,9 +1,15 @@
-import type { QueryFunction } from "@tanstack/react-query";
+import type * as z from "zod/mini";
+import { MESSAGES } from "../../shared/messages";
+import { familyMessage } from "../../shared/rules";
 
 /** Spec 7: a non-ok status throws; 500+ with status text, below 500 with the body text. */
 export async function throwIfResNotOk(res: Response): Promise<void> {
   if (res.ok) return;
-  if (res.status >= 500) throw new ApiError(res.status, `${res.status}: ${res.statusText}`);
+  if (res.status >= 500) {
+    // The spec's message for the console; the body may still carry the product's words (503, 507).
+    const body = await res.text().catch(() => "");
+    throw new ApiError(res.status, `${res.status}: ${res.statusText}`, body);
+  }
   const text = (await res.text()) || res.statusText;
   throw new ApiError(res.status, `${res.status}: ${text}`, text);
 }
@@ -29,11 +35,17 @@ export class ApiError extends Error {
   }
 }
 
-/** The message to show a person for any error thrown by the API client. */
+/**
+ * The message to show a person for any error thrown by the API client: the server's own words
+ * (without the field name the API puts first), never a status line or a library's text; those
+ * stay on the error, for the console.
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.serverMessage ?? error.message;
-  if (error instanceof Error) return error.message;
-  return String(error);
+  if (error instanceof ApiError) return familyMessage(error.serverMessage, MESSAGES.internalError);
+  // fetch itself failed: offline, or the server is unreachable ("Failed to fetch").
+  if (error instanceof TypeError) return MESSAGES.connectionLost;
+  if (error instanceof Error) return familyMessage(error.message, MESSAGES.internalError);
+  return MESSAGES.internalError;
 }
 
 /** Sends a JSON request to our own API with credentials; throws on a non-ok status. */
@@ -48,14 +60,58 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
   return res;
 }
 
-type UnauthorizedBehavior = "returnNull" | "throw";
+/** An answer whose body is not the shape the endpoint promises; the person sees a product message. */
+export class UnexpectedResponseError extends Error {
+  constructor(readonly url: string) {
+    super(MESSAGES.unexpectedResponse);
+  }
+}
 
-/** Spec 7's default query: GET the first query-key element with credentials, parse JSON. */
-export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> {
-  return async ({ queryKey }) => {
-    const res = await fetch(String(queryKey[0]), { credentials: "include" });
-    if (options.on401 === "returnNull" && res.status === 401) return null as T;
-    await throwIfResNotOk(res);
-    return (await res.json()) as T;
-  };
+/** Parses a response body with its schema (`src/shared/responses.ts`); a mismatch is logged in full. */
+export async function parseResponse<S extends z.ZodMiniType>(
+  res: Response,
+  schema: S,
+): Promise<z.infer<S>> {
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch (error) {
+    console.error(`${res.url || "response"}: the body is not JSON`, error);
+    throw new UnexpectedResponseError(res.url);
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  console.error(`${res.url || "response"}: unexpected response`, result.error.issues, body);
+  throw new UnexpectedResponseError(res.url);
+}
+
+/** Sends a JSON request (as apiRequest) and answers the response's body parsed with `schema`. */
+export async function requestJson<S extends z.ZodMiniType>(
+  method: string,
+  url: string,
+  schema: S,
+  data?: unknown,
+): Promise<z.infer<S>> {
+  return parseResponse(await apiRequest(method, url, data), schema);
+}
+
+/**
+ * Spec 7's default fetch: GET `url` with credentials, the JSON body parsed with `schema`. `null`
+ * for a 401 when asked.
+ */
+export function getJson<S extends z.ZodMiniType>(url: string, schema: S): Promise<z.infer<S>>;
+export function getJson<S extends z.ZodMiniType>(
+  url: string,
+  schema: S,
+  options: { on401: "returnNull" },
+): Promise<z.infer<S> | null>;
+export async function getJson<S extends z.ZodMiniType>(
+  url: string,
+  schema: S,
+  options: { on401?: "returnNull" } = {},
+): Promise<z.infer<S> | null> {
+  const res = await fetch(url, { credentials: "include" });
+  if (options.on401 === "returnNull" && res.status === 401) return null;
+  await throwIfResNotOk(res);
+  return parseResponse(res, schema);
 }

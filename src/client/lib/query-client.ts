@@ -1,7 +1,9 @@
 import { onlineManager, QueryClient } from "@tanstack/react-query";
-import { getQueryFn } from "./api-client";
 
-/** Spec 7: no retries, no refetch on focus, no polling, never stale; mutations do not retry. */
+/**
+ * Spec 7: no retries, no refetch on focus, no polling, never stale; mutations do not retry. Every
+ * query brings its own queryFn from its endpoint's query options (features/<feature>/api).
+ */
 export function createQueryClient(): QueryClient {
   // TanStack Query assumes it starts online and learns otherwise only from an 'offline' event. The
   // installed app also opens with no connection (ADR 0016): its queries then wait, and run when the
@@ -10,7 +12,6 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
-        queryFn: getQueryFn({ on401: "throw" }),
         refetchInterval: false,
         refetchOnWindowFocus: false,
         staleTime: Number.POSITIVE_INFINITY,

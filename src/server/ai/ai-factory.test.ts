@@ -3,9 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { makeTempDir } from "../test/harness";
-import { createAi } from "./ai-factory";
-import { PocketsphinxTranscriber } from "./providers/local";
-import { WhisperTranscriber } from "./whisper/whisper-transcriber";
+import { createAi, LocalTranscriber } from "./ai-factory";
 
 describe("createAi", () => {
   it("uses the local provider when no key is configured", () => {
@@ -28,17 +26,23 @@ describe("createAi", () => {
 });
 
 describe("the local provider's speech engine", () => {
-  it("is Whisper when WHISPER_MODEL's file is there, else the pocketsphinx fallback", async () => {
+  it("is Whisper as soon as WHISPER_MODEL's file is there, else the pocketsphinx fallback", async () => {
     const dir = await makeTempDir("vmj-factory-");
     try {
-      const local = (env: Record<string, string>) =>
-        createAi(loadConfig({ NODE_ENV: "test", AI_PROVIDER: "local", DATA_DIR: dir, ...env }))
-          .transcriber;
-      expect(local({})).toBeInstanceOf(PocketsphinxTranscriber);
+      const local = (env: Record<string, string>) => {
+        const { transcriber } = createAi(
+          loadConfig({ NODE_ENV: "test", AI_PROVIDER: "local", DATA_DIR: dir, ...env }),
+        );
+        expect(transcriber).toBeInstanceOf(LocalTranscriber);
+        return transcriber as LocalTranscriber;
+      };
+      expect(local({}).hasWhisper()).toBe(false);
       const model = path.join(dir, "ggml-small.bin");
-      expect(local({ WHISPER_MODEL: model })).toBeInstanceOf(PocketsphinxTranscriber);
+      const byPath = local({ WHISPER_MODEL: model });
+      expect(byPath.hasWhisper()).toBe(false);
       await writeFile(model, "a model");
-      expect(local({ WHISPER_MODEL: model })).toBeInstanceOf(WhisperTranscriber);
+      // The same transcriber: a model that appears is used without a restart.
+      expect(byPath.hasWhisper()).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import type { Config } from "../config";
-import type { AiProviders, Transcriber } from "./ai";
+import type { AiProviders, AudioInput, CallOptions, Transcriber, TranscriptionResult } from "./ai";
 import { PocketsphinxTranscriber } from "./providers/local";
 import { LocalTextModel } from "./providers/local-text-model";
 import { type OpenAiOptions, OpenAiTextModel, OpenAiTranscriber } from "./providers/openai";
@@ -71,15 +71,47 @@ export function whisperThreads(config: Pick<Config, "WHISPER_THREADS">): number 
 }
 
 /**
- * The local provider's speech engine: Whisper once its model has been downloaded (nothing is
- * fetched at run time), else pocketsphinx; start-up says which (ai-status.ts).
+ * The local provider's speech engine, chosen for each recording: Whisper once its model file is
+ * there (downloaded in the background by ModelFetcher, or placed by hand; a download appears only
+ * once complete and checked), else pocketsphinx. Start-up says which (ai-status.ts).
  */
+export class LocalTranscriber implements Transcriber {
+  private readonly fallback: PocketsphinxTranscriber;
+
+  constructor(private readonly config: LocalSpeechConfig) {
+    this.fallback = new PocketsphinxTranscriber(config.POCKETSPHINX_BIN);
+  }
+
+  /** Whether recordings are now transcribed with Whisper. */
+  hasWhisper(): boolean {
+    return whisperModelFile(this.config) !== null;
+  }
+
+  transcribe(audio: AudioInput, options?: CallOptions): Promise<TranscriptionResult> {
+    const model = whisperModelFile(this.config);
+    if (!model) return this.fallback.transcribe(audio, options);
+    return new WhisperTranscriber({
+      model,
+      threads: whisperThreads(this.config),
+      timeoutMs: this.config.WHISPER_TIMEOUT_MS,
+    }).transcribe(audio, options);
+  }
+}
+
 function localTranscriber(config: LocalSpeechConfig): Transcriber {
-  const model = whisperModelFile(config);
-  if (!model) return new PocketsphinxTranscriber(config.POCKETSPHINX_BIN);
-  return new WhisperTranscriber({
-    model,
-    threads: whisperThreads(config),
-    timeoutMs: config.WHISPER_TIMEOUT_MS,
-  });
+  return new LocalTranscriber(config);
+}
+
+/** The speech engine better than the pocketsphinx fallback that is there now, if any. */
+export type BetterSpeech = "server" | "whisper" | null;
+
+/**
+ * Whether transcripts made by the pocketsphinx fallback can now be made better: a server is used,
+ * or the local provider's Whisper model is there.
+ */
+export function betterSpeechAvailable(ai: AiProviders): BetterSpeech {
+  if (ai.name === "openai") return "server";
+  return ai.transcriber instanceof LocalTranscriber && ai.transcriber.hasWhisper()
+    ? "whisper"
+    : null;
 }

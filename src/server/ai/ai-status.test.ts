@@ -22,7 +22,7 @@ describe("describeAi", () => {
 
   beforeAll(async () => {
     dir = await makeTempDir("vmj-ai-status-");
-    FALLBACK_WARNING = `No Whisper model at ${path.join(dir, "models", "ggml-base.bin")} (WHISPER_MODEL=base): speech recognition falls back to pocketsphinx, which gets about a third of the words wrong. Run \`npm run models -- download base\` (or \`npm run models -- download tiny\` on a small machine) and restart`;
+    FALLBACK_WARNING = `No Whisper model at ${path.join(dir, "models", "ggml-base.bin")} (WHISPER_MODEL=base): speech recognition falls back to pocketsphinx, which gets about a third of the words wrong. Run \`npm run models -- download base\` (or \`npm run models -- download tiny\` on a small machine); it is used from the next recording`;
     // The real engine when installed; otherwise a stand-in that runs and exits 0.
     engine = installedPocketsphinx() ?? path.join(dir, "pocketsphinx_continuous");
     if (engine.startsWith(dir)) {
@@ -34,13 +34,31 @@ describe("describeAi", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("falls back to pocketsphinx without a Whisper model, saying so with the command to run", async () => {
+  it("falls back to pocketsphinx while the Whisper model is being downloaded, without a warning", async () => {
     const status = await describeAi(
       loadConfig({
         NODE_ENV: "test",
         AI_PROVIDER: "local",
         POCKETSPHINX_BIN: engine,
         DATA_DIR: dir,
+      }),
+    );
+    expect(status).toEqual({
+      provider: "local",
+      speechEngine: `pocketsphinx (${engine}), until the Whisper model is downloaded`,
+      textModel: "wink-nlp (offline)",
+      warnings: [],
+    });
+  });
+
+  it("falls back to pocketsphinx without a Whisper model nor its download, saying so with the command to run", async () => {
+    const status = await describeAi(
+      loadConfig({
+        NODE_ENV: "test",
+        AI_PROVIDER: "local",
+        POCKETSPHINX_BIN: engine,
+        DATA_DIR: dir,
+        WHISPER_AUTO_DOWNLOAD: "false",
       }),
     );
     expect(status).toEqual({
@@ -101,6 +119,7 @@ describe("describeAi", () => {
     const missing = path.join(dir, "no-such-engine");
     const status = await describeAi(
       loadConfig({
+        WHISPER_AUTO_DOWNLOAD: "false",
         NODE_ENV: "test",
         AI_PROVIDER: "local",
         POCKETSPHINX_BIN: missing,
@@ -119,6 +138,7 @@ describe("describeAi", () => {
     await writeFile(notExecutable, "#!/bin/sh\nexit 0\n");
     const status = await describeAi(
       loadConfig({
+        WHISPER_AUTO_DOWNLOAD: "false",
         NODE_ENV: "test",
         AI_PROVIDER: "local",
         POCKETSPHINX_BIN: notExecutable,
@@ -133,6 +153,7 @@ describe("describeAi", () => {
     const noFfmpeg = async (command: string) => command !== "ffmpeg";
     const local = await describeAi(
       loadConfig({
+        WHISPER_AUTO_DOWNLOAD: "false",
         NODE_ENV: "test",
         AI_PROVIDER: "local",
         POCKETSPHINX_BIN: engine,

@@ -32,6 +32,8 @@ export type AiStatusConfig = Pick<
   | "POCKETSPHINX_BIN"
   | "WHISPER_MODEL"
   | "WHISPER_THREADS"
+  | "WHISPER_AUTO_DOWNLOAD"
+  | "WHISPER_MODEL_HOST"
   | "dataDir"
 >;
 
@@ -106,10 +108,14 @@ export async function describeAi(
       warnings,
     };
   }
-  // No Whisper model: say so with the command, then check the fallback engine.
-  warnings.push(
-    `No Whisper model at ${modelPath(config.WHISPER_MODEL, config.dataDir)} (WHISPER_MODEL=${config.WHISPER_MODEL}): speech recognition falls back to pocketsphinx, which gets about a third of the words wrong. Run \`${downloadCommand()}\` (or \`${downloadCommand("tiny")}\` on a small machine) and restart`,
-  );
+  // No Whisper model: it is being fetched (model-fetcher.ts, which logs its progress), or say how
+  // to get one; then check the fallback engine.
+  const fetching = config.WHISPER_AUTO_DOWNLOAD && isModelName(config.WHISPER_MODEL);
+  if (!fetching) {
+    warnings.push(
+      `No Whisper model at ${modelPath(config.WHISPER_MODEL, config.dataDir)} (WHISPER_MODEL=${config.WHISPER_MODEL}): speech recognition falls back to pocketsphinx, which gets about a third of the words wrong. Run \`${downloadCommand()}\` (or \`${downloadCommand("tiny")}\` on a small machine); it is used from the next recording`,
+    );
+  }
   const [engine, converter] = await Promise.all([probe(config.POCKETSPHINX_BIN, []), ffmpeg]);
   if (!engine) {
     warnings.push(
@@ -119,7 +125,7 @@ export async function describeAi(
   if (!converter) warnings.push(`Recordings cannot be transcribed: ${FFMPEG_MISSING}`);
   return {
     provider: "local",
-    speechEngine: `pocketsphinx (${config.POCKETSPHINX_BIN})`,
+    speechEngine: `pocketsphinx (${config.POCKETSPHINX_BIN})${fetching ? ", until the Whisper model is downloaded" : ""}`,
     textModel: "wink-nlp (offline)",
     warnings,
   };

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { MESSAGES } from "../../shared/messages";
 import type { Scores } from "../../shared/schemas";
+import type { TranscriptSegment } from "../../shared/transcript";
 
 /** Audio handed to a transcriber: the bytes (or a stream of them), a file name and its MIME type. */
 export interface AudioInput {
@@ -15,6 +16,10 @@ export interface TranscriptionResult {
   duration: number;
   /** The spoken language (ISO 639-1, "en"), when the engine detects it. */
   language?: string;
+  /** Which engine and model made it ("whisper.cpp ggml-base.bin", "pocketsphinx"). */
+  engine?: string;
+  /** The text with the times it was spoken, when the engine gives them. */
+  segments?: TranscriptSegment[];
 }
 
 /**
@@ -40,6 +45,8 @@ export interface TextOptions extends CallOptions {
   language?: string;
   /** The question the recording answers (shown while it was recorded): context for the summary. */
   question?: string;
+  /** The memory has a photo (it was told about one): a note for the summary; no image is sent. */
+  aboutPhoto?: boolean;
 }
 
 /** Summary, scores and tags from a transcript. Errors carry the spec's user-facing messages. */

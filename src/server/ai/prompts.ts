@@ -21,6 +21,10 @@ export function languageInstruction(language?: string): string {
     : "Write in the language of the transcript.";
 }
 
+/** Told with a memory that has a photo: what the speaker looked at is not shown to the model. */
+export const PHOTO_NOTE =
+  "The speaker told this while looking at a photo (the photo itself is not shown to you; do not describe it).";
+
 export const PROMPTS = {
   /**
    * Summary: the spec wants it warm, addressed to a child and in the recorder's voice, and the
@@ -65,6 +69,6 @@ export const PROMPTS = {
 
   /** The transcript goes in the user message, apart from the instructions. */
   /** The user message; a memory recorded as the answer to a question gets the question as context. */
-  transcriptMessage: (transcript: string, question?: string) =>
-    `${question ? `The question this memory answers: ${question}\n\n` : ""}Transcript of the memory:\n\n${transcript}`,
+  transcriptMessage: (transcript: string, question?: string, aboutPhoto?: boolean) =>
+    `${question ? `The question this memory answers: ${question}\n\n` : ""}${aboutPhoto ? `${PHOTO_NOTE}\n\n` : ""}Transcript of the memory:\n\n${transcript}`,
 } as const;

@@ -41,6 +41,31 @@ export class AudioRepo {
     return this.db.selectFrom("audio_files").selectAll().where("id", "in", ids).execute();
   }
 
+  /** Up to `limit` rows after the id `afterId`, by id: the instance check walks every row so. */
+  async pageById(afterId: string, limit: number): Promise<AudioRow[]> {
+    return this.db
+      .selectFrom("audio_files")
+      .selectAll()
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+  }
+
+  /** Deletes the never-attached uploads stored under these keys; returns how many went. */
+  async deleteUnattachedByKeys(keys: readonly string[]): Promise<number> {
+    let deleted = 0;
+    for (let i = 0; i < keys.length; i += ID_CHUNK) {
+      const result = await this.db
+        .deleteFrom("audio_files")
+        .where("storage_key", "in", keys.slice(i, i + ID_CHUNK))
+        .where("attached_to", "is", null)
+        .executeTakeFirst();
+      deleted += Number(result.numDeletedRows);
+    }
+    return deleted;
+  }
+
   /** The upload stored under this uploader's hashed recording key (a unique index finds it). */
   async findByUploadKey(uploadKey: string): Promise<AudioRow | undefined> {
     return this.db
@@ -58,6 +83,25 @@ export class AudioRepo {
     const result = await ex
       .updateTable("audio_files")
       .set({ attached_to: attachmentKey(attachment) })
+      .where("id", "=", audioId)
+      .where("attached_to", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Attaches a restored file's placeholder row (inserted unattached before its file was written)
+   * and records its size; false when the row is gone or already attached.
+   */
+  async completeImport(
+    audioId: string,
+    attachment: Attachment,
+    bytes: number,
+    ex: Executor = this.db,
+  ): Promise<boolean> {
+    const result = await ex
+      .updateTable("audio_files")
+      .set({ attached_to: attachmentKey(attachment), bytes })
       .where("id", "=", audioId)
       .where("attached_to", "is", null)
       .executeTakeFirst();

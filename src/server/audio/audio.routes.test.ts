@@ -1,4 +1,5 @@
 import { readdir } from "node:fs/promises";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_RECORDING_BYTES } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
@@ -8,7 +9,7 @@ import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { fixture, upload, visitorCookie } from "../test/upload-helpers";
 import { AudioRepo } from "./audio.repo";
-import { audioIdFromUrl, createAudioService } from "./audio.service";
+import { audioIdFromUrl } from "./audio.service";
 
 async function filesIn(t: TestApp): Promise<string[]> {
   return readdir(t.config.audioDir);
@@ -404,7 +405,7 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
 
   describe("the service other features call", () => {
     it("findUploadForOwner finds only the uploader's own upload", async () => {
-      const service = createAudioService(t);
+      const service = t.services.audio;
       const user = await createUserWithSession(t);
       const mine = (await upload(t, await fixture("tone.mp3"), { cookie: user.cookie })).json();
       expect(
@@ -424,8 +425,25 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
       expect(audioIdFromUrl("/elsewhere/x")).toBeNull();
     });
 
+    it("an upload whose account was deleted while it streamed answers 401 and keeps no file", async () => {
+      const service = t.services.audio;
+      const before = await filesIn(t);
+      // The state the race ends in: the session was valid when the upload began, the user is gone.
+      const stored = service.storeUpload({
+        source: Readable.from([await fixture("tone.mp3")]),
+        maxBytes: 1024 * 1024,
+        owner: { userId: "deleted-meanwhile" },
+        wasTruncated: () => false,
+      });
+      await expect(stored).rejects.toMatchObject({
+        statusCode: 401,
+        message: MESSAGES.notLoggedIn,
+      });
+      expect(await filesIn(t)).toEqual(before);
+    });
+
     it("deleteRows removes the row in a transaction, removeFiles the file after", async () => {
-      const service = createAudioService(t);
+      const service = t.services.audio;
       const response = await upload(t, await fixture("tone.ogg"));
       const { id } = response.json();
       const row = await service.findById(id);

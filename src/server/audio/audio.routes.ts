@@ -4,26 +4,14 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, idParamsSchema, uploadResponseSchema } from "../../shared/schemas";
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
+import { asMultipartClientError } from "../http/multipart-errors";
 import { badRequest, notFound } from "../http-errors";
 import { type AttachmentVisibility, type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
 import { parseRange } from "./http-range";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const MALFORMED_MULTIPART_MESSAGE =
-  "audio: the multipart/form-data body is malformed or incomplete; send the recording again";
-
-/**
- * The multipart parser (busboy) reports a malformed or cut-off body with plain errors, which would
- * answer 500; they are the client's fault, so they answer 400. Its own limit errors keep their
- * status (413 for a file too large).
- */
-function asClientError(error: unknown): unknown {
-  if (error instanceof Error && (error as { statusCode?: number }).statusCode === undefined) {
-    return badRequest(MALFORMED_MULTIPART_MESSAGE);
-  }
-  return error;
-}
+const asClientError = (error: unknown) => asMultipartClientError(error, "audio", "recording");
 
 /**
  * Uploads are limited per session and IP. A logged-in user counts per account and address;

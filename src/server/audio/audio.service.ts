@@ -3,13 +3,16 @@ import { Readable } from "node:stream";
 import { MIN_RECORDING_BYTES } from "../../shared/constants";
 import type { Identity } from "../auth/session.service";
 import type { DatabaseHandle } from "../db/connection";
+import { isForeignKeyViolation } from "../db/constraint-errors";
 import type { Executor } from "../db/transactions";
-import { badRequest, tooLarge } from "../http-errors";
+import { badRequest, tooLarge, unauthorized } from "../http-errors";
 import { newId, nowIso } from "../ids";
+
 import type { AudioStorage, ByteRange } from "../storage/audio-storage";
+import type { FileReference, StoredFileOwner } from "../storage/stored-files";
 import {
   type Attachment,
-  AudioRepo,
+  type AudioRepo,
   type AudioRow,
   attachmentKey,
   parseAttachment,
@@ -56,6 +59,9 @@ function derivedKeyBase(owner: UploadOwner, uploadKey: string): string {
 }
 
 /** Who uploaded: a user, or an anonymous browser's visitor hash. */
+/** A file stored for a restore, with what its row will be attached to. */
+export type ImportedAudio = AudioRow & { attachment: Attachment };
+
 export type UploadOwner = { userId: string } | { anonHash: string };
 
 export interface UploadInput {
@@ -144,8 +150,11 @@ function isUploader(row: AudioRow, identity: Identity): boolean {
   return identity.visitorHash !== null && row.owner_anon_hash === identity.visitorHash;
 }
 
+/** Rows per page when every audio row is walked (the instance check and backup). */
+const REFERENCE_PAGE = 1000;
+
 /** Stored audio: uploads, who may hear what, reading and deleting. Other features call this. */
-export class AudioService {
+export class AudioService implements StoredFileOwner {
   constructor(
     private readonly repo: AudioRepo,
     private readonly storage: AudioStorage,
@@ -194,6 +203,8 @@ export class AudioService {
       if (earlier)
         return { id: earlier.id, url: audioUrl(earlier.id), row: earlier, repeated: true };
       await this.storage.delete(storageKey);
+      // The uploader's account was deleted while the file streamed: logged out, not a crash.
+      if ("userId" in input.owner && isForeignKeyViolation(error)) throw unauthorized();
       throw error;
     }
     return { id, url: audioUrl(id), row, repeated: false };
@@ -212,39 +223,60 @@ export class AudioService {
   }
 
   /**
-   * Stores a checked stream for a row that will be inserted later, attached from the start (a
-   * restored memory or comment): the file only. Insert the row with `insertAttached` inside the
-   * transaction that creates its owner; on failure remove the file with `removeFiles`.
+   * Stores a checked stream for a restored memory or comment that does not exist yet. Its row is
+   * inserted first, unattached: if the process dies before the restore's transaction attaches it
+   * (`attachImported`), the unattached-upload sweep removes the row and the file, so a killed
+   * restore leaves no file that nothing knows of. On a failed import call `discardImported`.
    */
   async storeForImport(input: {
     source: Readable;
     maxBytes: number;
     userId: string;
     attachment: Attachment;
-  }): Promise<AudioRow> {
+  }): Promise<ImportedAudio> {
     const { kind, stream } = await checkedAudio({
       source: input.source,
       maxBytes: input.maxBytes,
       owner: { userId: input.userId },
     });
-    const storageKey = `${newId()}.${kind.extension}`;
-    const { bytes } = await this.storage.write(storageKey, stream);
-    return {
+    const row: AudioRow = {
       id: newId(),
-      storage_key: storageKey,
+      storage_key: `${newId()}.${kind.extension}`,
       content_type: kind.contentType,
-      bytes,
+      bytes: 0,
       owner_user_id: input.userId,
       owner_anon_hash: null,
-      attached_to: attachmentKey(input.attachment),
+      attached_to: null,
       upload_key: null,
       created_at: nowIso(),
     };
+    await this.repo.insert(row);
+    try {
+      const { bytes } = await this.storage.write(row.storage_key, stream);
+      return { ...row, bytes, attachment: input.attachment };
+    } catch (error) {
+      await this.repo.deleteMany([row.id]).catch(() => undefined);
+      throw error;
+    }
   }
 
-  /** Inserts rows made by `storeForImport` inside the transaction that creates their owners. */
-  async insertAttached(rows: readonly AudioRow[], trx: Executor): Promise<void> {
-    for (const row of rows) await this.repo.insert(row, trx);
+  /** Attaches files stored by `storeForImport` inside the transaction that creates their owners. */
+  async attachImported(rows: readonly ImportedAudio[], trx: Executor): Promise<void> {
+    for (const row of rows) {
+      if (!(await this.repo.completeImport(row.id, row.attachment, row.bytes, trx))) {
+        throw new Error(`restored audio ${row.id} is gone or already attached`);
+      }
+    }
+  }
+
+  /**
+   * Removes what `storeForImport` stored for an import that failed. When the database cannot be
+   * reached the rows stay unattached and the sweep removes them with their files later.
+   */
+  async discardImported(rows: readonly ImportedAudio[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.repo.deleteMany(rows.map((row) => row.id));
+    await this.removeFiles(rows.map((row) => row.storage_key));
   }
 
   /** The audio row behind `url` when this identity uploaded it (to make a memory or comment of it). */
@@ -336,6 +368,27 @@ export class AudioService {
     return keys.length;
   }
 
+  async *references(): AsyncIterable<FileReference> {
+    let afterId = "";
+    for (;;) {
+      const rows = await this.repo.pageById(afterId, REFERENCE_PAGE);
+      for (const row of rows) {
+        yield {
+          key: row.storage_key,
+          label: `audio ${row.id}${row.attached_to ? ` of ${row.attached_to}` : " (never attached)"}`,
+          disposable: row.attached_to === null,
+        };
+      }
+      const last = rows.at(-1);
+      if (!last || rows.length < REFERENCE_PAGE) return;
+      afterId = last.id;
+    }
+  }
+
+  deleteDisposable(keys: readonly string[]): Promise<number> {
+    return this.repo.deleteUnattachedByKeys(keys);
+  }
+
   /**
    * Removes stored files whose rows are gone. A file that fails to delete is an orphan, never a
    * memory pointing at missing audio.
@@ -343,12 +396,4 @@ export class AudioService {
   async removeFiles(storageKeys: readonly string[]): Promise<void> {
     for (const key of storageKeys) await this.storage.delete(key).catch(() => undefined);
   }
-}
-
-/** The audio service over a database and storage, for other features' routes and jobs. */
-export function createAudioService(deps: {
-  database: DatabaseHandle;
-  storage: AudioStorage;
-}): AudioService {
-  return new AudioService(new AudioRepo(deps.database.db), deps.storage);
 }

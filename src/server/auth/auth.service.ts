@@ -1,23 +1,22 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Kysely } from "kysely";
 import { MESSAGES } from "../../shared/messages";
 import type { RegisterBody, User } from "../../shared/schemas";
-import type { Database } from "../db/schema";
 import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, HttpError, unauthorized } from "../http-errors";
 import { hashToken, newSecretToken } from "../ids";
 import type { Mailer } from "../mail/mailer";
-import { UsernameTakenError, UsersRepo } from "../users/users.repo";
+import { EmailTakenError, UsernameTakenError, type UsersRepo } from "../users/users.repo";
 import { toUser } from "../users/users.service";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
-import { ResetTokensRepo } from "./reset-tokens.repo";
+import type { ResetTokensRepo } from "./reset-tokens.repo";
 import type { SessionService } from "./session.service";
 
 /** A reset link is valid for one hour. */
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 export interface AuthServiceDeps {
-  db: Kysely<Database>;
+  users: UsersRepo;
+  resetTokens: ResetTokensRepo;
   transactions: Transactions;
   sessions: SessionService;
   mailer: Mailer;
@@ -38,8 +37,8 @@ export class AuthService {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly deps: AuthServiceDeps) {
-    this.users = new UsersRepo(deps.db);
-    this.resetTokens = new ResetTokensRepo(deps.db);
+    this.users = deps.users;
+    this.resetTokens = deps.resetTokens;
   }
 
   /** Creates the account and a fresh session (never a promoted earlier one). */
@@ -57,6 +56,7 @@ export class AuthService {
       return { user: toUser(row), ...session };
     } catch (error) {
       if (error instanceof UsernameTakenError) throw conflict(MESSAGES.usernameTaken);
+      if (error instanceof EmailTakenError) throw conflict(MESSAGES.emailTaken);
       throw error;
     }
   }
@@ -89,24 +89,38 @@ export class AuthService {
     void work.finally(() => this.inFlight.delete(work));
   }
 
-  private async sendResetMails(email: string, appUrl: string): Promise<void> {
+  /**
+   * A reset link for `username` (case-insensitive), or null when there is no such account: for an
+   * operator who hands it over without mail (`npm run admin -- reset-link`). It replaces any
+   * earlier link of the account and lasts as long as a mailed one.
+   */
+  async createResetLink(username: string, appUrl: string): Promise<string | null> {
+    const user = await this.users.findByUsername(username);
+    return user ? this.newResetLink(user.id, appUrl) : null;
+  }
+
+  private async newResetLink(userId: string, appUrl: string): Promise<string> {
     const now = new Date();
+    const token = newSecretToken();
+    await this.deps.transactions.run((trx) =>
+      this.resetTokens.replaceForUser(
+        {
+          token_hash: hashToken(token),
+          user_id: userId,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
+        },
+        trx,
+      ),
+    );
+    return `${appUrl.replace(/\/+$/, "")}/reset-password?token=${encodeURIComponent(token)}`;
+  }
+
+  private async sendResetMails(email: string, appUrl: string): Promise<void> {
     // Emails are not unique: each account using this address gets its own link.
     for (const user of await this.users.findByEmail(email)) {
       if (!user.email) continue;
-      const token = newSecretToken();
-      await this.deps.transactions.run((trx) =>
-        this.resetTokens.replaceForUser(
-          {
-            token_hash: hashToken(token),
-            user_id: user.id,
-            created_at: now.toISOString(),
-            expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
-          },
-          trx,
-        ),
-      );
-      const link = `${appUrl.replace(/\/+$/, "")}/reset-password?token=${encodeURIComponent(token)}`;
+      const link = await this.newResetLink(user.id, appUrl);
       await this.deps.mailer.send({
         to: user.email,
         subject: "Reset your Voice Memory Journal password",
@@ -152,11 +166,7 @@ export class AuthService {
     currentPassword: string,
     newPassword: string,
   ): Promise<{ token: string; expiresAt: Date }> {
-    const row = await this.users.findById(userId);
-    if (!row) throw unauthorized();
-    if (!(await verifyPassword(row.password_hash, currentPassword))) {
-      throw badRequest(MESSAGES.currentPasswordIncorrect);
-    }
+    await this.verifyCurrentPassword(userId, currentPassword);
     const passwordHash = await hashPassword(newPassword);
     return this.deps.transactions.run(async (trx) => {
       await this.users.setPasswordHash(userId, passwordHash, trx);
@@ -164,6 +174,18 @@ export class AuthService {
       await this.deps.sessions.endAllForUser(userId, trx);
       return this.deps.sessions.start(userId, trx);
     });
+  }
+
+  /**
+   * Throws 400 'Current password is incorrect' unless `password` is the user's (401 when the user
+   * is gone): what changing the password, the email or deleting the account asks first.
+   */
+  async verifyCurrentPassword(userId: string, password: string): Promise<void> {
+    const row = await this.users.findById(userId);
+    if (!row) throw unauthorized();
+    if (!(await verifyPassword(row.password_hash, password))) {
+      throw badRequest(MESSAGES.currentPasswordIncorrect);
+    }
   }
 
   /** Part of deleting an account: every session and reset token of the user, inside `trx`. */

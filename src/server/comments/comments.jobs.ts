@@ -1,6 +1,7 @@
 import { buffer } from "node:stream/consumers";
 import { extensionForAudioType } from "../../shared/audio-types";
 import { MESSAGES } from "../../shared/messages";
+import { cleanSegments } from "../../shared/transcript";
 import { type Transcriber, userFacingFailure } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
 import type { JobHandler } from "../jobs/worker";
@@ -45,7 +46,10 @@ export function transcribeCommentHandler(deps: {
         await deps.comments.markFailed(commentId, MESSAGES.noSpeechDetected);
         return;
       }
-      await deps.comments.setTranscript(commentId, text);
+      await deps.comments.setTranscript(commentId, text, {
+        engine: result.engine ?? null,
+        segments: cleanSegments(result.segments ?? [], 0),
+      });
     },
     // The worker has logged every failed attempt with its raw error; anyone may read a comment,
     // so it shows only a product message.

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Comment } from "../../shared/schemas";
+import type { TranscriptSegment } from "../../shared/transcript";
 import type { CommentsTable, Database } from "../db/schema";
 import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
@@ -29,6 +30,8 @@ export class CommentsRepo {
       status: "processing",
       error: null,
       created_at: nowIso(),
+      transcript_engine: null,
+      transcript_segments: null,
     };
     await ex.insertInto("comments").values(row).execute();
     return row;
@@ -85,10 +88,21 @@ export class CommentsRepo {
     return Number(row.count);
   }
 
-  async setTranscript(id: string, transcript: string): Promise<void> {
+  /** The transcription job's result, with the engine that made it and its timed segments. */
+  async setTranscript(
+    id: string,
+    transcript: string,
+    made: { engine?: string | null; segments?: readonly TranscriptSegment[] } = {},
+  ): Promise<void> {
     await this.db
       .updateTable("comments")
-      .set({ transcript, status: "saved", error: null })
+      .set({
+        transcript,
+        status: "saved",
+        error: null,
+        transcript_engine: made.engine ?? null,
+        transcript_segments: made.segments?.length ? JSON.stringify(made.segments) : null,
+      })
       .where("id", "=", id)
       .execute();
   }

@@ -6,7 +6,10 @@ import {
   errorResponseSchema,
   idParamsSchema,
 } from "../../shared/schemas";
+import { sendCaptions } from "../memories/transcripts.routes";
 import type { CommentsService } from "./comments.service";
+
+const commentParamsSchema = idParamsSchema.extend({ commentId: z.string().min(1).max(100) });
 
 const errors = {
   400: errorResponseSchema,
@@ -57,12 +60,28 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
     },
   );
 
+  app.get(
+    "/memories/:id/comments/:commentId/captions.vtt",
+    {
+      schema: {
+        summary:
+          "A spoken comment's captions as WebVTT, one cue per timed segment, for its audio player (same access as its audio)",
+        params: commentParamsSchema,
+        response: { 200: z.string(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, commentId } = request.params;
+      return sendCaptions(reply, await comments.captions(id, commentId, request.identity));
+    },
+  );
+
   app.delete(
     "/memories/:id/comments/:commentId",
     {
       schema: {
         summary: "Removes a comment and its audio (the memory's owner only)",
-        params: idParamsSchema.extend({ commentId: z.string().min(1).max(100) }),
+        params: commentParamsSchema,
         response: { 204: z.null(), ...errors },
       },
     },

@@ -1,5 +1,6 @@
 import { MESSAGES } from "../../shared/messages";
 import type { Comment } from "../../shared/schemas";
+import { toWebVtt } from "../../shared/transcript";
 import type { AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
 import type { Executor, Transactions } from "../db/transactions";
@@ -8,6 +9,7 @@ import { newId } from "../ids";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
 import type { MemoriesService, MemoryDependents } from "../memories/memories.service";
+import { segmentsOf } from "../memories/memory-row";
 import { type CommentRow, type CommentsRepo, toCommentDto } from "./comments.repo";
 
 export const TRANSCRIBE_COMMENT_JOB = "transcribe-comment" satisfies JobKind;
@@ -54,6 +56,17 @@ export class CommentsService implements MemoryDependents {
     });
     if (!row) throw conflict(MESSAGES.recordingAlreadyUsed);
     return toCommentDto(row);
+  }
+
+  /**
+   * A comment's captions as WebVTT, one cue per timed segment (none yet: no cues), for whoever
+   * may hear its audio: whoever may see its memory; 404 otherwise, as for the audio.
+   */
+  async captions(memoryId: string, commentId: string, identity: Identity): Promise<string> {
+    await this.memories.getVisibleRow(memoryId, identity);
+    const comment = await this.repo.findById(commentId);
+    if (!comment || comment.memory_id !== memoryId) throw notFound();
+    return toWebVtt(segmentsOf(comment));
   }
 
   async remove(memoryId: string, commentId: string, identity: Identity): Promise<void> {

@@ -1,28 +1,22 @@
-import SqliteDatabase from "better-sqlite3";
-import { Kysely, SqliteDialect, sql } from "kysely";
+import { execFile } from "node:child_process";
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAGE_SIZE } from "../../shared/constants";
 import { newId, nowIso } from "../ids";
-import { MemoriesRepo, PAGE_ANCHOR_INTERVAL } from "../memories/memories.repo";
+import { MemoriesRepo } from "../memories/memories.repo";
 import { createBareUser } from "../test/auth-helpers";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
-import type { DatabaseHandle } from "./connection";
-import { migrateToLatest, migrateUpTo } from "./migrate";
-import { registerRelevanceFunction } from "./relevance";
-import type { Database } from "./schema";
-import { ownedPrefixQuery, registerSearchWordsFunction } from "./search-words";
-
-/** A private SQLite database as the server opens one (with the triggers' and search's functions). */
-function memorySqlite(): Kysely<Database> {
-  const sqlite = new SqliteDatabase(":memory:");
-  registerSearchWordsFunction(sqlite);
-  registerRelevanceFunction(sqlite);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-}
-
-function handleOf(db: Kysely<Database>): DatabaseHandle {
-  return { db, kind: "sqlite", ping: async () => undefined, close: () => db.destroy() };
-}
+import {
+  createTestDatabase,
+  DATABASE_KINDS,
+  makeTempDir,
+  TEST_POSTGRES_URL,
+  type TestDatabase,
+} from "../test/harness";
+import { type DatabaseKind, type DatabaseTarget, openDatabase } from "./connection";
+import { isUniqueViolation } from "./constraint-errors";
+import { migrateToLatest } from "./migrate";
 
 describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
   let t: TestDatabase;
@@ -67,212 +61,191 @@ describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
     ).rejects.toThrow();
   });
 
-  it("keeps the full-text index in step with memories", async () => {
-    const now = nowIso();
-    const id = newId();
+  it("keeps the full-text index in step with the repository's writes", async () => {
     const owner = await createBareUser(t.handle.db, "indexed");
-    await t.handle.db
-      .insertInto("memories")
-      .values({
-        id,
-        user_id: owner.id,
-        anon_owner_hash: null,
-        claim_expires_at: null,
-        audio_id: null,
-        title: "Sandcastles at the beach",
-        transcript: "we built castles",
-        summary: "",
-        scores: "{}",
-        duration: 1,
-        recorded_at: now,
-        tags: JSON.stringify(["beach day"]),
-        status: "saved",
-        stage: null,
-        error: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    const repo = new MemoriesRepo(t.handle.db, kind);
+    const { id } = await repo.insert({
+      userId: owner.id,
+      audioId: null,
+      title: "Sandcastles at the beach",
+      transcript: "we built castles",
+      tags: ["beach day"],
+      status: "saved",
+    });
     const search = async (term: string) =>
-      kind === "sqlite"
-        ? (
-            await sql<{
-              id: string;
-            }>`select m.id from memories_fts f join memories m on m.seq = f.rowid where memories_fts match ${ownedPrefixQuery(owner.id, [term])}`.execute(
-              t.handle.db,
-            )
-          ).rows
-        : (
-            await sql<{
-              id: string;
-            }>`select id from memories where search_vector @@ to_tsquery('simple', ${`${term}:*`})`.execute(
-              t.handle.db,
-            )
-          ).rows;
-    expect(await search("castl")).toEqual([{ id }]);
-    await t.handle.db
-      .updateTable("memories")
-      .set({ title: "Picnic" })
-      .where("id", "=", id)
-      .execute();
-    expect(await search("picnic")).toEqual([{ id }]);
+      (await repo.search({ userId: owner.id, savedOnly: false }, [term], 1)).rows.map(
+        (row) => row.id,
+      );
+    expect(await search("castl")).toEqual([id]);
+    const edit = { transcript: "", summary: "", recordedAt: nowIso(), tags: [] };
+    await repo.update(id, { ...edit, title: "Picnic" });
+    expect(await search("picnic")).toEqual([id]);
     expect(await search("sandcastles")).toEqual([]);
-    await t.handle.db.deleteFrom("memories").where("id", "=", id).execute();
-    expect(await search("castl")).toEqual([]);
+    await t.handle.db.transaction().execute((trx) => repo.delete(id, trx));
+    expect(await search("picnic")).toEqual([]);
   });
 });
 
-describe("migration 0008 on a journal that exists (SQLite)", () => {
-  it("counts existing memories and indexes them for their owner's search", async () => {
-    const db = memorySqlite();
+/**
+ * A database as the previous version left it (migrations up to 0012, memories written through
+ * the triggers of 0008 to 0011; dumped by that version's code into test/fixtures), upgraded by
+ * this one: counts per month, the index rebuilt with the app's words, and no trigger left that
+ * calls a function only the app registers.
+ */
+/** Three accounts of one address, as versions before one-account-per-email allowed. */
+const sharedEmailAccounts = (kind: DatabaseKind) =>
+  ["2019-01-01", "2020-01-01", "2021-01-01"]
+    .map(
+      (day, i) =>
+        `INSERT INTO ${kind === "postgres" ? "public." : ""}users VALUES ('shared-${i}', 'shared${i}', 'shared${i}', NULL, 'Rose@Example.org', 'rose@example.org', 'x', 1, '${day}T00:00:00.000Z', '${day}T00:00:00.000Z');`,
+    )
+    .join("\n");
+
+describe.each(DATABASE_KINDS)("upgrade of a database at 0012 on %s", (kind) => {
+  let target: DatabaseTarget;
+  let cleanup = async (): Promise<unknown> => undefined;
+  beforeAll(async () => {
+    const dump =
+      (await readFile(
+        path.join(import.meta.dirname, "..", "test", "fixtures", `journal-at-0012.${kind}.sql`),
+        "utf8",
+      )) + sharedEmailAccounts(kind);
+    if (kind === "sqlite") {
+      const dir = await makeTempDir("vmj-upgrade-");
+      const file = path.join(dir, "journal.db");
+      // Loaded by Debian's sqlite3 shell, as an operator restoring a dump would.
+      await new Promise<void>((resolve, reject) => {
+        const shell = execFile("/usr/bin/sqlite3", [file], (error) =>
+          error ? reject(error) : resolve(),
+        );
+        shell.stdin?.end(dump);
+      });
+      target = { kind: "sqlite", file };
+      cleanup = () => rm(dir, { recursive: true, force: true });
+    } else {
+      const name = `vmj_upgrade_${newId()
+        .replace(/[^A-Za-z0-9]/g, "")
+        .toLowerCase()}`;
+      const admin = async (text: string, database?: string) => {
+        const url = new URL(TEST_POSTGRES_URL);
+        if (database) url.pathname = `/${database}`;
+        const client = new pg.Client({ connectionString: url.toString() });
+        await client.connect();
+        await client.query(text).finally(() => client.end());
+      };
+      await admin(`create database "${name}"`);
+      await admin(dump, name);
+      const url = new URL(TEST_POSTGRES_URL);
+      url.pathname = `/${name}`;
+      target = { kind: "postgres", url: url.toString() };
+      cleanup = () => admin(`drop database if exists "${name}" with (force)`);
+    }
+  });
+  afterAll(async () => cleanup());
+
+  it("leaves a shared email with its oldest account only, and refuses a second one from then on", async () => {
+    const handle = await openDatabase(target);
     try {
-      // Everything before 0008, then rows as the repository writes them, then 0008.
-      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0007-memory-language");
-      const user = await createBareUser(db, "before");
-      const repo = new MemoriesRepo(db, "sqlite");
+      const { db } = handle;
+      const shared = await db
+        .selectFrom("users")
+        .select(["id", "email"])
+        .where("id", "like", "shared-%")
+        .orderBy("id")
+        .execute();
+      expect(shared).toEqual([
+        { id: "shared-0", email: "Rose@Example.org" },
+        { id: "shared-1", email: null },
+        { id: "shared-2", email: null },
+      ]);
+      await expect(
+        db
+          .updateTable("users")
+          .set({ email: "rose@example.org", email_lower: "rose@example.org" })
+          .where("id", "=", "shared-1")
+          .execute(),
+      ).rejects.toSatisfy(isUniqueViolation);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("offers the memories transcribed before engines were recorded again, with Whisper only", async () => {
+    const handle = await openDatabase(target);
+    try {
+      const { db } = handle;
+      const user = await db
+        .selectFrom("memories")
+        .select("user_id")
+        .where("id", "=", "m-lighthouse")
+        .executeTakeFirstOrThrow();
+      const memories = await db
+        .selectFrom("memories")
+        .select(["id", "transcript_engine", "transcript_edited", "proposed_transcript"])
+        .where("user_id", "=", user.user_id)
+        .orderBy("seq")
+        .execute();
+      for (const memory of memories) {
+        expect(memory).toMatchObject({
+          transcript_engine: null,
+          transcript_edited: 0,
+          proposed_transcript: null,
+        });
+      }
+      const repo = new MemoriesRepo(db, kind);
+      // Saved ones with a transcript; the one still processing is not.
+      expect(await repo.listRetranscribable(user.user_id ?? "", true)).toEqual([
+        "m-lighthouse",
+        "m-harbour",
+      ]);
+      expect(await repo.listRetranscribable(user.user_id ?? "", false)).toEqual([]);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("counts memories per month, indexes them for search and lists every page", async () => {
+    const handle = await openDatabase(target);
+    try {
+      const { db } = handle;
+      const user = await db.selectFrom("users").select("id").executeTakeFirstOrThrow();
+      const repo = new MemoriesRepo(db, kind);
+      const scope = { userId: user.id, savedOnly: false };
+      expect(await repo.months(scope)).toEqual([
+        { month: "2024-03", count: 1 },
+        { month: "1998-07", count: 2 },
+      ]);
+      expect(await repo.months({ ...scope, savedOnly: true })).toEqual([
+        { month: "2024-03", count: 1 },
+        { month: "1998-07", count: 1 },
+      ]);
+      const listed = await repo.list(scope, 1);
+      expect(listed.total).toBe(3);
+      expect(listed.rows.map((r) => r.title)).toEqual(["Harbour", "Garden", "Old lighthouse"]);
+      const found = await repo.search(scope, ["lighth"], 1);
+      expect(found.rows.map((r) => r.title)).toEqual(["Old lighthouse"]);
+      const tables = (await db.introspection.getTables()).map((t) => t.name);
+      for (const gone of ["memory_counts", "memory_list_changes", "memory_page_anchors"]) {
+        expect(tables).not.toContain(gone);
+      }
+      // The app writes on as before: a new memory is counted and found.
       await repo.insert({
         userId: user.id,
         audioId: null,
-        title: "Old lighthouse",
+        title: "Lighthouse again",
         status: "saved",
       });
-      await repo.insert({ userId: user.id, audioId: null, status: "processing" });
-      await repo.insert({
-        userId: null,
-        audioId: null,
-        title: "Anonymous lighthouse",
-        status: "saved",
-      });
-      await migrateToLatest(handleOf(db));
-      const scope = { userId: user.id, savedOnly: false };
-      expect(await repo.countOf(scope)).toBe(2);
-      expect(await repo.countOf({ ...scope, savedOnly: true })).toBe(1);
-      const found = await repo.search(scope, ["lighth"], 1);
-      expect(found.rows.map((row) => row.title)).toEqual(["Old lighthouse"]);
+      expect((await repo.search(scope, ["lighth"], 1)).total).toBe(2);
+      expect((await repo.list(scope, 1)).total).toBe(4);
+      if (kind === "sqlite") {
+        const triggers = await sql<{ sql: string }>`select sql from sqlite_master
+          where type = 'trigger'`.execute(db);
+        expect(triggers.rows.length).toBeGreaterThan(0);
+        for (const trigger of triggers.rows)
+          expect(trigger.sql).not.toContain("memory_search_words");
+      }
     } finally {
-      await db.destroy();
-    }
-  });
-});
-
-describe("migration 0009 on a journal that exists (SQLite)", () => {
-  it("starts each user's list revision at 0 and raises it on a recorded_at edit only", async () => {
-    const db = memorySqlite();
-    try {
-      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0008-counts-and-search-index");
-      const user = await createBareUser(db, "before");
-      const repo = new MemoriesRepo(db, "sqlite");
-      const memory = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
-      await repo.insert({ userId: user.id, audioId: null, status: "processing" });
-      await migrateToLatest(handleOf(db));
-      const counts = () =>
-        db
-          .selectFrom("memory_counts")
-          .select(["total", "saved", "revision"])
-          .where("user_id", "=", user.id)
-          .executeTakeFirstOrThrow();
-      expect(await counts()).toEqual({ total: 2, saved: 1, revision: 0 });
-      const edit = { title: "t", transcript: "", summary: "", tags: [] };
-      await repo.update(memory.id, { ...edit, recordedAt: memory.recorded_at });
-      expect(await counts()).toEqual({ total: 2, saved: 1, revision: 0 });
-      await repo.update(memory.id, { ...edit, recordedAt: "2001-01-01T00:00:00.000Z" });
-      expect((await counts()).revision).toBeGreaterThan(0);
-      expect(await counts()).toMatchObject({ total: 2, saved: 1 });
-    } finally {
-      await db.destroy();
-    }
-  });
-});
-
-describe("migration 0010 on a journal that exists (SQLite)", () => {
-  it("indexes each memory's words under its owner only, and unclaimed ones once claimed", async () => {
-    const db = memorySqlite();
-    try {
-      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0008-counts-and-search-index");
-      const [near, far] = await Promise.all(
-        ["near", "far"].map((username) => createBareUser(db, username)),
-      );
-      if (!near || !far) throw new Error("users not created");
-      const repo = new MemoriesRepo(db, "sqlite");
-      const own = await repo.insert({
-        userId: near.id,
-        audioId: null,
-        title: "Garden in the rain",
-        status: "saved",
-      });
-      await repo.insert({
-        userId: far.id,
-        audioId: null,
-        title: "Garden in the rain",
-        status: "saved",
-      });
-      const unclaimed = await repo.insert({
-        userId: null,
-        audioId: null,
-        title: "Garden party",
-        status: "saved",
-      });
-      await migrateToLatest(handleOf(db));
-
-      const search = async (userId: string, query: string) =>
-        (await repo.search({ userId, savedOnly: false }, [query], 1)).rows.map((row) => row.id);
-      expect(await search(near.id, "gard")).toEqual([own.id]);
-      // Every indexed word carries its owner: nobody's search reads another family's entries.
-      await sql`create virtual table temp.fts_terms using fts5vocab(main, memories_fts, 'row')`.execute(
-        db,
-      );
-      const terms = await sql<{ term: string }>`select term from temp.fts_terms`.execute(db);
-      const hexOf = (id: string) => Buffer.from(id, "utf8").toString("hex");
-      expect(terms.rows.map((row) => row.term).sort()).toEqual(
-        [near.id, far.id]
-          .flatMap((id) => ["garden", "in", "rain", "the"].map((w) => `${hexOf(id)}x${w}`))
-          .sort(),
-      );
-
-      await db
-        .updateTable("memories")
-        .set({ user_id: near.id })
-        .where("id", "=", unclaimed.id)
-        .execute();
-      expect((await search(near.id, "gard")).sort()).toEqual([own.id, unclaimed.id].sort());
-      expect(await search(far.id, "part")).toEqual([]);
-    } finally {
-      await db.destroy();
-    }
-  });
-});
-
-describe("migration 0012 on a journal that exists (SQLite)", () => {
-  it("starts with no stored anchors, then stores a walk's and deletes them with the user", async () => {
-    const db = memorySqlite();
-    try {
-      await migrateUpTo(db as Kysely<unknown>, "sqlite", "0011-list-changes");
-      const user = await createBareUser(db, "before");
-      const repo = new MemoriesRepo(db, "sqlite");
-      await repo.insertMany(
-        Array.from({ length: 3 * PAGE_ANCHOR_INTERVAL }, (_, i) => ({
-          userId: user.id,
-          audioId: null,
-          recordedAt: new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString(),
-          status: "saved" as const,
-        })),
-      );
-      await migrateToLatest(handleOf(db));
-      const stored = () =>
-        db
-          .selectFrom("memory_page_anchors")
-          .select(["scope", "revision"])
-          .where("user_id", "=", user.id)
-          .execute();
-      expect(await stored()).toEqual([]);
-      // A page one anchor deep: the walk after it stores the anchors at the current revision.
-      await repo.list({ userId: user.id, savedOnly: false }, PAGE_ANCHOR_INTERVAL / PAGE_SIZE + 1);
-      await repo.anchorWalksSettled();
-      expect(await stored()).toEqual([{ scope: "all desc", revision: 3 * PAGE_ANCHOR_INTERVAL }]);
-      await db.deleteFrom("users").where("id", "=", user.id).execute();
-      expect(await stored()).toEqual([]);
-    } finally {
-      await db.destroy();
+      await handle.close();
     }
   });
 });

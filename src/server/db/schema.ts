@@ -44,7 +44,7 @@ export interface AudioFilesTable {
 }
 
 export interface MemoriesTable {
-  /** SQLite only: a stable integer row id for the full-text index. */
+  /** A stable integer key: list order's tie-break, and SQLite's full-text index row id. */
   seq: Generated<number>;
   id: string;
   user_id: string | null;
@@ -67,6 +67,17 @@ export interface MemoriesTable {
   updated_at: string;
   /** The question the memory answers, when one was shown while recording (migration 0006). */
   question: string | null;
+  /** The engine and model that made the transcript; null when not known (migration 0015). */
+  transcript_engine: Generated<string | null>;
+  /** The transcript's timed segments, JSON `[{start, end, text}]`; null when there are none. */
+  transcript_segments: Generated<string | null>;
+  /** 1 once the owner edited the transcript: it is never replaced by a new transcription. */
+  transcript_edited: Generated<number>;
+  /** A new transcription offered beside the owner's edit, its segments and engine (migration 0018). */
+  proposed_transcript: Generated<string | null>;
+  proposed_segments: Generated<string | null>;
+  /** The engine of the offer; kept once the owner keeps theirs, so it is not offered again. */
+  proposed_engine: Generated<string | null>;
 }
 
 export interface CommentsTable {
@@ -78,6 +89,9 @@ export interface CommentsTable {
   status: string;
   error: string | null;
   created_at: string;
+  /** The engine and model that made the transcript, and its timed segments (migration 0015). */
+  transcript_engine: string | null;
+  transcript_segments: string | null;
 }
 
 export interface JobsTable {
@@ -101,36 +115,15 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
-/** Per-user memory counts, kept by triggers (migration 0008); read for list totals. */
-export interface MemoryCountsTable {
+/**
+ * How many memories each user has per month of recorded_at ('YYYY-MM'), all and saved, kept by
+ * triggers (migration 0013): list totals, the month that holds a page, the year navigator.
+ */
+export interface MemoryMonthsTable {
   user_id: string;
+  month: string;
   total: number;
   saved: number;
-  /** Raised on every change to the user's list order or membership (migration 0009). */
-  revision: Generated<number>;
-}
-
-/** What each revision of a user's list changed (migration 0011), for page anchors (ADR 0027). */
-export interface MemoryListChangesTable {
-  user_id: string;
-  revision: number;
-  recorded_at: string;
-  seq: number;
-  /** 1 when the memory was saved (it counts in the saved-only list too). */
-  saved: number;
-  /** +1 when the memory came into the list, -1 when it went out. */
-  delta: number;
-}
-
-/** A scope's walked page anchors (migration 0012), read back by a process with none (ADR 0027). */
-export interface MemoryPageAnchorsTable {
-  user_id: string;
-  /** The scope and reading direction, as the repository's cache keys them ("all desc", ...). */
-  scope: string;
-  /** The user's list revision the anchors hold at. */
-  revision: number;
-  /** JSON: { recordedAt: string[], keys: number[], positions: number[] }. */
-  anchors: string;
 }
 
 export interface ReminderSettingsTable {
@@ -185,15 +178,39 @@ export interface ShareLinksTable {
   visits: Generated<number>;
 }
 
+/** Addresses mailed news of new memories through a share link (migration 0017, ADR 0044). */
+export interface ShareLinkSubscriptionsTable {
+  id: string;
+  share_link_id: string;
+  email: string;
+  token_sealed: string;
+  created_at: string;
+  covered_until: string;
+  last_sent_at: string | null;
+  locked_until: string | null;
+}
+
+/** A memory's photos (migration 0016): three stored sizes each; position 0 is the cover. */
+export interface MemoryPhotosTable {
+  id: string;
+  memory_id: string;
+  position: number;
+  width: number;
+  height: number;
+  full_key: string;
+  medium_key: string;
+  thumb_key: string;
+  bytes: number;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   password_reset_tokens: PasswordResetTokensTable;
   audio_files: AudioFilesTable;
   memories: MemoriesTable;
-  memory_counts: MemoryCountsTable;
-  memory_list_changes: MemoryListChangesTable;
-  memory_page_anchors: MemoryPageAnchorsTable;
+  memory_months: MemoryMonthsTable;
   comments: CommentsTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;
@@ -202,4 +219,6 @@ export interface Database {
   question_rotation: QuestionRotationTable;
   server_secrets: ServerSecretsTable;
   share_links: ShareLinksTable;
+  memory_photos: MemoryPhotosTable;
+  share_link_subscriptions: ShareLinkSubscriptionsTable;
 }

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../ids";
 import { createTestDatabase, type TestDatabase } from "../test/harness";
-import { ownedPrefixQuery, ownedWords, wordsOf } from "./search-words";
+import { indexedText, ownedPrefixQuery, wordsOf } from "./search-words";
 
 describe("search words", () => {
   it("splits text into distinct lower-case words of letters and digits, NFC", () => {
@@ -19,10 +19,14 @@ describe("search words", () => {
 
   it("prefixes every word of every field with the owner, and indexes nothing without one", () => {
     const owner = Buffer.from("u1", "utf8").toString("hex");
-    expect(ownedWords("u1", "Rain, rain", null, '["garden"]')).toBe(
-      `${owner}xrain ${owner}xgarden`,
-    );
-    expect(ownedWords(null, "Rain")).toBe("");
+    const fields = { seq: 1, title: "Rain, rain", tags: '["garden"]', summary: "", transcript: "" };
+    expect(indexedText({ ...fields, user_id: "u1" })).toEqual({
+      title: `${owner}xrain ${owner}xrain`,
+      tags: `${owner}xgarden`,
+      summary: "",
+      transcript: "",
+    });
+    expect(indexedText({ ...fields, user_id: null })).toBeUndefined();
     expect(ownedPrefixQuery("u1", ["rain", "gar"])).toBe(`"${owner}xrain"* AND "${owner}xgar"*`);
   });
 
@@ -35,8 +39,9 @@ describe("search words", () => {
 
     it("has prefix indexes for one to eight letters after a generated user id's owner part", async () => {
       // A word of one letter is as long as the shortest prefix index: if user ids change length,
-      // migration 0010's prefix lengths must change with them.
-      const oneLetter = ownedWords(newId(), "a").length;
+      // migration 0013's prefix lengths must change with them.
+      const fields = { seq: 1, tags: "", summary: "", transcript: "" };
+      const oneLetter = indexedText({ ...fields, user_id: newId(), title: "a" })?.title.length ?? 0;
       const table = await sql<{ sql: string }>`select sql from sqlite_master
         where name = 'memories_fts'`.execute(t.handle.db);
       const lengths = Array.from({ length: 8 }, (_, i) => oneLetter + i).join(" ");

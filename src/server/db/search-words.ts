@@ -1,13 +1,10 @@
-import type SqliteDatabase from "better-sqlite3";
-
 /**
- * SQLite's full-text index holds each word of a memory prefixed by its owner (ADR 0029):
+ * SQLite's full-text index holds each word of a memory prefixed by its owner (ADR 0029, 0036):
  * `<hex of the user id>x<word>`. A user's words then have lists of their own, and one family's
- * search reads only that family's entries, however many other families share the server.
+ * search reads only that family's entries, however many other families share the server. The
+ * words are computed here, in TypeScript, by whoever writes the index (the search and migration
+ * 0013), never by a trigger: the database stays writable by tools that know nothing of the app.
  */
-
-/** The SQL function the full-text triggers call (migration 0010); its name is part of the schema. */
-export const SEARCH_WORDS_FUNCTION = "memory_search_words";
 
 /** Between the owner's hex and the word: not a hex digit, so no owner's token starts another's. */
 const OWNER_SEPARATOR = "x";
@@ -15,9 +12,14 @@ const OWNER_SEPARATOR = "x";
 /** A word as search sees it: a run of letters and digits (the same split for queries and rows). */
 const WORD = /[\p{L}\p{N}]+/gu;
 
+/** Every word of `text` in order (repeats kept: ranking counts them), NFC and lower case. */
+function allWordsOf(text: string): string[] {
+  return text.normalize("NFC").toLowerCase().match(WORD) ?? [];
+}
+
 /** The words of `text`, NFC and lower case, each once, in order of first appearance. */
 export function wordsOf(text: string): string[] {
-  return [...new Set(text.normalize("NFC").toLowerCase().match(WORD) ?? [])];
+  return [...new Set(allWordsOf(text))];
 }
 
 /** The owner part of an indexed word: the hex of the user id, then the separator. */
@@ -25,15 +27,38 @@ function ownerPrefix(userId: string): string {
   return `${Buffer.from(userId, "utf8").toString("hex")}${OWNER_SEPARATOR}`;
 }
 
+/** What a memory's row holds that search reads. */
+export interface SearchableFields {
+  seq: number;
+  user_id: string | null;
+  title: string;
+  tags: string;
+  summary: string;
+  transcript: string;
+}
+
+/** The indexed columns of memories_fts, in order (ranking weighs them in this order). */
+export const INDEXED_COLUMNS = ["title", "tags", "summary", "transcript"] as const;
+
 /**
- * The text memories_fts indexes for one memory: every distinct word of its fields, owner-prefixed,
- * separated by spaces. A memory without an owner (not yet claimed) is not searchable: empty.
+ * The text memories_fts indexes for one memory, column by column: every word owner-prefixed,
+ * separated by spaces. A memory without an owner (not yet claimed) is not indexed: undefined.
  */
-export function ownedWords(userId: string | null, ...fields: (string | null)[]): string {
-  if (userId === null) return "";
-  const prefix = ownerPrefix(userId);
-  const words = new Set(fields.flatMap((field) => (field === null ? [] : wordsOf(field))));
-  return [...words].map((word) => `${prefix}${word}`).join(" ");
+export function indexedText(
+  row: SearchableFields,
+): Record<(typeof INDEXED_COLUMNS)[number], string> | undefined {
+  if (row.user_id === null) return undefined;
+  const prefix = ownerPrefix(row.user_id);
+  const owned = (text: string) =>
+    allWordsOf(text)
+      .map((word) => `${prefix}${word}`)
+      .join(" ");
+  return {
+    title: owned(row.title),
+    tags: owned(row.tags),
+    summary: owned(row.summary),
+    transcript: owned(row.transcript),
+  };
 }
 
 /**
@@ -43,21 +68,4 @@ export function ownedWords(userId: string | null, ...fields: (string | null)[]):
 export function ownedPrefixQuery(userId: string, tokens: readonly string[]): string {
   const prefix = ownerPrefix(userId);
   return tokens.map((token) => `"${prefix}${token}"*`).join(" AND ");
-}
-
-/**
- * Registers the function the full-text triggers call. Every connection that writes memories must
- * have it (an insert without it fails with "no such function", changing nothing); read-only
- * connections never run triggers and do not need it.
- */
-export function registerSearchWordsFunction(sqlite: SqliteDatabase.Database): void {
-  sqlite.function(
-    SEARCH_WORDS_FUNCTION,
-    { deterministic: true, varargs: true },
-    (userId: unknown, ...fields: unknown[]) =>
-      ownedWords(
-        typeof userId === "string" ? userId : null,
-        ...fields.map((field) => (typeof field === "string" ? field : null)),
-      ),
-  );
 }

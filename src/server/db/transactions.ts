@@ -34,6 +34,11 @@ export class Transactions {
   }
 }
 
+/** Runs `work` in the caller's transaction when `ex` is one, else in a transaction of its own. */
+export function inTransaction<T>(ex: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
+  return ex.isTransaction ? work(ex) : ex.transaction().execute(work);
+}
+
 /** PostgreSQL's deadlock_detected (40P01) and serialization_failure (40001). */
 export function isTransientConflict(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

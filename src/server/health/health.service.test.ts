@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "../../shared/messages";
 import { JobsRepo } from "../jobs/jobs.repo";
 import { createTestDatabase, type TestDatabase } from "../test/harness";
 import { HealthService } from "./health.service";
@@ -26,5 +27,24 @@ describe("HealthService", () => {
     if (report.healthy) return;
     expect(report.unreachable.map((u) => u.part)).toEqual(["storage"]);
     expect(String(report.unreachable[0]?.error)).toMatch(/did not answer within 50 ms/);
+  });
+
+  it("says degraded, with the reason, when the data disk has less room than one upload", async () => {
+    const withFree = (free: number) =>
+      new HealthService({
+        database: testDb.handle,
+        storage: { check: async () => undefined },
+        jobs: new JobsRepo(testDb.handle.db, "sqlite"),
+        freeDiskBytes: async () => free,
+        minFreeDiskBytes: 50 * 1024 * 1024,
+      }).check();
+    const full = await withFree(1024);
+    expect(full).toMatchObject({
+      healthy: true,
+      body: { status: "degraded", reason: MESSAGES.dataDiskNearlyFull },
+    });
+    const roomy = await withFree(10 * 1024 * 1024 * 1024);
+    expect(roomy).toMatchObject({ healthy: true, body: { status: "ok" } });
+    expect(roomy.healthy && "reason" in roomy.body).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { MESSAGES } from "../../shared/messages";
 import type { HealthResponse } from "../../shared/schemas";
 import type { DatabaseHandle } from "../db/connection";
 import type { JobsRepo, QueueStats } from "../jobs/jobs.repo";
@@ -25,6 +26,10 @@ export class HealthService {
       storage: Pick<AudioStorage, "check">;
       jobs: Pick<JobsRepo, "queueStats">;
       timeoutMs?: number;
+      /** Free bytes on the data disk (DATA_DIR: the SQLite file, spooled restores, local audio). */
+      freeDiskBytes?: () => Promise<number>;
+      /** Below this the report says `degraded` (an upload of the largest size may not fit). */
+      minFreeDiskBytes?: number;
     },
   ) {}
 
@@ -45,15 +50,25 @@ export class HealthService {
       }
       return { healthy: false, unreachable };
     }
+    const diskFull = await this.diskNearlyFull();
     return {
       healthy: true,
       body: {
-        status: "ok",
+        status: diskFull ? "degraded" : "ok",
+        ...(diskFull ? { reason: MESSAGES.dataDiskNearlyFull } : {}),
         database: this.deps.database.kind,
         storage: "ok",
         queue: summarize(database.value, now),
       },
     };
+  }
+
+  /** A disk that cannot be asked counts as fine: the probe must not fail on the probe itself. */
+  private async diskNearlyFull(): Promise<boolean> {
+    const { freeDiskBytes, minFreeDiskBytes = 0 } = this.deps;
+    if (!freeDiskBytes) return false;
+    const free = await freeDiskBytes().catch(() => Number.POSITIVE_INFINITY);
+    return free < minFreeDiskBytes;
   }
 }
 

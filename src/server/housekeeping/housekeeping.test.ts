@@ -1,13 +1,26 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ResetTokensRepo } from "../auth/reset-tokens.repo";
 import { SessionsRepo } from "../auth/sessions.repo";
 import { ConfigError, loadConfig } from "../config";
 import { hashToken, newSecretToken } from "../ids";
 import { JobsRepo } from "../jobs/jobs.repo";
+import { RateLimitCounters } from "../rate-limit-store";
 import { createUserWithSession } from "../test/auth-helpers";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
 import { createHousekeeping, Housekeeping, type SweepTask } from "./housekeeping";
 
 const DAY_MS = 86_400_000;
+
+/** The repositories housekeeping sweeps through, as compose.ts builds them. */
+function reposOf(testDb: TestDatabase) {
+  const { db, kind } = testDb.handle;
+  return {
+    sessions: new SessionsRepo(db),
+    resetTokens: new ResetTokensRepo(db),
+    jobs: new JobsRepo(db, kind),
+    counters: new RateLimitCounters(db),
+  };
+}
 
 function recordingLogger() {
   const lines: Array<{ level: "info" | "error"; obj: unknown; msg: string }> = [];
@@ -50,7 +63,6 @@ describe("Housekeeping", () => {
         },
         counting("after", 1, after),
       ],
-      60_000,
       logger,
     );
 
@@ -67,53 +79,6 @@ describe("Housekeeping", () => {
       msg: "housekeeping done",
     });
   });
-
-  it("runs at start, then on its interval until stopped", async () => {
-    vi.useFakeTimers();
-    const calls: Date[] = [];
-    const housekeeping = new Housekeeping([counting("t", 0, calls)], 1000, recordingLogger());
-    housekeeping.start();
-    await vi.advanceTimersByTimeAsync(0);
-    expect(calls).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(2500);
-    expect(calls).toHaveLength(3);
-    await housekeeping.stop();
-    await vi.advanceTimersByTimeAsync(5000);
-    expect(calls).toHaveLength(3);
-  });
-
-  it("does nothing when its interval is 0 (HOUSEKEEPING_INTERVAL_MINUTES=0)", async () => {
-    vi.useFakeTimers();
-    const calls: Date[] = [];
-    const housekeeping = new Housekeeping([counting("t", 0, calls)], 0, recordingLogger());
-    housekeeping.start();
-    await vi.advanceTimersByTimeAsync(10_000);
-    await housekeeping.stop();
-    expect(calls).toEqual([]);
-  });
-
-  it("never overlaps a slow run with the next one", async () => {
-    vi.useFakeTimers();
-    let active = 0;
-    let most = 0;
-    const slow: SweepTask = {
-      name: "slow",
-      sweep: async () => {
-        active += 1;
-        most = Math.max(most, active);
-        await new Promise((resolve) => setTimeout(resolve, 2500));
-        active -= 1;
-        return 0;
-      },
-    };
-    const housekeeping = new Housekeeping([slow], 1000, recordingLogger());
-    housekeeping.start();
-    await vi.advanceTimersByTimeAsync(6000);
-    const stopped = housekeeping.stop();
-    await vi.advanceTimersByTimeAsync(3000);
-    await stopped;
-    expect(most).toBe(1);
-  });
 });
 
 describe("createHousekeeping", () => {
@@ -125,7 +90,7 @@ describe("createHousekeeping", () => {
         UNATTACHED_UPLOAD_RETENTION_HOURS: "24",
       });
       expect(() =>
-        createHousekeeping({ database: testDb.handle, config, logger: recordingLogger() }),
+        createHousekeeping({ ...reposOf(testDb), config, logger: recordingLogger() }),
       ).toThrow(ConfigError);
     } finally {
       await testDb.cleanup();
@@ -196,7 +161,7 @@ describe.each(DATABASE_KINDS)("createHousekeeping on %s", (kind) => {
     const uploads: Date[] = [];
     const logger = recordingLogger();
     const housekeeping = createHousekeeping({
-      database,
+      ...reposOf(testDb),
       config,
       logger,
       extraTasks: [counting("unattached uploads", 5, uploads)],

@@ -1,10 +1,8 @@
-import { ResetTokensRepo } from "../auth/reset-tokens.repo";
-import { SessionsRepo } from "../auth/sessions.repo";
+import type { ResetTokensRepo } from "../auth/reset-tokens.repo";
+import type { SessionsRepo } from "../auth/sessions.repo";
 import { type Config, ConfigError } from "../config";
-import type { DatabaseHandle } from "../db/connection";
-import { JobsRepo } from "../jobs/jobs.repo";
-import { Periodic } from "../periodic";
-import { RateLimitCounters } from "../rate-limit-store";
+import type { JobsRepo } from "../jobs/jobs.repo";
+import type { RateLimitCounters } from "../rate-limit-store";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -26,20 +24,15 @@ export interface HousekeepingLogger {
 }
 
 /**
- * Runs every sweep task at start and then every `intervalMs` (0 turns it off). Tasks run one after
- * another (SQLite has one writer); a failing task is logged and the others still run. No lock
- * between instances: each task's deletes are idempotent, so running twice at once is harmless.
+ * Runs every sweep task, one after another (SQLite has one writer); a failing task is logged and
+ * the others still run. The scheduler runs it at start and every HOUSEKEEPING_INTERVAL_MINUTES.
+ * No lock between instances: each task's deletes are idempotent, so running twice is harmless.
  */
 export class Housekeeping {
-  private readonly periodic: Periodic;
-
   constructor(
     private readonly tasks: readonly SweepTask[],
-    intervalMs: number,
     private readonly logger: HousekeepingLogger,
-  ) {
-    this.periodic = new Periodic(() => this.runOnce(), intervalMs);
-  }
+  ) {}
 
   /** Runs every task once; returns each task's count, or null for a task that failed. */
   async runOnce(now = new Date()): Promise<Record<string, number | null>> {
@@ -55,21 +48,10 @@ export class Housekeeping {
     this.logger.info({ removed }, "housekeeping done");
     return removed;
   }
-
-  /** Runs now, then on a timer that does not keep the process alive. */
-  start(): void {
-    this.periodic.start();
-  }
-
-  /** Stops the timer and waits for a run in progress to finish. */
-  stop(): Promise<void> {
-    return this.periodic.stop();
-  }
 }
 
 export type HousekeepingConfig = Pick<
   Config,
-  | "HOUSEKEEPING_INTERVAL_MINUTES"
   | "SESSION_IDLE_DAYS"
   | "FINISHED_JOB_RETENTION_DAYS"
   | "FAILED_JOB_RETENTION_DAYS"
@@ -82,22 +64,21 @@ export type HousekeepingConfig = Pick<
  * local storage's partial uploads; unattached uploads from the audio feature).
  */
 export function createHousekeeping(deps: {
-  database: DatabaseHandle;
+  sessions: SessionsRepo;
+  resetTokens: ResetTokensRepo;
+  jobs: JobsRepo;
+  counters: RateLimitCounters;
   config: HousekeepingConfig;
   logger: HousekeepingLogger;
   extraTasks?: readonly SweepTask[];
 }): Housekeeping {
-  const { database, config } = deps;
+  const { sessions, resetTokens, jobs, counters, config } = deps;
   if (config.UNATTACHED_UPLOAD_RETENTION_HOURS <= config.CLAIM_WINDOW_HOURS) {
     // An upload still inside its claim window (or being retried by the recorder) must survive.
     throw new ConfigError(
       `Invalid configuration:\n  UNATTACHED_UPLOAD_RETENTION_HOURS: must be more than CLAIM_WINDOW_HOURS (${config.CLAIM_WINDOW_HOURS})`,
     );
   }
-  const sessions = new SessionsRepo(database.db);
-  const resetTokens = new ResetTokensRepo(database.db);
-  const jobs = new JobsRepo(database.db, database.kind);
-  const counters = new RateLimitCounters(database.db);
   const before = (now: Date, ms: number) => new Date(now.getTime() - ms);
   const tasks: SweepTask[] = [
     {
@@ -116,5 +97,5 @@ export function createHousekeeping(deps: {
     { name: "ended rate-limit windows", sweep: (now) => counters.deleteExpired(now) },
     ...(deps.extraTasks ?? []),
   ];
-  return new Housekeeping(tasks, config.HOUSEKEEPING_INTERVAL_MINUTES * 60_000, deps.logger);
+  return new Housekeeping(tasks, deps.logger);
 }

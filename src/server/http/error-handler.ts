@@ -1,7 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { MESSAGES } from "../../shared/messages";
+import { isTechnicalText } from "../../shared/rules";
+import { isDatabaseUnavailable } from "../db/postgres-pool";
 import { HttpError } from "../http-errors";
+import { StorageUnavailableError } from "../storage/audio-storage";
 
 /** Shapes every error as `{ message }`; only client errors say what went wrong. */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -9,9 +12,10 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     const first = error.validation[0];
     const field = first?.instancePath?.replace(/^\//, "").replace(/\//g, ".") ?? "";
     const where = error.validationContext ?? "body";
-    const message = first
-      ? `${where}${field ? `.${field}` : ""}: ${first.message}`
-      : "Invalid request";
+    // The field is named; the check's words are ours, or, for a library's default, plain ones.
+    const said = first?.message ?? "";
+    const words = said && !isTechnicalText(said) ? said : MESSAGES.invalidValue;
+    const message = `${where}${field ? `.${field}` : ""}: ${words}`;
     return reply.code(400).send({ message });
   }
   if (error instanceof HttpError) {
@@ -22,9 +26,37 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return reply.code(429).send({ message: MESSAGES.tooManyRequests });
   }
   if (status >= 400 && status < 500) {
-    // Fastify's own client errors (malformed JSON, wrong content type, body too large) are safe.
-    return reply.code(status).send({ message: error.message });
+    // Fastify's own client errors (malformed JSON, wrong content type, body too large): their
+    // words are the library's, so they go to the log and the answer says it in the product's.
+    request.log.info({ err: error }, "request refused");
+    const message =
+      status === 413 ? MESSAGES.tooLarge : status === 404 ? MESSAGES.notFound : MESSAGES.badRequest;
+    return reply.code(status).send({ message });
+  }
+  if (isDatabaseUnavailable(error)) {
+    // A restart or failover: this request failed, the next one connects afresh.
+    request.log.warn({ err: error }, "request failed: database unreachable");
+    return reply.code(503).send({ message: MESSAGES.databaseUnreachable });
+  }
+  if (error instanceof StorageUnavailableError) {
+    request.log.warn({ err: error }, "request failed: storage unreachable");
+    return reply.code(503).send({ message: MESSAGES.storageUnreachable });
+  }
+  if (isDiskFull(error)) {
+    // Nothing was kept (files are written to a temporary name first); the browser keeps the
+    // recording and sends it again later.
+    request.log.error({ err: error }, "request failed: the data disk is full");
+    return reply.code(507).send({ message: MESSAGES.storageFull });
   }
   request.log.error({ err: error }, "request failed");
   return reply.code(500).send({ message: MESSAGES.internalError });
+}
+
+/** The disk (or the user's quota) ran out while a file was written. */
+function isDiskFull(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOSPC" || code === "EDQUOT") return true;
+  }
+  return false;
 }

@@ -29,6 +29,7 @@ const memory = (n: number, overrides: Partial<Memory> = {}): Memory => ({
   createdAt: "2026-11-01T10:00:00.000Z",
   question: n % 2 ? "What did you hear?" : null,
   language: "en",
+  photos: [],
   ...overrides,
 });
 

@@ -12,9 +12,9 @@ import {
   type TestApp,
 } from "../test/harness";
 import { offsetPageIds } from "../test/page-helpers";
-import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "./memories.repo";
+import { MemoriesRepo, type MemoryScope } from "./memories.repo";
 
-/** Deep pages read by one instance after changes made through another (ADR 0027). */
+/** Deep pages read by one instance after changes made through another (ADR 0036). */
 describe.each(DATABASE_KINDS)("deep list pages over HTTP, two instances on %s", (kind) => {
   let a: TestApp;
   let bDatabase: DatabaseHandle;
@@ -35,9 +35,9 @@ describe.each(DATABASE_KINDS)("deep list pages over HTTP, two instances on %s", 
     });
     await b.ready();
     owner = await createUserWithSession(a, { isPublic: true });
-    // Four anchors' worth, a third of them not saved, recorded two to a day (ties).
+    // 81 pages over 20 months, a third of them not saved, recorded two to a day (ties).
     await new MemoriesRepo(a.database.db, a.database.kind).insertMany(
-      Array.from({ length: 4 * PAGE_ANCHOR_INTERVAL + 11 }, (_, i) => ({
+      Array.from({ length: 1211 }, (_, i) => ({
         userId: owner.user.id,
         audioId: null,
         title: `Memory ${i}`,

@@ -1,12 +1,16 @@
-import { PassThrough, Readable } from "node:stream";
+import { Readable } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
 import { ZipFile } from "yazl";
-import type { Comment, Memory } from "../../shared/schemas";
+import type { Comment, Memory, Photo } from "../../shared/schemas";
+import type { TranscriptSegment } from "../../shared/transcript";
 import type { AudioService } from "../audio/audio.service";
 import { type CommentRow, toCommentDto } from "../comments/comments.repo";
 import type { CommentsService } from "../comments/comments.service";
+import { type BackupPhoto, type PhotosService, toPhotoDto } from "../photos/photos.service";
 import type { AudioStorage } from "../storage/audio-storage";
-import { type MemoriesRepo, type MemoryRow, toMemoryDto } from "./memories.repo";
+import type { MemoriesRepo, MemoryRow } from "./memories.repo";
+import { toMemoryDto } from "./memory-dto";
+import { segmentsOf } from "./memory-row";
 
 /** Memories read from the database per query while the zip streams. */
 const BATCH_SIZE = 200;
@@ -23,8 +27,29 @@ export interface BackupAudioRef {
   audioMissing?: true;
 }
 
-export type BackupComment = Comment & BackupAudioRef;
-export type BackupMemory = Memory & BackupAudioRef & { comments: BackupComment[] };
+export type BackupComment = Comment &
+  BackupAudioRef & { transcription: Omit<BackupTranscription, "edited"> };
+/** How the transcript was made, with its timed segments (ADR 0041). */
+export interface BackupTranscription {
+  engine: string | null;
+  edited: boolean;
+  segments: TranscriptSegment[];
+}
+/** A photo in memories.json: its full size sits in the zip at `file` (`photos/<id>.jpg`). */
+export type BackupPhotoRef = Photo & {
+  file: string | null;
+  bytes: number | null;
+  /** True when the photo's file was missing from storage at backup time. */
+  missing?: true;
+};
+export type BackupMemory = Omit<Memory, "photos"> &
+  BackupAudioRef & {
+    transcription: BackupTranscription;
+    comments: BackupComment[];
+    photos: BackupPhotoRef[];
+  };
+
+const photoZipPath = (photo: BackupPhoto) => `photos/${photo.row.id}.jpg`;
 
 function extensionOf(storageKey: string): string {
   const match = /\.([a-z0-9]+)$/.exec(storageKey);
@@ -41,9 +66,9 @@ interface AudioInfo {
 }
 
 /**
- * A user's whole journal as a streamed zip: `memories.json` (every memory with its comments, in
- * the API's field names plus where each audio file sits in the zip) and `audio/*` stored without
- * compression. Memory stays bounded: the database is read in batches and each audio file is opened
+ * A user's whole journal as a streamed zip: `memories.json` (every memory with its comments and
+ * photos, in the API's field names plus where each file sits in the zip), `audio/*` and
+ * `photos/*` (each photo's full size, as stored) without compression. Memory stays bounded: the database is read in batches and each audio file is opened
  * only when the zip reaches it; yazl switches to ZIP64 by itself past 4 GB.
  */
 export class MemoriesBackup {
@@ -51,6 +76,7 @@ export class MemoriesBackup {
     private readonly repo: MemoriesRepo,
     private readonly comments: Pick<CommentsService, "listForMemories">,
     private readonly audio: Pick<AudioService, "findMany">,
+    private readonly photos: Pick<PhotosService, "forBackup">,
     private readonly storage: AudioStorage,
     private readonly log: Pick<FastifyBaseLogger, "warn"> = { warn() {} },
   ) {}
@@ -60,6 +86,7 @@ export class MemoriesBackup {
     memories: MemoryRow[];
     comments: CommentRow[];
     audio: Map<string, AudioInfo>;
+    photos: BackupPhoto[];
   }> {
     let afterSeq = 0;
     for (;;) {
@@ -81,7 +108,8 @@ export class MemoriesBackup {
           missing: (await this.storage.size(file.storage_key)) === null,
         });
       }
-      yield { memories, comments, audio };
+      const photos = await this.photos.forBackup(memories.map((memory) => memory.id));
+      yield { memories, comments, audio, photos };
       if (memories.length < BATCH_SIZE) return;
     }
   }
@@ -106,9 +134,29 @@ export class MemoriesBackup {
         const memory: BackupMemory = {
           ...toMemoryDto(row),
           ...ref(row.audio_id),
+          photos: batch.photos
+            .filter((photo) => photo.row.memory_id === row.id)
+            .map((photo) => ({
+              ...toPhotoDto(photo.row),
+              ...(photo.fullBytes === null
+                ? { file: null, bytes: null, missing: true as const }
+                : { file: photoZipPath(photo), bytes: photo.fullBytes }),
+            })),
+          transcription: {
+            engine: row.transcript_engine,
+            edited: row.transcript_edited === 1,
+            segments: segmentsOf(row),
+          },
           comments: batch.comments
             .filter((comment) => comment.memory_id === row.id)
-            .map((comment) => ({ ...toCommentDto(comment), ...ref(comment.audio_id) })),
+            .map((comment) => ({
+              ...toCommentDto(comment),
+              ...ref(comment.audio_id),
+              transcription: {
+                engine: comment.transcript_engine,
+                segments: segmentsOf(comment),
+              },
+            })),
         };
         chunk += `${first ? "" : ","}\n${JSON.stringify(memory)}`;
         first = false;
@@ -119,36 +167,33 @@ export class MemoriesBackup {
   }
 
   /**
-   * The file's bytes; if reading fails part-way (the file vanished after the check), the entry
-   * ends there and the log says which, instead of an unhandled stream error ending the process.
+   * Throws StorageUnavailableError when the audio storage cannot be reached, so a backup asked
+   * for during an outage is refused before its first byte (503) rather than cut part-way.
    */
-  private readSafely(storageKey: string, userId: string): Readable {
-    const out = new PassThrough();
-    let source: Readable;
-    try {
-      source = this.storage.read(storageKey);
-    } catch (error) {
-      this.log.warn({ err: error, storageKey, userId }, "backup: audio file could not be read");
-      out.end();
-      return out;
-    }
-    source.on("error", (error) => {
-      this.log.warn({ err: error, storageKey, userId }, "backup: audio file could not be read");
-      out.end();
-    });
-    source.pipe(out);
-    return out;
+  checkStorage(): Promise<void> {
+    return this.storage.check();
   }
 
-  /** The zip stream for `userId`; a missing audio file is marked in memories.json and skipped. */
+  /**
+   * The zip stream for `userId`; a file missing when its batch is read is marked in memories.json
+   * and skipped. Any other failure (the storage or database becoming unreachable, a file that
+   * cannot be read to its end) destroys the stream with the error: the download is cut and the
+   * browser reports it failed. It never ends as a complete-looking zip with a truncated file.
+   */
   stream(userId: string): Readable {
     const zip = new ZipFile();
     const exportedAt = new Date().toISOString();
     const mtime = new Date(exportedAt);
-    zip.addReadStreamLazy("memories.json", { mtime }, (cb) => {
-      cb(null, Readable.from(this.json(userId, exportedAt)));
-    });
     const output = zip.outputStream as Readable;
+    const fail = (error: Error) => {
+      if (!output.destroyed) output.destroy(error);
+    };
+    zip.addReadStreamLazy("memories.json", { mtime }, (cb) => {
+      const json = Readable.from(this.json(userId, exportedAt));
+      // yazl pipes the entry without listening for its errors.
+      json.on("error", fail);
+      cb(null, json);
+    });
     void (async () => {
       try {
         for await (const batch of this.batches(userId)) {
@@ -160,17 +205,42 @@ export class MemoriesBackup {
               );
               continue;
             }
-            zip.addReadStreamLazy(info.zipPath, { mtime, compress: false }, (cb) => {
-              cb(null, this.readSafely(info.storageKey, userId));
-            });
+            this.addFile(zip, info.zipPath, info.storageKey, { mtime, userId, fail });
+          }
+          for (const photo of batch.photos) {
+            if (photo.fullBytes === null) {
+              this.log.warn(
+                { storageKey: photo.row.full_key, userId },
+                "backup: photo file missing from storage; marked in memories.json",
+              );
+              continue;
+            }
+            this.addFile(zip, photoZipPath(photo), photo.row.full_key, { mtime, userId, fail });
           }
         }
         zip.end();
       } catch (error) {
-        output.destroy(error as Error);
+        fail(error as Error);
       }
     })();
     zip.on("error", (error: Error) => output.destroy(error));
     return output;
+  }
+
+  /** A stored file as an uncompressed zip entry, opened only when the zip reaches it. */
+  private addFile(
+    zip: ZipFile,
+    zipPath: string,
+    storageKey: string,
+    context: { mtime: Date; userId: string; fail: (error: Error) => void },
+  ): void {
+    zip.addReadStreamLazy(zipPath, { mtime: context.mtime, compress: false }, (cb) => {
+      const source = this.storage.read(storageKey);
+      source.on("error", (error) => {
+        this.log.warn({ err: error, storageKey, userId: context.userId }, "backup cut");
+        context.fail(error);
+      });
+      cb(null, source);
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -9,24 +9,47 @@ import yauzl from "yauzl";
 import { z } from "zod";
 import { LANGUAGE_CODE_PATTERN, TEXT_MAX_LENGTH, TITLE_MAX_LENGTH } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
+import { PHOTOS_PER_MEMORY } from "../../shared/photos";
 import { QUESTION_MAX_LENGTH } from "../../shared/reminders";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
-import { PIPELINE_STAGES, type RestoreResult } from "../../shared/schemas";
-import type { AudioRow, AudioService } from "../audio/audio.service";
+import { commenterNameSchema, PIPELINE_STAGES, type RestoreResult } from "../../shared/schemas";
+import {
+  cleanSegments,
+  type TranscriptSegment,
+  transcriptSegmentsSchema,
+} from "../../shared/transcript";
+import { userFacingFailure } from "../ai/ai";
+import type { AudioService, ImportedAudio } from "../audio/audio.service";
 import type { CommentRow } from "../comments/comments.repo";
 import type { CommentsService } from "../comments/comments.service";
+import { isUniqueViolation } from "../db/constraint-errors";
+import { isDatabaseUnavailable } from "../db/postgres-pool";
 import type { Transactions } from "../db/transactions";
-import { badRequest, HttpError, tooLarge } from "../http-errors";
+import { badRequest, HttpError, tooLarge, tooManyRequests } from "../http-errors";
 import { newId } from "../ids";
+import type { ImportedPhoto, PhotosService } from "../photos/photos.service";
+import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo } from "./memories.repo";
 import { BACKUP_FORMAT_VERSION } from "./memories-backup";
 
-/** memories.json larger than this is refused (a journal of ~100,000 memories fits). */
-const MANIFEST_MAX_BYTES = 256 * 1024 * 1024;
+/** memories.json larger than this is refused (a journal of ~20,000 long memories fits). */
+const MANIFEST_MAX_BYTES = 128 * 1024 * 1024;
+/**
+ * Restores one instance runs at once; more answer 429. memories.json is parsed whole, which costs
+ * about four times its size in memory, so this and MANIFEST_MAX_BYTES bound what restores hold.
+ */
+export const RESTORES_AT_ONCE = 2;
 /** More entries than this is not a backup of ours. */
 const MAX_ENTRIES = 500_000;
 /** Audio is stored uncompressed in our backups; a compressed entry may not inflate beyond this. */
 const MAX_COMPRESSION_RATIO = 50;
+
+/**
+ * A restore in progress touches its spooled zip this often; one untouched for SPOOL_STALE_MS
+ * belongs to a process that died, and housekeeping removes it (a 4 GB zip must not wait a day).
+ */
+const SPOOL_TOUCH_MS = 60_000;
+export const SPOOL_STALE_MS = 10 * 60_000;
 
 const refuse = (reason: string) => badRequest(`backup: ${reason}`);
 
@@ -44,8 +67,25 @@ const backupCommentSchema = z.object({
   createdAt: z.string().max(40),
   status: z.string().max(20),
   error: z.string().max(2000).nullable().optional(),
+  /** Backups made before transcripts were timed have none; a damaged one is dropped, not refused. */
+  transcription: z
+    .object({ engine: z.string().max(100).nullable(), segments: transcriptSegmentsSchema })
+    .optional()
+    .catch(undefined),
   ...backupAudioFields,
 });
+
+const backupPhotoSchema = z.object({
+  id: z.string().min(1).max(100),
+  file: z.string().max(300).nullable(),
+  bytes: z.number().int().nonnegative().nullable(),
+  missing: z.literal(true).optional(),
+});
+/** Timed segments as a comment row keeps them: JSON, or null without any. */
+function segmentsJson(segments: TranscriptSegment[] | undefined): string | null {
+  const clean = cleanSegments(segments ?? [], 0);
+  return clean.length ? JSON.stringify(clean) : null;
+}
 
 const backupMemorySchema = z.object({
   id: z.string().min(1).max(100),
@@ -64,7 +104,18 @@ const backupMemorySchema = z.object({
   question: z.string().max(QUESTION_MAX_LENGTH).nullable().optional(),
   /** Backups made before languages were kept have none; an unknown form is dropped, not refused. */
   language: z.string().max(16).nullable().optional(),
+  /** Backups made before transcripts were timed have none; a damaged one is dropped, not refused. */
+  transcription: z
+    .object({
+      engine: z.string().max(100).nullable(),
+      edited: z.boolean(),
+      segments: transcriptSegmentsSchema,
+    })
+    .optional()
+    .catch(undefined),
   comments: z.array(backupCommentSchema).max(10_000),
+  /** Backups made before photos existed have none. */
+  photos: z.array(backupPhotoSchema).max(PHOTOS_PER_MEMORY).optional(),
   ...backupAudioFields,
 });
 type BackupMemory = z.infer<typeof backupMemorySchema>;
@@ -108,8 +159,9 @@ async function openChecked(file: string, maxTotalBytes: number): Promise<ZipEntr
       validateEntrySizes: true,
       strictFileNames: false,
     });
-  } catch (error) {
-    throw refuse(`the file is not a readable zip (${(error as Error).message})`);
+  } catch {
+    // The zip library's own reason is not for the family (it names signatures and offsets).
+    throw refuse("the file is not a readable zip");
   }
   const byName = new Map<string, yauzl.Entry>();
   let total = 0;
@@ -119,8 +171,8 @@ async function openChecked(file: string, maxTotalBytes: number): Promise<ZipEntr
         reject(
           // yauzl itself refuses names that climb out or are absolute.
           /invalid relative path|absolute path/.test(error.message)
-            ? refuse(`an entry points outside the backup (${error.message})`)
-            : refuse(`the zip is damaged (${error.message})`),
+            ? refuse("an entry points outside the backup")
+            : refuse("the zip is damaged"),
         ),
       );
       zip.on("end", () => resolve());
@@ -168,6 +220,19 @@ function audioRefs(memory: BackupMemory): { file: string; bytes: number | null }
     .map((item) => ({ file: item.audioFile as string, bytes: item.audioBytes }));
 }
 
+/** The photo entries a memory refers to, in its order (the cover first). */
+function photoRefs(memory: BackupMemory): { file: string; bytes: number | null }[] {
+  return (memory.photos ?? [])
+    .filter((photo) => photo.file !== null)
+    .map((photo) => ({ file: photo.file as string, bytes: photo.bytes }));
+}
+
+async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** A restored id that is the same each time this account restores this memory (idempotent). */
 function restoredId(userId: string, kind: string, originalId: string): string {
   return createHash("sha256")
@@ -184,21 +249,34 @@ function validDate(value: string, fallback: string): string {
 /**
  * Restores a backup zip (made by `MemoriesBackup`) into an account. Everything is checked before
  * anything is written: the zip's entries (paths, links, sizes, compression), `memories.json`
- * (shape and version), and every audio file (its bytes are audio, its size is the manifest's, no
- * file the manifest does not list). Then each memory is imported whole or not at all: its audio
- * files are stored, and its row, its comments and their audio rows commit in one transaction.
+ * (shape and version), and every audio file and photo (its bytes are audio or an image, its size is
+ * the manifest's, no file the manifest does not list). Then each memory is imported whole or not
+ * at all: its files are stored, and its row, its comments, photos and their audio rows commit in
+ * one transaction.
  * A memory restored before into this account (or still there) is skipped.
  */
 export class MemoriesRestore {
+  /** Restores in progress in this instance. */
+  private running = 0;
+
   constructor(
     private readonly repo: MemoriesRepo,
     private readonly comments: Pick<CommentsService, "importComment">,
     private readonly audio: Pick<
       AudioService,
-      "verify" | "storeForImport" | "insertAttached" | "removeFiles"
+      "verify" | "storeForImport" | "attachImported" | "discardImported"
+    >,
+    private readonly photos: Pick<
+      PhotosService,
+      "verifyImport" | "prepareImport" | "insertImported" | "discardImported"
     >,
     private readonly transactions: Transactions,
-    private readonly options: { tempDir: string; maxBytes: number; maxAudioBytes: number },
+    private readonly options: {
+      tempDir: string;
+      maxBytes: number;
+      maxAudioBytes: number;
+      maxPhotoBytes: number;
+    },
     private readonly log: Pick<FastifyBaseLogger, "warn"> = { warn() {} },
   ) {}
 
@@ -211,8 +289,30 @@ export class MemoriesRestore {
     source: Readable,
     wasTruncated: () => boolean,
   ): Promise<RestoreResult> {
+    if (this.running >= RESTORES_AT_ONCE) {
+      source.resume();
+      throw tooManyRequests();
+    }
+    this.running++;
+    try {
+      return await this.spoolAndRestore(userId, source, wasTruncated);
+    } finally {
+      this.running--;
+    }
+  }
+
+  private async spoolAndRestore(
+    userId: string,
+    source: Readable,
+    wasTruncated: () => boolean,
+  ): Promise<RestoreResult> {
     await mkdir(this.options.tempDir, { recursive: true, mode: 0o700 });
     const file = path.join(this.options.tempDir, `.restore-${newId()}.zip`);
+    const keepFresh = setInterval(() => {
+      const now = new Date();
+      utimes(file, now, now).catch(() => undefined);
+    }, SPOOL_TOUCH_MS);
+    const spool = createWriteStream(file, { mode: 0o600 });
     try {
       let bytes = 0;
       const limit = this.options.maxBytes;
@@ -225,18 +325,22 @@ export class MemoriesRestore {
             yield chunk;
           }
         },
-        createWriteStream(file, { mode: 0o600 }),
+        spool,
       );
       if (wasTruncated()) throw tooLarge();
       return await this.restoreFile(userId, file);
     } finally {
+      clearInterval(keepFresh);
+      // A body cut off early fails the pipeline while the file may still be opening (and so
+      // created after an rm): remove it once the stream has closed.
+      if (!spool.closed) await new Promise<void>((resolve) => spool.once("close", () => resolve()));
       await rm(file, { force: true });
     }
   }
 
   /**
-   * Housekeeping: removes spooled zips a crashed process left behind (a restore in progress keeps
-   * writing or reading its file, so only files untouched for a day go).
+   * Housekeeping: removes spooled zips a crashed process left behind (a restore in progress
+   * touches its file every minute, so only files untouched for SPOOL_STALE_MS go).
    */
   async sweepLeftovers(now: Date): Promise<number> {
     let names: string[];
@@ -249,7 +353,7 @@ export class MemoriesRestore {
     for (const name of names.filter((n) => n.startsWith(".restore-"))) {
       const file = path.join(this.options.tempDir, name);
       const info = await stat(file).catch(() => null);
-      if (info && now.getTime() - info.mtimeMs > 24 * 60 * 60 * 1000) {
+      if (info && now.getTime() - info.mtimeMs > SPOOL_STALE_MS) {
         await rm(file, { force: true });
         removed++;
       }
@@ -261,7 +365,7 @@ export class MemoriesRestore {
     const { zip, byName } = await openChecked(file, this.options.maxBytes);
     try {
       const memories = await this.readManifest(zip, byName);
-      await this.verifyAudio(zip, byName, memories);
+      await this.verifyFiles(zip, byName, memories);
       const result: RestoreResult = { imported: 0, skipped: 0, failed: [] };
       for (const memory of memories) {
         const outcome = await this.importMemory(userId, zip, byName, memory);
@@ -298,26 +402,29 @@ export class MemoriesRestore {
     const parsed = manifestSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw refuse(`memories.json is not valid (${issue?.path.join(".")}: ${issue?.message})`);
+      // The field, not zod's words for it.
+      throw refuse(`memories.json is not valid (${issue?.path.join(".")})`);
     }
     return parsed.data.memories;
   }
 
   /**
-   * The dry run: every audio entry is listed by the manifest (and the reverse), has the size the
-   * manifest says, and is audio by its bytes, like an upload.
+   * The dry run: every audio and photo entry is listed by the manifest (and the reverse), has the
+   * size the manifest says, and is audio or a photo by its bytes, like an upload.
    */
-  private async verifyAudio(
+  private async verifyFiles(
     zip: yauzl.ZipFile,
     byName: Map<string, yauzl.Entry>,
     memories: BackupMemory[],
   ): Promise<void> {
     const listed = new Map<string, number | null>();
+    const photos = new Set<string>();
     for (const memory of memories) {
-      for (const ref of audioRefs(memory)) {
-        if (listed.has(ref.file)) throw refuse(`the audio file "${ref.file}" is listed twice`);
+      for (const ref of [...audioRefs(memory), ...photoRefs(memory)]) {
+        if (listed.has(ref.file)) throw refuse(`the file "${ref.file}" is listed twice`);
         listed.set(ref.file, ref.bytes);
       }
+      for (const ref of photoRefs(memory)) photos.add(ref.file);
     }
     for (const name of byName.keys()) {
       if (name !== "memories.json" && !listed.has(name)) {
@@ -328,7 +435,19 @@ export class MemoriesRestore {
       const entry = byName.get(name);
       if (!entry) throw refuse(`the audio file "${name}" listed in memories.json is missing`);
       if (bytes !== null && entry.uncompressedSize !== bytes) {
-        throw refuse(`the audio file "${name}" has ${entry.uncompressedSize} bytes, not ${bytes}`);
+        throw refuse(`the file "${name}" has ${entry.uncompressedSize} bytes, not ${bytes}`);
+      }
+      if (photos.has(name)) {
+        if (entry.uncompressedSize > this.options.maxPhotoBytes) {
+          throw refuse(`the photo "${name}" is larger than allowed`);
+        }
+        try {
+          await this.photos.verifyImport(await readEntry(zip, entry));
+        } catch (error) {
+          const reason = error instanceof Error ? error.message.replace(/^photo: /, "") : "";
+          throw refuse(`"${name}" is not a usable photo (${reason})`);
+        }
+        continue;
       }
       try {
         await this.audio.verify(await zip.openReadStreamPromise(entry), this.options.maxAudioBytes);
@@ -352,12 +471,19 @@ export class MemoriesRestore {
 
     const tags = normalizeTags(memory.tags);
     if (!tags) return { reason: `tags: ${MESSAGES.maxTagsReachedDescription}` };
+    const commenterNames: string[] = [];
+    for (const comment of memory.comments) {
+      const name = commenterNameSchema.safeParse(comment.commenterName);
+      if (!name.success) return { reason: `commenterName: ${name.error.issues[0]?.message}` };
+      commenterNames.push(name.data);
+    }
     if (memory.title.length > TITLE_MAX_LENGTH) return { reason: "title: too long" };
     if (memory.transcript.length > TEXT_MAX_LENGTH || memory.summary.length > TEXT_MAX_LENGTH) {
       return { reason: "transcript or summary: too long" };
     }
 
-    const stored: AudioRow[] = [];
+    const stored: ImportedAudio[] = [];
+    const storedPhotos: ImportedPhoto[] = [];
     const store = async (
       file: string | null,
       attachment: { kind: "memory" | "comment"; id: string },
@@ -376,23 +502,31 @@ export class MemoriesRestore {
     try {
       const now = new Date().toISOString();
       const audioId = await store(memory.audioFile, { kind: "memory", id });
+      for (const ref of photoRefs(memory)) {
+        const entry = byName.get(ref.file);
+        if (entry) storedPhotos.push(await this.photos.prepareImport(await readEntry(zip, entry)));
+      }
       const comments: CommentRow[] = [];
-      for (const comment of memory.comments) {
+      for (const [index, comment] of memory.comments.entries()) {
         const commentId = restoredId(userId, "comment", comment.id);
         comments.push({
           id: commentId,
           memory_id: id,
-          commenter_name: comment.commenterName,
+          commenter_name: commenterNames[index] ?? comment.commenterName,
           audio_id: await store(comment.audioFile, { kind: "comment", id: commentId }),
           transcript: comment.transcript,
           status: comment.status === "saved" ? "saved" : "failed",
+          // Anyone who can see the memory reads a comment's error: product words only, as the
+          // transcription job writes them (a backup's text may be anything).
           error:
             comment.status === "saved"
               ? null
-              : comment.status === "failed"
-                ? (comment.error ?? MESSAGES.restoredUnfinished)
+              : comment.status === "failed" && comment.error
+                ? userFacingFailure(MESSAGES.transcriptionFailedPrefix, comment.error)
                 : MESSAGES.restoredUnfinished,
           created_at: validDate(comment.createdAt, now),
+          transcript_engine: comment.transcription?.engine ?? null,
+          transcript_segments: segmentsJson(comment.transcription?.segments),
         });
       }
       const saved = memory.status === "saved";
@@ -400,7 +534,7 @@ export class MemoriesRestore {
         ? (memory.stage as (typeof PIPELINE_STAGES)[number])
         : "transcribe";
       await this.transactions.run(async (trx) => {
-        await this.audio.insertAttached(stored, trx);
+        await this.audio.attachImported(stored, trx);
         await this.repo.insert(
           {
             id,
@@ -427,14 +561,24 @@ export class MemoriesRestore {
               memory.language && LANGUAGE_CODE_PATTERN.test(memory.language)
                 ? memory.language
                 : null,
+            transcriptEngine: memory.transcription?.engine ?? null,
+            transcriptSegments: cleanSegments(memory.transcription?.segments ?? [], 0),
+            transcriptEdited: memory.transcription?.edited ?? false,
           },
           trx,
         );
         for (const comment of comments) await this.comments.importComment(comment, trx);
+        await this.photos.insertImported(id, storedPhotos, trx);
       });
       return "imported";
     } catch (error) {
-      await this.audio.removeFiles(stored.map((row) => row.storage_key));
+      await this.audio.discardImported(stored).catch(() => undefined);
+      await this.photos.discardImported(storedPhotos).catch(() => undefined);
+      // Another restore of the same backup into this account saved it first.
+      if (isUniqueViolation(error) && (await this.repo.findById(id))) return "skipped";
+      // The storage or the database is down: the whole restore stops (503). What was imported
+      // stays, whole, and restoring the same zip again skips it.
+      if (error instanceof StorageUnavailableError || isDatabaseUnavailable(error)) throw error;
       this.log.warn({ err: error, memoryId: memory.id }, "restore: a memory could not be imported");
       const reason =
         error instanceof HttpError ? error.message : "it could not be saved; try again later";

@@ -5,7 +5,9 @@ import { ownedPrefixQuery } from "../db/search-words";
 import { newId, nowIso } from "../ids";
 import { createBareUser } from "../test/auth-helpers";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
-import { MemoriesRepo, SEARCH_RANK_LIMIT, searchTokens, toMemoryDto } from "./memories.repo";
+import { MemoriesRepo } from "./memories.repo";
+import { toMemoryDto } from "./memory-dto";
+import { SEARCH_RANK_LIMIT, searchTokens } from "./memory-search";
 
 function newUser(t: TestDatabase) {
   return createBareUser(t.handle.db);
@@ -107,6 +109,7 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       error: null,
       question: null,
       language: null,
+      photos: [],
       createdAt: row.created_at,
     });
     const processing = await repo.insert({ userId: null, audioId: null, status: "processing" });
@@ -164,7 +167,7 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     expect(seen).toEqual([...ids].reverse());
   });
 
-  it("keeps each user's counts in step with inserts, status changes, claims and deletes", async () => {
+  it("keeps each user's month counts in step with inserts, status changes, edits, claims and deletes", async () => {
     const user = await newUser(t);
     const other = await newUser(t);
     const counts = async (userId: string) => ({
@@ -180,6 +183,8 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
         .execute();
       return { total: rows.length, saved: rows.filter((r) => r.status === "saved").length };
     };
+    const monthsOf = async (userId: string) =>
+      (await repo.months({ userId, savedOnly: false })).map((m) => `${m.month}:${m.count}`);
     expect(await counts(user.id)).toEqual({ total: 0, saved: 0 });
     const processing = await repo.insert({ userId: user.id, audioId: null, status: "processing" });
     const saved = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
@@ -187,15 +192,13 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     expect(await counts(user.id)).toEqual({ total: 2, saved: 1 });
     expect(await repo.markSaved(processing.id)).toBe(true);
     expect(await counts(user.id)).toEqual({ total: 2, saved: 2 });
-    // An edit (title, tags) changes no count.
-    await repo.update(saved.id, {
-      title: "x",
-      transcript: "",
-      summary: "",
-      recordedAt: nowIso(),
-      tags: [],
-    });
+    // An edit (title, tags) changes no count; one of recorded_at moves a memory to its month.
+    const edit = { title: "x", transcript: "", summary: "", tags: [] };
+    await repo.update(saved.id, { ...edit, recordedAt: nowIso() });
     expect(await counts(user.id)).toEqual({ total: 2, saved: 2 });
+    await repo.update(saved.id, { ...edit, recordedAt: "1999-12-31T23:00:00.000Z" });
+    expect(await counts(user.id)).toEqual({ total: 2, saved: 2 });
+    expect(await monthsOf(user.id)).toEqual([`${nowIso().slice(0, 7)}:1`, "1999-12:1"]);
 
     const now = new Date();
     const anonymous = await repo.insert({
@@ -223,12 +226,14 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
 
     await t.handle.db.transaction().execute((trx) => repo.deleteAllOfUser(user.id, trx));
     expect(await counts(user.id)).toEqual({ total: 0, saved: 0 });
-    // Deleting the user removes their counts row with them (and leaves others alone).
+    expect(await monthsOf(user.id)).toEqual([]);
+    // Deleting the user removes their month rows with them (and leaves others alone).
     await t.handle.db.deleteFrom("users").where("id", "=", other.id).execute();
     expect(await counts(other.id)).toEqual({ total: 0, saved: 0 });
     const left = await t.handle.db
-      .selectFrom("memory_counts")
+      .selectFrom("memory_months")
       .select("user_id")
+      .distinct()
       .where("user_id", "in", [user.id, other.id])
       .execute();
     expect(left.map((r) => r.user_id)).toEqual([user.id]);

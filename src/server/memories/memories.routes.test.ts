@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAGE_SIZE, SEARCH_MAX_LENGTH } from "../../shared/constants";
+import { DOWNLOAD_CHECK_HEADER, PAGE_SIZE, SEARCH_MAX_LENGTH } from "../../shared/constants";
 import type { Memory, MemoryPage } from "../../shared/schemas";
 import { VISITOR_COOKIE } from "../auth/session.service";
 import { CommentsRepo } from "../comments/comments.repo";
@@ -272,7 +272,7 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
       expect(res.json()).toEqual((await get(`/api/memories/${memory.id}`, owner.cookie)).json());
     });
 
-    it("saves only blank tags as no tags (blanks are dropped, as the README says)", async () => {
+    it("saves only blank tags as no tags (blanks are dropped)", async () => {
       const memory = await repo.insert({
         userId: owner.user.id,
         audioId: null,
@@ -467,13 +467,16 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
       );
       for (const memory of json.memories) {
         const api = (await get(`/api/memories/${memory.id}`, owner.cookie)).json<Memory>();
-        const { audioFile, audioBytes, audioContentType, comments, ...rest } = memory as never as {
-          audioFile: string;
-          audioBytes: number;
-          audioContentType: string;
-          comments: unknown[];
-        } & Memory;
+        const { audioFile, audioBytes, audioContentType, comments, transcription, ...rest } =
+          memory as never as {
+            audioFile: string;
+            audioBytes: number;
+            audioContentType: string;
+            comments: unknown[];
+            transcription: unknown;
+          } & Memory;
         expect(rest).toEqual(api);
+        expect(transcription).toEqual({ engine: null, edited: false, segments: [] });
         expect(audioContentType).toBe("audio/mpeg");
         expect(files.get(audioFile)?.length).toBe(audioBytes);
         for (const comment of memory.comments) {
@@ -489,6 +492,22 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
         expect(entry).toBeDefined();
         expect(files.get(entry as string)?.equals(bytes)).toBe(true);
       }
+    });
+
+    it("answers the download check with 204 and no zip, 401 logged out", async () => {
+      const owner = await createUserWithSession(t);
+      const check = (cookie?: string) =>
+        t.app.inject({
+          method: "GET",
+          url: "/api/backup-memories",
+          headers: { [DOWNLOAD_CHECK_HEADER]: "1", ...(cookie ? { cookie } : {}) },
+        });
+      const ok = await check(owner.cookie);
+      expect(ok.statusCode).toBe(204);
+      expect(ok.rawPayload).toHaveLength(0);
+      const refused = await check();
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toHaveProperty("message");
     });
 
     it("backs up an empty journal as a valid zip", async () => {

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { DOWNLOAD_CHECK_HEADER } from "../../shared/constants";
 import {
   errorResponseSchema,
   idParamsSchema,
   memoryBookQuerySchema,
+  memoryOwnerSchema,
   memoryPageSchema,
   memorySchema,
   memoryUpdateBodySchema,
+  memoryYearsSchema,
   okResponseSchema,
   pageQuerySchema,
   searchQuerySchema,
@@ -53,6 +56,18 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
   );
 
   app.get(
+    "/memories/years",
+    {
+      schema: {
+        summary:
+          "The years that hold your memories, newest first, with counts and the page holding each year's newest memory",
+        response: { 200: memoryYearsSchema, ...errors },
+      },
+    },
+    async (request) => memories.yearsOwn(request.identity),
+  );
+
+  app.get(
     "/memories/unclaimed",
     {
       schema: {
@@ -88,6 +103,19 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     async (request) => memories.getVisible(request.params.id, request.identity),
   );
 
+  app.get(
+    "/memories/:id/owner",
+    {
+      schema: {
+        summary:
+          "Whose memory it is (username and display name), when you may see it (404 otherwise)",
+        params: idParamsSchema,
+        response: { 200: memoryOwnerSchema, ...errors },
+      },
+    },
+    async (request) => memories.ownerOf(request.params.id, request.identity),
+  );
+
   app.put(
     "/memories/:id",
     {
@@ -121,7 +149,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/backup-memories",
     {
       schema: {
-        // A streamed application/zip; errors are the usual JSON { message } (401).
+        // A streamed application/zip; errors are the usual JSON { message } (401, 503). With the
+        // DOWNLOAD_CHECK_HEADER the same checks answer 204 without building the zip.
         summary: "A zip of all your memories, their comments and audio (memories.json + audio/)",
       },
     },
@@ -131,6 +160,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       const user = await users.getUser(userId);
       if (!user) throw unauthorized();
       const date = new Date().toISOString().slice(0, 10);
+      await backup.checkStorage();
+      if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
       const stream = backup.stream(userId);
       stream.on("error", (error) => request.log.error({ err: error }, "backup failed mid-stream"));
       return reply
@@ -148,7 +179,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memory-book",
     {
       schema: {
-        // A streamed application/pdf; errors are the usual JSON { message } (400, 401, 429).
+        // A streamed application/pdf; errors are the usual JSON { message } (400, 401, 429). With
+        // the DOWNLOAD_CHECK_HEADER the same checks answer 204 without building the PDF.
         summary: "A printable PDF of your saved memories (optional recorded dates and tag)",
         querystring: memoryBookQuerySchema,
       },
@@ -156,7 +188,9 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
         rateLimit: {
           max: MEMORY_BOOKS_PER_HOUR,
           timeWindow: "1 hour",
-          keyGenerator: (request) => `memory-book:${request.identity.userId ?? request.ip}`,
+          // The check and the download count apart, so a book costs one of each, not two.
+          keyGenerator: (request) =>
+            `memory-book:${request.headers[DOWNLOAD_CHECK_HEADER] ? "check:" : ""}${request.identity.userId ?? request.ip}`,
         },
       },
     },
@@ -166,7 +200,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       const user = await users.getUser(userId);
       if (!user) throw unauthorized();
       const date = new Date().toISOString().slice(0, 10);
-      const stream = book.stream(user, request.query);
+      if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
+      const stream = await book.stream(user, request.query);
       stream.on("error", (error) =>
         request.log.error({ err: error }, "memory book failed mid-stream"),
       );
@@ -193,6 +228,18 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     },
     async (request) =>
       memories.listForProfile(request.params.username, request.identity, request.query.page),
+  );
+
+  app.get(
+    "/users/:username/memories/years",
+    {
+      schema: {
+        summary: "The years of a profile's shared memories, as /memories/years",
+        params: usernameParamsSchema,
+        response: { 200: memoryYearsSchema, ...errors },
+      },
+    },
+    async (request) => memories.yearsForProfile(request.params.username, request.identity),
   );
 
   app.get(

@@ -1,19 +1,23 @@
 import { PAGE_SIZE } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { normalizeTags } from "../../shared/rules";
-import type { Memory, MemoryPage, MemoryUpdateBody, UnclaimedMemories } from "../../shared/schemas";
+import type {
+  Memory,
+  MemoryOwner,
+  MemoryPage,
+  MemoryUpdateBody,
+  MemoryYears,
+  Photo,
+  UnclaimedMemories,
+} from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
 import type { Identity, Viewer } from "../auth/session.service";
 import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
-import {
-  type MemoriesRepo,
-  type MemoryRow,
-  type RowPage,
-  searchTokens,
-  toMemoryDto,
-} from "./memories.repo";
+import type { MemoriesRepo, MemoryRow, RowPage } from "./memories.repo";
+import { toMemoryDto } from "./memory-dto";
+import { searchTokens } from "./memory-search";
 import { memoryVisibleTo } from "./memory-visibility";
 
 /** What other features keep per memory and delete with it (the comments feature implements it). */
@@ -22,6 +26,16 @@ export interface MemoryDependents {
   deleteForMemory(memoryId: string, trx: Executor): Promise<string[]>;
   /** The same for many memories at once (an account being deleted). */
   deleteForMemories(memoryIds: readonly string[], trx: Executor): Promise<string[]>;
+}
+
+/** A memory's photos, kept by the photos feature: shown in its JSON, deleted with it. */
+export interface MemoryPhotos {
+  /** The photos of these memories, each memory's cover first. */
+  forMemories(memoryIds: readonly string[]): Promise<Map<string, Photo[]>>;
+  /** Deletes their photo rows inside `trx`; returns the storage keys for `removeFiles`. */
+  deleteForMemories(memoryIds: readonly string[], trx: Executor): Promise<string[]>;
+  /** Removes the files of deleted photos (after the commit). */
+  removeFiles(keys: readonly string[]): Promise<void>;
 }
 
 /** Thrown to callers as 403: the memory is visible but belongs to someone else. */
@@ -38,18 +52,10 @@ export class MemoriesService {
     private readonly users: UsersService,
     private readonly audio: AudioService,
     private readonly dependents: MemoryDependents,
+    private readonly photos: MemoryPhotos,
     private readonly transactions: Transactions,
     private readonly now: () => Date = () => new Date(),
   ) {}
-
-  /**
-   * Walks the deep-page anchors of journals no instance has walked, or changed past the change
-   * log since (ADR 0027); housekeeping runs it at start and on its interval. Returns how many
-   * scopes and directions it walked.
-   */
-  prepareUnwalkedJournals(): Promise<number> {
-    return this.repo.prepareUnwalkedJournals();
-  }
 
   /** True when `identity` may see this memory row. */
   canView(row: MemoryRow, identity: Identity): Promise<boolean> {
@@ -70,18 +76,45 @@ export class MemoriesService {
     return row;
   }
 
+  /** A memory row's JSON, with its photos. */
+  async toDto(row: MemoryRow): Promise<Memory> {
+    return toMemoryDto(row, (await this.photos.forMemories([row.id])).get(row.id));
+  }
+
+  /** Many memory rows' JSON (a page of a list), their photos read in one query. */
+  async toDtos(rows: readonly MemoryRow[]): Promise<Memory[]> {
+    const photos = await this.photos.forMemories(rows.map((row) => row.id));
+    return rows.map((row) => toMemoryDto(row, photos.get(row.id)));
+  }
+
   /** GET /api/memories/{id}. */
   async getVisible(id: string, identity: Identity): Promise<Memory> {
-    return toMemoryDto(await this.getVisibleRow(id, identity));
+    return this.toDto(await this.getVisibleRow(id, identity));
+  }
+
+  /** GET /api/memories/{id}/owner: whose it is, for whoever may see it (404 otherwise). */
+  async ownerOf(id: string, identity: Identity): Promise<MemoryOwner> {
+    return this.ownerOfRow(await this.getVisibleRow(id, identity));
+  }
+
+  private async ownerOfRow(row: MemoryRow): Promise<MemoryOwner> {
+    const owner = row.user_id ? await this.users.getUser(row.user_id) : null;
+    return { owner: owner && { username: owner.username, displayName: owner.displayName } };
   }
 
   /**
-   * The memory when `identity` may see it, else undefined: what GET /api/memories/{id} answers,
-   * for a memory's page to carry in its HTML (ADR 0031), decided by the same lookup.
+   * The memory and its owner when `identity` may see it, else undefined: what GET
+   * /api/memories/{id} and its /owner answer, for a memory's page to carry in its HTML (ADR 0031),
+   * decided by the same lookup.
    */
-  async findVisible(id: string, identity: Identity): Promise<Memory | undefined> {
+  async findVisible(
+    id: string,
+    identity: Identity,
+  ): Promise<{ memory: Memory; owner: MemoryOwner } | undefined> {
     const row = await this.findVisibleRow(id, identity);
-    return row && toMemoryDto(row);
+    if (!row) return undefined;
+    const [memory, owner] = await Promise.all([this.toDto(row), this.ownerOfRow(row)]);
+    return { memory, owner };
   }
 
   /** The row when `identity` owns it: 401 logged out, 404 not visible, 403 visible to a non-owner. */
@@ -94,7 +127,19 @@ export class MemoriesService {
 
   async listOwn(identity: Identity, page: number): Promise<MemoryPage> {
     const userId = requireUser(identity);
-    return toPage(await this.repo.list({ userId, savedOnly: false }, page), page);
+    return this.toPage(await this.repo.list({ userId, savedOnly: false }, page), page);
+  }
+
+  /** The years of the user's own memories (all states), for the year navigator. */
+  async yearsOwn(identity: Identity): Promise<MemoryYears> {
+    const userId = requireUser(identity);
+    return { years: await this.repo.years({ userId, savedOnly: false }) };
+  }
+
+  /** The years of a profile's shared (saved) memories; 404 as its list. */
+  async yearsForProfile(username: string, identity: Identity): Promise<MemoryYears> {
+    const owner = await this.visibleProfileOwner(username, identity);
+    return { years: await this.repo.years({ userId: owner.id, savedOnly: true }) };
   }
 
   /**
@@ -104,9 +149,10 @@ export class MemoriesService {
   async listUnclaimed(identity: Identity): Promise<UnclaimedMemories> {
     if (!identity.visitorHash) return { items: [] };
     const rows = await this.repo.listUnclaimed(identity.visitorHash, this.now());
+    const memories = await this.toDtos(rows);
     return {
-      items: rows.map((row) => ({
-        ...toMemoryDto(row),
+      items: rows.map((row, i) => ({
+        ...(memories[i] as Memory),
         claimExpiresAt: row.claim_expires_at ?? "",
       })),
     };
@@ -120,7 +166,7 @@ export class MemoriesService {
   /** A profile's shared (saved) memories; 404 for a missing profile or a private one. */
   async listForProfile(username: string, identity: Identity, page: number): Promise<MemoryPage> {
     const owner = await this.visibleProfileOwner(username, identity);
-    return toPage(await this.repo.list({ userId: owner.id, savedOnly: true }, page), page);
+    return this.toPage(await this.repo.list({ userId: owner.id, savedOnly: true }, page), page);
   }
 
   async searchForProfile(
@@ -147,42 +193,52 @@ export class MemoriesService {
     });
     if (!updated) throw notFound();
     if (updated === "processing") throw conflict(MESSAGES.editWhileProcessing);
-    return toMemoryDto(updated);
+    return this.toDto(updated);
   }
 
   /**
-   * Deletes the memory, its comments and all their audio in one transaction (rows only), then the
-   * files: a crash in between leaves orphan files at worst, never a memory without its audio. Of
-   * concurrent deletes one wins; the others answer 404.
+   * Deletes the memory, its comments, photos and all their audio in one transaction (rows only),
+   * then the files: a crash in between leaves orphan files at worst, never a memory without its
+   * audio. Of concurrent deletes one wins; the others answer 404.
    */
   async delete(id: string, identity: Identity): Promise<void> {
     const checked = await this.getDeletableRow(id, identity);
-    const storageKeys = await this.transactions.run(async (trx) => {
+    const { audioKeys, photoKeys } = await this.transactions.run(async (trx) => {
       const memory = await this.repo.findForDelete(id, trx);
       // Gone, or claimed by an account between the check and the lock: not this caller's any more.
       if (!memory || memory.user_id !== checked.user_id) throw notFound();
       const commentAudio = await this.dependents.deleteForMemory(id, trx);
+      const photoKeys = await this.photos.deleteForMemories([id], trx);
       if (!(await this.repo.delete(id, trx))) throw notFound();
       const audioIds = [memory.audio_id, ...commentAudio].filter((a): a is string => a !== null);
-      return this.audio.deleteRows(audioIds, trx);
+      return { audioKeys: await this.audio.deleteRows(audioIds, trx), photoKeys };
     });
-    await this.audio.removeFiles(storageKeys);
+    await this.audio.removeFiles(audioKeys);
+    await this.photos.removeFiles(photoKeys);
   }
 
   /**
    * Part of deleting an account, inside the caller's transaction: every memory of the user and
-   * everything that belongs to them (comments). Returns the audio ids they used, for the audio
-   * feature to delete (rows in the transaction, files after it).
+   * everything that belongs to them (comments, photos). Returns the audio ids they used, for the
+   * audio feature to delete (rows in the transaction, files after it), and the photos' storage
+   * keys, for `removePhotoFiles` after the commit.
    */
-  async deleteAllOfUser(userId: string, trx: Executor): Promise<string[]> {
+  async deleteAllOfUser(
+    userId: string,
+    trx: Executor,
+  ): Promise<{ audioIds: string[]; photoKeys: string[] }> {
     const rows = await this.repo.lockAllOfUser(userId, trx);
-    const commentAudio = await this.dependents.deleteForMemories(
-      rows.map((row) => row.id),
-      trx,
-    );
+    const ids = rows.map((row) => row.id);
+    const commentAudio = await this.dependents.deleteForMemories(ids, trx);
+    const photoKeys = await this.photos.deleteForMemories(ids, trx);
     await this.repo.deleteAllOfUser(userId, trx);
     const memoryAudio = rows.map((row) => row.audio_id).filter((a): a is string => a !== null);
-    return [...memoryAudio, ...commentAudio];
+    return { audioIds: [...memoryAudio, ...commentAudio], photoKeys };
+  }
+
+  /** Removes the files of photos deleted with memories (after the commit). */
+  removePhotoFiles(keys: readonly string[]): Promise<void> {
+    return this.photos.removeFiles(keys);
   }
 
   /**
@@ -207,8 +263,13 @@ export class MemoriesService {
     query: string,
     page: number,
   ): Promise<MemoryPage> {
-    if (query.trim() === "") return toPage(await this.repo.list(scope, page), page);
-    return toPage(await this.repo.search(scope, searchTokens(query), page), page);
+    if (query.trim() === "") return this.toPage(await this.repo.list(scope, page), page);
+    return this.toPage(await this.repo.search(scope, searchTokens(query), page), page);
+  }
+
+  private async toPage(result: RowPage, page: number): Promise<MemoryPage> {
+    const items = await this.toDtos(result.rows);
+    return { items, total: result.total, page, pageSize: PAGE_SIZE };
   }
 
   private async visibleProfileOwner(username: string, viewer: Viewer) {
@@ -221,8 +282,4 @@ export class MemoriesService {
 function requireUser(identity: Identity): string {
   if (!identity.userId) throw unauthorized();
   return identity.userId;
-}
-
-function toPage(result: RowPage, page: number): MemoryPage {
-  return { items: result.rows.map(toMemoryDto), total: result.total, page, pageSize: PAGE_SIZE };
 }

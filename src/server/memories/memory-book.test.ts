@@ -3,7 +3,10 @@ import { readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DOWNLOAD_CHECK_HEADER } from "../../shared/constants";
+import { memoryBookLinkLabel, type ShareLink } from "../../shared/share-links";
 import { newId } from "../ids";
+import { SHARE_COOKIE } from "../share-links/share-cookie";
 import { storeAudioFixture } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, makeTempDir, type TestApp } from "../test/harness";
@@ -173,11 +176,15 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const book = (query = "", cookie: string | null = owner.cookie) =>
+  const book = (query = "", cookie: string | null = owner.cookie, check = false) =>
     t.app.inject({
       method: "GET",
       url: `/api/memory-book${query}`,
-      headers: { ...(cookie ? { cookie } : {}), host: "evil.example" },
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(check ? { [DOWNLOAD_CHECK_HEADER]: "1" } : {}),
+        host: "evil.example",
+      },
     });
 
   /** The memories' titles as they appear on the memory pages (after the contents). */
@@ -243,17 +250,82 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
     }
   });
 
-  it("the QR codes decode to each memory's page on the public address, never the request's host", async () => {
-    const res = await book();
-    const pages = await pdfPages(dir, res.rawPayload);
-    const links: string[] = [];
-    for (let page = 3; page <= pages.length; page++)
-      links.push(...(await qrLinks(dir, res.rawPayload, page)));
-    expect(links.sort()).toEqual(
-      ["Γιαγιά και Бабушка", "First snow", "Summer at the lake", "Grandfather's workshop"]
-        .map((title) => `${APP_URL}/memory/${ids[title]}`)
-        .sort(),
-    );
+  it("the QR codes open each memory through the book's share link on the public address, also on a private profile; revoking stops them", async () => {
+    const saved = [
+      "Γιαγιά και Бабушка",
+      "First snow",
+      "Summer at the lake",
+      "Grandfather's workshop",
+    ];
+    const visibility = (isPublic: boolean) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/user/visibility",
+        headers: { cookie: owner.cookie },
+        payload: { isPublic },
+      });
+    expect((await visibility(false)).statusCode).toBe(200);
+    const codesOf = async () => {
+      const res = await book();
+      expect(res.statusCode).toBe(200);
+      const pages = await pdfPages(dir, res.rawPayload);
+      const links: string[] = [];
+      for (let page = 3; page <= pages.length; page++)
+        links.push(...(await qrLinks(dir, res.rawPayload, page)));
+      return links.sort();
+    };
+    const linksOf = async () =>
+      (
+        await t.app.inject({
+          method: "GET",
+          url: "/api/share-links",
+          headers: { cookie: owner.cookie },
+        })
+      ).json() as ShareLink[];
+
+    const links = await codesOf();
+    const token = new RegExp(`^${APP_URL}/s/([A-Za-z0-9_-]{43})/`).exec(links[0] ?? "")?.[1];
+    expect(token).toBeDefined();
+    expect(links).toEqual(saved.map((title) => `${APP_URL}/s/${token}/${ids[title]}`).sort());
+    // Listed like any share link, and reused by the next book made that day.
+    const listed = await linksOf();
+    expect(listed.map((link) => link.label)).toEqual([memoryBookLinkLabel(new Date())]);
+    expect(await codesOf()).toEqual(links);
+    expect(await linksOf()).toHaveLength(1);
+
+    // A fresh browser opens a code: it lands on the memory, which it may now read.
+    const memoryId = ids["First snow"] ?? "";
+    const code = `/s/${token}/${memoryId}`;
+    const opened = await t.app.inject({ method: "GET", url: code });
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe(`/memory/${memoryId}`);
+    const grant = opened.cookies.find((c) => c.name === SHARE_COOKIE);
+    const cookie = `${SHARE_COOKIE}=${grant?.value}`;
+    const read = (as?: string) =>
+      t.app.inject({
+        method: "GET",
+        url: `/api/memories/${memoryId}`,
+        headers: as ? { cookie: as } : {},
+      });
+    expect((await read(cookie)).statusCode).toBe(200);
+    expect((await read()).statusCode).toBe(404);
+    // Only a memory id may follow the token.
+    expect((await t.app.inject({ method: "GET", url: `${code}/more` })).statusCode).toBe(404);
+
+    // Revoked: the code and the browser that opened it both meet "not found".
+    const revoked = await t.app.inject({
+      method: "DELETE",
+      url: `/api/share-links/${listed[0]?.id}`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(revoked.statusCode).toBe(204);
+    expect((await t.app.inject({ method: "GET", url: code })).statusCode).toBe(404);
+    expect((await read(cookie)).statusCode).toBe(404);
+    // The next book makes a new link.
+    const fresh = await codesOf();
+    expect(fresh).not.toContain(links[0]);
+    expect(await linksOf()).toHaveLength(1);
+    expect((await visibility(true)).statusCode).toBe(200);
   });
 
   it("filters by recorded dates (inclusive days) and by tag (any case)", async () => {
@@ -362,6 +434,27 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
     expect(res.statusCode).toBe(429);
     expect((await book("", other.cookie)).statusCode).toBe(200);
   });
+
+  it("answers the download check with 204 and no PDF, or the usual JSON error; checks count apart", async () => {
+    const checker = await createUserWithSession(t);
+    const check = await book("?tag=garden", checker.cookie, true);
+    expect(check.statusCode).toBe(204);
+    expect(check.rawPayload).toHaveLength(0);
+    expect((await book("", null, true)).statusCode).toBe(401);
+    const bad = await book("?from=not-a-date", checker.cookie, true);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toHaveProperty("message");
+    // Two checks so far and no book: a book is one check and one download, so the owner still
+    // gets all their books in the hour, and the checks run out with them.
+    for (let i = 0; i < MEMORY_BOOKS_PER_HOUR - 2; i++) {
+      expect((await book("", checker.cookie, true)).statusCode).toBe(204);
+      expect((await book("", checker.cookie)).statusCode).toBe(200);
+    }
+    expect((await book("", checker.cookie)).statusCode).toBe(200);
+    expect((await book("", checker.cookie)).statusCode).toBe(200);
+    expect((await book("", checker.cookie)).statusCode).toBe(429);
+    expect((await book("", checker.cookie, true)).statusCode).toBe(429);
+  });
 });
 
 describe("a journal that changes while its book is made", () => {
@@ -389,6 +482,12 @@ describe("a journal that changes while its book is made", () => {
         claim_expires_at: null,
         question: null,
         language: null,
+        transcript_engine: null,
+        transcript_segments: null,
+        transcript_edited: 0,
+        proposed_transcript: null,
+        proposed_segments: null,
+        proposed_engine: null,
       });
       const rows = [1, 2, 3, 4, 5, 6].map((i) => row(i, `Chapter${i}`));
       let reads = 0;
@@ -407,9 +506,10 @@ describe("a journal that changes while its book is made", () => {
           return start < 0 ? [] : rows.slice(start, start + limit);
         },
       };
-      const book = new MemoryBook(repo, { appUrl: APP_URL });
+      const book = new MemoryBook(repo, { shareLinkFor: async () => `${APP_URL}/s/x` });
       const chunks: Buffer[] = [];
-      for await (const chunk of book.stream({ id: "u", username: "u", displayName: null }, {})) {
+      const user = { id: "u", username: "u", displayName: null };
+      for await (const chunk of await book.stream(user, {})) {
         chunks.push(chunk as Buffer);
       }
       const pages = await pdfPages(dir, Buffer.concat(chunks));

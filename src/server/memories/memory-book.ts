@@ -5,7 +5,10 @@ import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
 import { MEMORY_BOOK_PDF } from "../../shared/messages";
 import type { MemoryBookQuery, User } from "../../shared/schemas";
-import { type MemoriesRepo, type MemoryRow, toMemoryDto } from "./memories.repo";
+import type { BookPhoto } from "../photos/photos.service";
+import { StorageUnavailableError } from "../storage/audio-storage";
+import type { MemoriesRepo, MemoryRow } from "./memories.repo";
+import { toMemoryDto } from "./memory-dto";
 
 /** Memories read from the database per query while the book is made. */
 const BATCH_SIZE = 100;
@@ -24,6 +27,15 @@ const HEADER_TEXT_WIDTH = CONTENT_WIDTH - QR_SIZE - 18;
 const TOC_LINE_HEIGHT = 20;
 const TOC_LINES_FIRST_PAGE = Math.floor((CONTENT_HEIGHT - 50) / TOC_LINE_HEIGHT);
 const TOC_LINES_PER_PAGE = Math.floor(CONTENT_HEIGHT / TOC_LINE_HEIGHT);
+/** A photo is at most this tall on the page (about 11 cm), so a page holds two. */
+const PHOTO_MAX_HEIGHT = 320;
+const PHOTO_GAP = 12;
+
+/** A photo's size on the page: the content width at most, PHOTO_MAX_HEIGHT at most. */
+function photoBox(photo: Pick<BookPhoto, "width" | "height">): { width: number; height: number } {
+  const scale = Math.min(CONTENT_WIDTH / photo.width, PHOTO_MAX_HEIGHT / photo.height);
+  return { width: photo.width * scale, height: photo.height * scale };
+}
 
 const require = createRequire(import.meta.url);
 let fonts: { regular: Buffer; bold: Buffer } | undefined;
@@ -158,11 +170,27 @@ function drawQr(doc: Doc, text: string, x: number, y: number, size: number): voi
   doc.restore();
 }
 
+/** What the book asks of the photos feature. */
+export interface MemoryBookPhotos {
+  /** Each memory's photos, cover first. */
+  forBook(memoryIds: readonly string[]): Promise<Map<string, BookPhoto[]>>;
+  readFile(key: string): Promise<Buffer>;
+}
+
+/** A memory as the book places it: its row and its photos (with their bytes once drawn). */
+interface BookEntry {
+  row: MemoryRow;
+  photos: BookPhoto[];
+}
+
 export interface MemoryBookOptions {
-  /** The public address of the app (APP_URL), for the QR codes; never the request's Host. */
-  appUrl: string;
-  /** The link a memory's QR code opens; by default its page. */
-  linkFor?: (memoryId: string) => string;
+  /**
+   * The address of the share link the owner's book opens its memories through
+   * (`<APP_URL>/s/<token>`, ADR 0042); a memory's QR code is that address and `/<memory id>`.
+   */
+  shareLinkFor: (userId: string) => Promise<string>;
+  /** The memories' photos; a book without them when absent. */
+  photos?: MemoryBookPhotos;
 }
 
 /**
@@ -172,18 +200,17 @@ export interface MemoryBookOptions {
  * memories. Nothing is kept but one page number per memory (see docs/adr/0017-memory-book.md).
  */
 export class MemoryBook {
-  private readonly linkFor: (memoryId: string) => string;
+  private readonly photos: MemoryBookPhotos | undefined;
 
   constructor(
     private readonly repo: Pick<MemoriesRepo, "batchForBook">,
-    options: MemoryBookOptions,
+    private readonly options: MemoryBookOptions,
   ) {
-    const base = options.appUrl.replace(/\/+$/, "");
-    this.linkFor = options.linkFor ?? ((id) => `${base}/memory/${encodeURIComponent(id)}`);
+    this.photos = options.photos;
   }
 
-  /** The saved memories the book holds, oldest recorded first, read in batches. */
-  private async *memories(userId: string, filter: MemoryBookFilter): AsyncGenerator<MemoryRow> {
+  /** The saved memories the book holds, oldest recorded first, read in batches, with photos. */
+  private async *memories(userId: string, filter: MemoryBookFilter): AsyncGenerator<BookEntry> {
     const range = {
       from: filter.from ? `${filter.from}T00:00:00.000Z` : null,
       to: filter.to ? nextDay(filter.to) : null,
@@ -192,9 +219,10 @@ export class MemoryBook {
     let after: { recordedAt: string; seq: number } | null = null;
     for (;;) {
       const rows = await this.repo.batchForBook(userId, range, after, BATCH_SIZE);
+      const photos = (await this.photos?.forBook(rows.map((row) => row.id))) ?? new Map();
       for (const row of rows) {
         if (tag && !toMemoryDto(row).tags.some((t) => t.trim().toLowerCase() === tag)) continue;
-        yield row;
+        yield { row, photos: photos.get(row.id) ?? [] };
       }
       const last = rows[rows.length - 1];
       if (!last || rows.length < BATCH_SIZE) return;
@@ -202,8 +230,17 @@ export class MemoryBook {
     }
   }
 
-  /** One memory: title, date and tags beside its QR code, then the letter and the transcript. */
-  private typesetMemory(t: Typesetter, row: MemoryRow, drawQrCodes: boolean): number {
+  /**
+   * One memory: title, date and tags beside its QR code, its photos (each whole on one page),
+   * then the letter and the transcript. `images` holds the photos' bytes when they are drawn;
+   * without them (the layout pass) only their room is taken, and no QR code is drawn.
+   */
+  private typesetMemory(
+    t: Typesetter,
+    { row, photos }: BookEntry,
+    linkFor: ((memoryId: string) => string) | null,
+    images: (Buffer | null)[] = [],
+  ): number {
     const memory = toMemoryDto(row);
     const { doc } = t;
     if (t.spaceLeft < MIN_SPACE_FOR_MEMORY) t.newPage();
@@ -224,7 +261,7 @@ export class MemoryBook {
     let bottom = doc.y;
     if (hasQr) {
       const qrX = PAGE.width - PAGE.margin - QR_SIZE;
-      if (drawQrCodes) drawQr(doc, this.linkFor(memory.id), qrX, top, QR_SIZE);
+      if (linkFor) drawQr(doc, linkFor(memory.id), qrX, top, QR_SIZE);
       t.style("regular", 8, "#444444");
       t.at(MEMORY_BOOK_PDF.scanToListen, qrX + QR_SIZE / 2, top + QR_SIZE + 3, "center");
       bottom = Math.max(bottom, top + QR_SIZE + 14);
@@ -237,6 +274,17 @@ export class MemoryBook {
       .strokeColor("#999999")
       .stroke();
     doc.y += 10;
+    for (const [index, photo] of photos.entries()) {
+      const box = photoBox(photo);
+      // A photo never splits: it goes whole onto the next page when it does not fit.
+      if (t.spaceLeft < box.height) t.newPage();
+      const x = PAGE.margin + (CONTENT_WIDTH - box.width) / 2;
+      const image = images[index];
+      if (image) doc.image(image, x, doc.y, { width: box.width, height: box.height });
+      else if (image === null)
+        doc.save().rect(x, doc.y, box.width, box.height).fill("#eeeeee").restore();
+      doc.y += box.height + PHOTO_GAP;
+    }
     for (const [heading, body] of [
       [MEMORY_BOOK_PDF.letter, memory.summary],
       [MEMORY_BOOK_PDF.transcript, memory.transcript],
@@ -254,6 +302,20 @@ export class MemoryBook {
     return startPage;
   }
 
+  /**
+   * A photo's bytes for the page, or null when its file is gone from storage: a pale box takes
+   * its place (its room was already counted), so the pages stay where the contents say. An
+   * unreachable storage fails the book.
+   */
+  private async readPhoto(key: string): Promise<Buffer | null> {
+    try {
+      return await (this.photos as MemoryBookPhotos).readFile(key);
+    } catch (error) {
+      if (error instanceof StorageUnavailableError) throw error;
+      return null;
+    }
+  }
+
   /** Pass one: where each memory starts, typeset into a document whose bytes are discarded. */
   private async layout(
     userId: string,
@@ -263,7 +325,7 @@ export class MemoryBook {
   ): Promise<{ count: number; startPages: number[]; first: string | null; last: string | null }> {
     // The table of contents' length depends on the count, so count first (one cheap read).
     let count = 0;
-    for await (const _row of this.memories(userId, filter)) count++;
+    for await (const _entry of this.memories(userId, filter)) count++;
     const t = new Typesetter(firstPage(count), { title: "", author: "" }, false);
     t.doc.on("data", () => {});
     t.newPage();
@@ -271,26 +333,34 @@ export class MemoryBook {
     const startPages: number[] = [];
     let first: string | null = null;
     let last: string | null = null;
-    for await (const row of this.memories(userId, filter)) {
+    for await (const entry of this.memories(userId, filter)) {
       // Memories added since the count wait for the next book: the contents' length is fixed.
       if (signal.aborted || startPages.length === count) break;
-      startPages.push(this.typesetMemory(t, row, false));
+      startPages.push(this.typesetMemory(t, entry, null));
       await yieldToEventLoop();
-      first ??= row.recorded_at;
-      last = row.recorded_at;
+      first ??= entry.row.recorded_at;
+      last = entry.row.recorded_at;
     }
     t.doc.end();
     return { count, startPages, first, last };
   }
 
-  /** The book as a PDF stream; errors while it streams destroy the stream. */
-  stream(user: Pick<User, "id" | "username" | "displayName">, filter: MemoryBookFilter): Readable {
+  /**
+   * The book as a PDF stream, once its share link is found or made (that may fail: 409 at the
+   * share links' cap); errors while it streams destroy the stream.
+   */
+  async stream(
+    user: Pick<User, "id" | "username" | "displayName">,
+    filter: MemoryBookFilter,
+  ): Promise<Readable> {
+    const base = (await this.options.shareLinkFor(user.id)).replace(/\/+$/, "");
+    const linkFor = (memoryId: string) => `${base}/${encodeURIComponent(memoryId)}`;
     const output = new PassThrough();
     const signal = { aborted: false };
     output.on("close", () => {
       signal.aborted = true;
     });
-    void this.write(user, filter, output, signal).catch((error: unknown) => {
+    void this.write(user, filter, linkFor, output, signal).catch((error: unknown) => {
       output.destroy(error as Error);
     });
     return output;
@@ -299,6 +369,7 @@ export class MemoryBook {
   private async write(
     user: Pick<User, "id" | "username" | "displayName">,
     filter: MemoryBookFilter,
+    linkFor: (memoryId: string) => string,
     output: PassThrough,
     signal: { aborted: boolean },
   ): Promise<void> {
@@ -345,7 +416,7 @@ export class MemoryBook {
     let index = 0;
     let linesOnPage = 0;
     let linesThisPage = TOC_LINES_FIRST_PAGE;
-    for await (const row of this.memories(user.id, filter)) {
+    for await (const { row } of this.memories(user.id, filter)) {
       if (signal.aborted) return;
       if (index >= count) break;
       if (linesOnPage === linesThisPage) {
@@ -371,10 +442,12 @@ export class MemoryBook {
     while (t.page < firstMemoryPage(laidOut.count) - 1) t.newPage();
     t.newPage();
     index = 0;
-    for await (const row of this.memories(user.id, filter)) {
+    for await (const entry of this.memories(user.id, filter)) {
       if (signal.aborted) return;
       if (index >= count) break;
-      this.typesetMemory(t, row, true);
+      const images: (Buffer | null)[] = [];
+      for (const photo of entry.photos) images.push(await this.readPhoto(photo.key));
+      this.typesetMemory(t, entry, linkFor, images);
       index++;
       await room();
     }

@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAGE_MEMORY_SCRIPT_ID } from "../../shared/constants";
+import { PAGE_MEMORY_OWNER_SCRIPT_ID, PAGE_MEMORY_SCRIPT_ID } from "../../shared/constants";
 import type { CreatedShareLink } from "../../shared/share-links";
 import { VISITOR_COOKIE } from "../auth/session.service";
 import { hashToken, newSecretToken } from "../ids";
@@ -12,13 +12,16 @@ import { MemoriesRepo } from "./memories.repo";
 
 const TEMPLATE = "<!doctype html><html><head></head><body><div id=root></div></body></html>";
 
-/** The memory a page's HTML carries, parsed as the browser would; undefined when it has none. */
-function pageMemory(html: string): unknown {
+/** A data block of a page's HTML, parsed as the browser would; undefined when it has none. */
+function dataBlock(html: string, id: string): unknown {
   const block = html.match(
-    new RegExp(`<script type="application/json" id="${PAGE_MEMORY_SCRIPT_ID}">(.*?)</script>`, "s"),
+    new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`, "s"),
   )?.[1];
   return block === undefined ? undefined : JSON.parse(block);
 }
+
+/** The memory a page's HTML carries. */
+const pageMemory = (html: string) => dataBlock(html, PAGE_MEMORY_SCRIPT_ID);
 
 /**
  * A memory's page carries the memory exactly when GET /api/memories/{id} would answer it to the
@@ -80,31 +83,43 @@ describe.each(DATABASE_KINDS)("a memory's page (%s)", (kind) => {
 
   /** The page and the API for one memory as one browser: what each answered. */
   async function pageAndApi(id: string, cookie?: string) {
-    const [page, api] = await Promise.all([
+    const [page, api, ownerApi] = await Promise.all([
       get(`/memory/${id}`, cookie),
       get(`/api/memories/${id}`, cookie),
+      get(`/api/memories/${id}/owner`, cookie),
     ]);
     expect(page.headers["content-type"]).toMatch(/text\/html/);
     // It holds what this browser may see: never kept by a shared cache.
     expect(page.headers["cache-control"]).toBe("private, no-cache");
     expect(page.body).toContain("<div id=root>");
-    return { status: page.statusCode, memory: pageMemory(page.body), api };
+    return {
+      status: page.statusCode,
+      memory: pageMemory(page.body),
+      owner: dataBlock(page.body, PAGE_MEMORY_OWNER_SCRIPT_ID),
+      api,
+      ownerApi,
+    };
   }
 
   /** The page carries what the API answers this browser, byte for byte once parsed. */
   async function expectEmbedded(id: string, cookie?: string) {
-    const { status, memory, api } = await pageAndApi(id, cookie);
+    const { status, memory, owner, api, ownerApi } = await pageAndApi(id, cookie);
     expect(api.statusCode).toBe(200);
     expect(status).toBe(200);
     expect(memory).toEqual(api.json());
+    // And whose it is, as its /owner route answers.
+    expect(ownerApi.statusCode).toBe(200);
+    expect(owner).toEqual(ownerApi.json());
   }
 
   /** The page carries nothing and answers 404, as the API does. */
   async function expectHidden(id: string, cookie?: string) {
-    const { status, memory, api } = await pageAndApi(id, cookie);
+    const { status, memory, owner, api, ownerApi } = await pageAndApi(id, cookie);
     expect(api.statusCode).toBe(404);
     expect(status).toBe(404);
     expect(memory).toBeUndefined();
+    expect(ownerApi.statusCode).toBe(404);
+    expect(owner).toBeUndefined();
   }
 
   it("carries the owner's memory to the owner, in any state and on a private profile", async () => {

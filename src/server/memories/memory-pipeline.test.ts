@@ -23,11 +23,13 @@ import {
   chatReply,
   defaultStubHandler,
   type OpenAiStub,
+  STUB_TRANSCRIPT,
   type StubHandler,
   startOpenAiStub,
   stubProviders,
 } from "../test/openai-stub";
-import { MemoriesRepo, toMemoryDto } from "./memories.repo";
+import { MemoriesRepo } from "./memories.repo";
+import { toMemoryDto } from "./memory-dto";
 import { MemoryPipeline, PROCESS_MEMORY_JOB } from "./memory-pipeline";
 
 const NOW = new Date("2026-06-01T09:30:00.000Z");
@@ -300,6 +302,39 @@ describe.each(DATABASE_KINDS)("MemoryPipeline on %s", (kind) => {
     // Only the score and tag calls ran again: no new transcription or summary.
     expect(stub.requests).toHaveLength(2);
     expect(stub.requests.every((r) => r.json?.response_format !== undefined)).toBe(true);
+  });
+
+  it("a retry after the owner typed the transcript keeps their words and makes the rest from them", async () => {
+    stub.handle(failing("transcribe", { status: 500, body: { error: { message: "down" } } }));
+    const { id } = await newMemory();
+    await worker.drain();
+    expect(await memory(id)).toMatchObject({ status: "failed", stage: "transcribe" });
+    const theirs = "Grandpa and you built a sandcastle at the beach.";
+    expect(
+      await memories.update(id, {
+        title: "",
+        transcript: theirs,
+        summary: "",
+        recordedAt: NOW.toISOString(),
+        tags: [],
+      }),
+    ).toMatchObject({ transcript_edited: 1 });
+
+    stub.handle(defaultStubHandler);
+    await testDb.handle.db.transaction().execute(async (trx) => {
+      expect(await memories.resumeFailed(id, trx)).toBe(true);
+      await jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
+    });
+    await worker.drain();
+    const row = await memories.findById(id);
+    expect(row).toMatchObject({
+      status: "saved",
+      transcript: theirs,
+      proposed_transcript: STUB_TRANSCRIPT,
+      proposed_engine: "whisper-1",
+    });
+    expect(row?.summary).not.toBe("");
+    expect(JSON.parse(row?.tags ?? "[]")).toEqual(["beach day", "grandpa", "sandcastle"]);
   });
 
   it("leaves a deleted memory's job alone", async () => {

@@ -1,3 +1,4 @@
+import { buffer } from "node:stream/consumers";
 import { z } from "zod";
 import { TEXT_MAX_LENGTH } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
@@ -8,6 +9,7 @@ import {
   validateGeneratedTags,
 } from "../../shared/rules";
 import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
+import { cleanSegments, transcriptSegmentsSchema } from "../../shared/transcript";
 import { AiError, type AiProviders, type TextOptions, userFacingFailure } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
 import type { JobKind } from "../jobs/job-kinds";
@@ -35,6 +37,8 @@ const transcriptionSchema = z.object({
     .regex(/^[a-z]{2,3}$/)
     .optional()
     .catch(undefined),
+  engine: z.string().max(100).optional().catch(undefined),
+  segments: transcriptSegmentsSchema.optional().catch(undefined),
 });
 const summarySchema = z.string().trim().min(1, MESSAGES.noSummaryGenerated).max(TEXT_MAX_LENGTH);
 
@@ -72,6 +76,8 @@ export interface PipelineOptions {
   log?: PipelineLog;
   /** Told how long each stage run took and how it ended (the metrics). */
   onStage?: (stage: PipelineStage, outcome: StageOutcome, seconds: number) => void;
+  /** Whether a memory has a photo by now (a story told about one): a note for the summary. */
+  hasPhotos?: (memoryId: string) => Promise<boolean>;
 }
 
 /**
@@ -83,6 +89,7 @@ export class MemoryPipeline implements JobHandler {
   private readonly now: () => Date;
   private readonly log: PipelineLog;
   private readonly onStage: NonNullable<PipelineOptions["onStage"]>;
+  private readonly hasPhotos: NonNullable<PipelineOptions["hasPhotos"]>;
 
   constructor(
     private readonly memories: MemoriesRepo,
@@ -93,6 +100,7 @@ export class MemoryPipeline implements JobHandler {
     this.now = options.now ?? (() => new Date());
     this.log = options.log ?? { warn() {} };
     this.onStage = options.onStage ?? (() => {});
+    this.hasPhotos = options.hasPhotos ?? (async () => false);
   }
 
   /**
@@ -118,8 +126,9 @@ export class MemoryPipeline implements JobHandler {
       const ended = (outcome: StageOutcome) =>
         this.onStage(stage, outcome, (performance.now() - began) / 1000);
       try {
-        await this.runStage(stage, row, signal);
+        const finished = await this.runStage(stage, row, signal);
         ended("done");
+        if (finished) return;
       } catch (error) {
         // An aborted call is the worker giving up, not the stage failing: nothing is recorded.
         if (signal.aborted) ended("aborted");
@@ -152,7 +161,12 @@ export class MemoryPipeline implements JobHandler {
     await this.memories.markFailed(memoryId, stage, failureMessage(stage, error));
   }
 
-  private async runStage(stage: PipelineStage, row: MemoryRow, signal: AbortSignal): Promise<void> {
+  /** Runs one stage; true when the memory is finished without the stages after it. */
+  private async runStage(
+    stage: PipelineStage,
+    row: MemoryRow,
+    signal: AbortSignal,
+  ): Promise<boolean | undefined> {
     const { textModel } = this.ai;
     switch (stage) {
       case "transcribe": {
@@ -160,10 +174,13 @@ export class MemoryPipeline implements JobHandler {
         if (!audio) {
           throw new StageFailure(`${STAGE_PREFIX.transcribe}${MESSAGES.recordingMissing}`);
         }
+        // Read whole before the provider is called (every provider buffers it anyway): storage
+        // trouble is then the queue's to retry, never mistaken for the provider's failure.
+        const bytes = await buffer(this.audio.open(audio));
         const result = transcriptionSchema.parse(
           await this.ai.transcriber.transcribe(
             {
-              bytes: this.audio.open(audio),
+              bytes,
               filename: audio.storage_key,
               contentType: audio.content_type,
             },
@@ -173,11 +190,27 @@ export class MemoryPipeline implements JobHandler {
         const transcript = result.text.trim();
         if (!transcript) throw new StageFailure(MESSAGES.noSpeechDetected);
         signal.throwIfAborted();
+        const segments = cleanSegments(result.segments ?? [], 0);
+        if (row.transcript_edited === 1) {
+          // The owner's edit stays; the new transcription waits beside it for them to choose
+          // (ADR 0045). What was made from their text stays too; a memory that has none yet (its
+          // first transcription failed and they typed it) goes on to be made from their text.
+          await this.memories.saveProposal(row.id, {
+            transcript,
+            segments,
+            engine: result.engine ?? this.ai.name,
+          });
+          if (!row.summary) return false;
+          await this.memories.markSaved(row.id);
+          return true;
+        }
         // Spec: the estimated duration is the audio size divided by 16000.
         await this.memories.saveStageOutput(row.id, {
           transcript,
           duration: estimateDuration(audio.bytes),
           language: result.language ?? null,
+          transcriptEngine: result.engine ?? null,
+          transcriptSegments: segments,
         });
         return;
       }
@@ -187,6 +220,7 @@ export class MemoryPipeline implements JobHandler {
             ...textOptions(row, signal),
             // The question the memory answers is context for the summary only.
             ...(row.question ? { question: row.question } : {}),
+            ...((await this.hasPhotos(row.id)) ? { aboutPhoto: true } : {}),
           }),
         );
         signal.throwIfAborted();

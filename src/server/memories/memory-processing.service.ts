@@ -8,7 +8,7 @@ import type { Transactions } from "../db/transactions";
 import { badRequest, conflict, HttpError, notFound, unauthorized } from "../http-errors";
 import { newId } from "../ids";
 import type { JobsRepo } from "../jobs/jobs.repo";
-import { type MemoriesRepo, type MemoryRow, type NewMemory, toMemoryDto } from "./memories.repo";
+import type { MemoriesRepo, MemoryRow, NewMemory } from "./memories.repo";
 import type { MemoriesService } from "./memories.service";
 import { PROCESS_MEMORY_JOB } from "./memory-pipeline";
 
@@ -76,7 +76,7 @@ export class MemoryProcessingService {
     });
     if (created) {
       this.onQueued();
-      return { memory: toMemoryDto(created), created: true };
+      return { memory: await this.memories.toDto(created), created: true };
     }
     // Sent again (the browser retried after losing the answer, or raced itself): the same owner
     // gets the same memory; anyone else, or a recording used by a comment, gets 409.
@@ -88,7 +88,7 @@ export class MemoryProcessingService {
         ? row.user_id === null && row.anon_owner_hash === identity.visitorHash
         : row.user_id === identity.userId);
     if (!row || !sameOwner) throw conflict(MESSAGES.recordingAlreadyUsed);
-    return { memory: toMemoryDto(row), created: false };
+    return { memory: await this.memories.toDto(row), created: false };
   }
 
   /**
@@ -165,7 +165,7 @@ export class MemoryProcessingService {
       return true;
     });
     const current = await this.repo.findById(id);
-    if (claimed && current) return toMemoryDto(current);
+    if (claimed && current) return this.memories.toDto(current);
     if (!current) throw notFound();
     if (current.user_id !== null) throw conflict(ALREADY_CLAIMED);
     throw conflict(CLAIM_EXPIRED);
@@ -191,6 +191,6 @@ export class MemoryProcessingService {
       status: "saved",
     });
     if (!row) throw conflict(MESSAGES.recordingAlreadyUsed);
-    return toMemoryDto(row);
+    return this.memories.toDto(row);
   }
 }

@@ -1,12 +1,16 @@
 import { mkdir, readdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
+import { MESSAGES } from "../../shared/messages";
+import { isTechnicalText } from "../../shared/rules";
 import type { Memory } from "../../shared/schemas";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup, restoreBackup } from "../test/backup-helpers";
 import { createTestApp, type TestApp } from "../test/harness";
 import { fixture, multipart, upload } from "../test/upload-helpers";
+import { RESTORES_AT_ONCE } from "./memories-restore";
 
 /** A zip built entry by entry (yazl, as the backup is); `mode` sets Unix file attributes. */
 async function makeZip(
@@ -164,6 +168,20 @@ describe.each([
     const home = await restoreBackup(source, owner.cookie, zip);
     expect(home.json()).toEqual({ imported: 0, skipped: 3, failed: [] });
   });
+  it("two restores of one backup at once into one account: each memory imported once, the rest skipped, none failed", async () => {
+    const owner = await createUserWithSession(source);
+    await seedJournal(source, owner, audio);
+    const { zip } = await downloadBackup(source, owner.cookie);
+    const heir = await createUserWithSession(target);
+    const results = await Promise.all([
+      restoreBackup(target, heir.cookie, zip),
+      restoreBackup(target, heir.cookie, zip),
+    ]);
+    const answers = results.map((r) => r.json<{ imported: number; skipped: number; failed: [] }>());
+    expect(answers.map((a) => a.failed)).toEqual([[], []]);
+    expect(answers.reduce((sum, a) => sum + a.imported, 0)).toBe(3);
+    expect(answers.reduce((sum, a) => sum + a.skipped, 0)).toBe(3);
+  });
 });
 
 describe("hostile or damaged backups are refused and change nothing", () => {
@@ -188,6 +206,8 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     const response = await restoreBackup(t, victim.cookie, zip);
     expect(response.statusCode, response.body).toBe(status);
     expect(response.json().message).toMatch(message);
+    // The family reads the product's words, never the zip or JSON library's.
+    expect(isTechnicalText(response.json().message)).toBe(false);
     const list = await t.app.inject({
       method: "GET",
       url: "/api/memories",
@@ -305,6 +325,50 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     expect(response.statusCode).toBe(400);
   });
 
+  it.each([
+    ["no boundary", "multipart/form-data", async () => Buffer.from("whatever")],
+    [
+      "a part cut off before its headers end",
+      "multipart/form-data; boundary=xyz",
+      async () =>
+        Buffer.from('--xyz\r\nContent-Disposition: form-data; name="backup"; filename="b.zip"'),
+    ],
+    [
+      "a zip cut off (no closing boundary)",
+      "multipart/form-data; boundary=xyz",
+      async () =>
+        Buffer.concat([
+          Buffer.from(
+            '--xyz\r\nContent-Disposition: form-data; name="backup"; filename="b.zip"\r\nContent-Type: application/zip\r\n\r\n',
+          ),
+          (await zipOf(entries())).subarray(0, 2000),
+        ]),
+    ],
+  ])(
+    "refuses a malformed multipart body (%s) with 400 and changes nothing",
+    async (_name, type, body) => {
+      const victim = await createUserWithSession(t);
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/api/restore",
+        payload: await body(),
+        headers: { "content-type": type, cookie: victim.cookie },
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().message).toMatch(
+        /^backup: the multipart\/form-data body is malformed/,
+      );
+      const list = await t.app.inject({
+        method: "GET",
+        url: "/api/memories",
+        headers: { cookie: victim.cookie },
+      });
+      expect(list.json().total).toBe(0);
+      const spooled = await readdir(path.join(t.config.dataDir, "tmp")).catch(() => []);
+      expect(spooled.filter((name) => name.startsWith(".restore-"))).toEqual([]);
+    },
+  );
+
   it("imports what is sound and lists a memory that cannot be imported with its reason", async () => {
     const broken = structuredClone(manifest);
     const bad = broken.memories[0] as BackupJson["memories"][number];
@@ -316,6 +380,51 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     expect(response.json().failed).toEqual([
       { id: bad.id, title: bad.title, reason: expect.stringMatching(/tags/) },
     ]);
+  });
+
+  it("holds restored comments to the rules: a name over 60 characters fails its memory, a failed comment shows only product words", async () => {
+    const edited = structuredClone(manifest);
+    const withComments = edited.memories.find((m) => m.comments.length === 2);
+    if (!withComments) throw new Error("The seeded journal has no memory with two comments");
+    const [first, second] =
+      withComments.comments as (BackupJson["memories"][number]["comments"][number] & {
+        status: string;
+        error: string | null;
+      })[];
+    if (!first || !second) throw new Error("missing comments");
+    const heir = await createUserWithSession(t);
+
+    first.commenterName = "N".repeat(61);
+    const tooLong = await restoreBackup(t, heir.cookie, await withManifest(edited));
+    expect(tooLong.json()).toMatchObject({ imported: 2, skipped: 0 });
+    expect(tooLong.json().failed).toEqual([
+      expect.objectContaining({
+        id: withComments.id,
+        reason: expect.stringMatching(/^commenterName: .*60/),
+      }),
+    ]);
+
+    first.commenterName = "Grandma";
+    second.status = "failed";
+    second.error = "Transcription failed: ENOENT /srv/vmj/secret/path.wav (api key sk-live-123)";
+    const restored = await restoreBackup(t, heir.cookie, await withManifest(edited));
+    expect(restored.json()).toMatchObject({ imported: 1, skipped: 2, failed: [] });
+    const list = await t.app.inject({
+      method: "GET",
+      url: "/api/memories",
+      headers: { cookie: heir.cookie },
+    });
+    const memory = list
+      .json<{ items: Memory[] }>()
+      .items.find((m) => m.title === withComments.title);
+    const comments = await t.app.inject({
+      method: "GET",
+      url: `/api/memories/${memory?.id}/comments`,
+    });
+    const byName = comments.json<{ commenterName: string; error: string | null }[]>();
+    expect(byName.find((c) => c.commenterName === second.commenterName)?.error).toBe(
+      `${MESSAGES.transcriptionFailedPrefix}${MESSAGES.internalError}`,
+    );
   });
 
   it("keeps each memory's spoken language, and drops one that is not a language code", async () => {
@@ -340,8 +449,37 @@ describe("hostile or damaged backups are refused and change nothing", () => {
   });
 });
 
+describe("restores at once", () => {
+  it(`runs ${RESTORES_AT_ONCE} per instance and answers 429 to more, before reading them`, async () => {
+    const t = await createTestApp();
+    try {
+      const user = await createUserWithSession(t);
+      const held = Array.from({ length: RESTORES_AT_ONCE }, () => new PassThrough());
+      const running = held.map((source) =>
+        t.services.restore.restoreUpload(user.user.id, source, () => false),
+      );
+      const extra = new PassThrough();
+      await expect(
+        t.services.restore.restoreUpload(user.user.id, extra, () => false),
+      ).rejects.toMatchObject({ statusCode: 429 });
+      for (const source of held) source.end("not a zip");
+      for (const restore of running)
+        await expect(restore).rejects.toMatchObject({ statusCode: 400 });
+      // Once they end, the next one runs.
+      const after = t.services.restore.restoreUpload(
+        user.user.id,
+        Readable.from(["x"]),
+        () => false,
+      );
+      await expect(after).rejects.toMatchObject({ statusCode: 400 });
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
 describe("restore leftovers", () => {
-  it("sweeps spooled zips a crash left behind, after a day, and nothing else", async () => {
+  it("sweeps spooled zips a crash left behind once untouched for ten minutes, and nothing else", async () => {
     const t = await createTestApp();
     try {
       const dir = path.join(t.config.dataDir, "tmp");
@@ -349,10 +487,31 @@ describe("restore leftovers", () => {
       await writeFile(path.join(dir, ".restore-old.zip"), "x");
       await writeFile(path.join(dir, ".restore-new.zip"), "x");
       await writeFile(path.join(dir, "keep.txt"), "x");
-      const old = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+      const old = new Date(Date.now() - 11 * 60 * 1000);
       await utimes(path.join(dir, ".restore-old.zip"), old, old);
       expect(await t.services.restore.sweepLeftovers(new Date())).toBe(1);
       expect((await readdir(dir)).sort()).toEqual([".restore-new.zip", "keep.txt"]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("a restore killed after storing a file leaves an unattached row, which the upload sweep removes with its file", async () => {
+    const t = await createTestApp();
+    try {
+      const owner = await createUserWithSession(t);
+      const mp3 = await fixture("tone.mp3");
+      // What a restore has done when the process dies before its transaction commits.
+      const stored = await t.services.audio.storeForImport({
+        source: Readable.from([mp3]),
+        maxBytes: mp3.length,
+        userId: owner.user.id,
+        attachment: { kind: "memory", id: "never-created" },
+      });
+      expect(await t.storage.size(stored.storage_key)).toBe(mp3.length);
+      const later = new Date(Date.now() + 1000);
+      expect(await t.services.audio.sweepUnattached(later)).toBe(1);
+      expect(await t.storage.size(stored.storage_key)).toBeNull();
     } finally {
       await t.cleanup();
     }

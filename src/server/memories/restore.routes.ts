@@ -2,10 +2,13 @@ import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, restoreResultSchema } from "../../shared/schemas";
 import type { Config } from "../config";
+import { asMultipartClientError } from "../http/multipart-errors";
 import { badRequest, unauthorized } from "../http-errors";
 import type { MemoriesRestore } from "./memories-restore";
 
 const HOUR_MS = 60 * 60 * 1000;
+
+const asClientError = (error: unknown) => asMultipartClientError(error, "backup", "file");
 
 /** POST /api/restore: a backup zip (multipart field `backup`) into the caller's account. */
 export const restoreRoutes: FastifyPluginAsyncZod<{
@@ -47,13 +50,20 @@ export const restoreRoutes: FastifyPluginAsyncZod<{
       if (!request.isMultipart()) {
         throw badRequest("backup: send the zip as multipart/form-data in the field 'backup'");
       }
-      const part = await request.file();
+      const part = await request.file().catch((error: unknown) => {
+        throw asClientError(error);
+      });
       if (!part) throw badRequest("backup: a file is required");
       if (part.fieldname !== "backup") {
         part.file.resume();
         throw badRequest("backup: the file must be sent in the field 'backup'");
       }
-      return restore.restoreUpload(userId, part.file, () => part.file.truncated);
+      return restore
+        .restoreUpload(userId, part.file, () => part.file.truncated)
+        .catch((error: unknown) => {
+          // Only the parser's own failure (the stream it broke off), never a storage or database one.
+          throw error === part.file.errored ? asClientError(error) : error;
+        });
     },
   );
 };

@@ -5,12 +5,11 @@ import fp from "fastify-plugin";
 import { MESSAGES } from "../../shared/messages";
 import type { CurrentQuestion } from "../../shared/reminders";
 import { CLIENT_ROUTES, type ClientRouteMatch, matchClientRoute } from "../../shared/routes";
-import { idParamsSchema, type Memory, type User } from "../../shared/schemas";
+import { idParamsSchema, type Memory, type MemoryOwner, type User } from "../../shared/schemas";
 import { AppShell } from "../app-shell";
 import { type Identity, SESSION_COOKIE, type SessionService } from "../auth/session.service";
 import type { MemoriesService } from "../memories/memories.service";
 import type { QuestionsService } from "../reminders/questions.service";
-import { readRoutePreloads } from "../route-preloads";
 import type { UsersService } from "../users/users.service";
 import { identify, type ShareGrants } from "./identity";
 
@@ -21,7 +20,7 @@ import { identify, type ShareGrants } from "./identity";
  * answer 404 JSON; without a built client (API-only tests) so does everything else. The home page
  * also carries the user's current question (read as GET /api/question reads it, so the rotation
  * moves only on POST /api/question/next), for the prompt above the recorder to paint with the page.
- * A memory's or a profile's page also links its screen's scripts as module preloads (ADR 0030). A
+ * A
  * memory's page carries the memory when this request may see it, decided and shaped exactly as
  * GET /api/memories/{id} does (ADR 0031), and answers 404 when it may not.
  */
@@ -36,7 +35,6 @@ export const webApp = fp<{
   async (app, { clientDir, sessions, shareLinks, users, questions, memories }) => {
     const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
     const appShell = indexHtml && existsSync(indexHtml) ? new AppShell(indexHtml) : undefined;
-    const preloads = clientDir && appShell ? await readRoutePreloads(clientDir) : new Map();
     if (clientDir && appShell) {
       await app.register(fastifyStatic, {
         root: clientDir,
@@ -59,7 +57,7 @@ export const webApp = fp<{
     const visibleMemory = async (
       route: ClientRouteMatch,
       identity: Identity,
-    ): Promise<Memory | undefined> => {
+    ): Promise<{ memory: Memory; owner: MemoryOwner } | undefined> => {
       const params = idParamsSchema.safeParse(route.params);
       return params.success ? memories.findVisible(params.data.id, identity) : undefined;
     };
@@ -78,7 +76,7 @@ export const webApp = fp<{
       let status = route ? 200 : 404;
       let user: User | null | undefined;
       let question: CurrentQuestion | undefined;
-      let memory: Memory | undefined;
+      let memory: { memory: Memory; owner: MemoryOwner } | undefined;
       try {
         if (route?.name === "memory") {
           const identity = await identify(request, sessions, shareLinks);
@@ -113,11 +111,7 @@ export const webApp = fp<{
         .header("cache-control", "private, no-cache")
         .type("text/html; charset=utf-8")
         .send(
-          await appShell.render(user, {
-            question,
-            memory,
-            preloads: route ? preloads.get(route.name) : undefined,
-          }),
+          await appShell.render(user, { question, memory: memory?.memory, owner: memory?.owner }),
         );
     });
   },

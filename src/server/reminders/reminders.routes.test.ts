@@ -12,7 +12,7 @@ import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup, restoreBackup } from "../test/backup-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { type OpenAiStub, startOpenAiStub, stubProviders } from "../test/openai-stub";
-import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { mailHeader, type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { upload } from "../test/upload-helpers";
 
 const APP_URL = "https://journal.example.org";
@@ -28,14 +28,6 @@ function body(
 }
 
 /** The header's value in a raw mail (unfolded). */
-function header(mail: ReceivedMail, name: string): string | undefined {
-  const head = mail.raw.slice(0, mail.raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, " ");
-  const line = head
-    .split(/\r?\n/)
-    .find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
-  return line?.slice(name.length + 1).trim();
-}
-
 /** Mail text with quoted-printable soft breaks and encoded characters already decoded by the sink. */
 const linkIn = (text: string, pattern: RegExp) => text.match(pattern)?.[0];
 
@@ -268,8 +260,8 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       expect(mail.text).toContain(current.question);
       const link = linkIn(mail.text, /https:\/\/journal\.example\.org\/\?question=\S+/);
       expect(link && new URL(link).searchParams.get("question")).toBe(current.question);
-      expect(header(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
-      expect(header(mail, "List-Unsubscribe")).toMatch(
+      expect(mailHeader(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+      expect(mailHeader(mail, "List-Unsubscribe")).toMatch(
         /^<https:\/\/journal\.example\.org\/api\/reminders\/unsubscribe\?u=[^&]+&t=[^>]+>$/,
       );
     });
@@ -280,7 +272,7 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }));
       expect(await send("2026-03-02T09:00:00Z")).toBe(2);
       const mine = smtp.messages.find((m) => m.to.includes(`me-${kind}@example.org`));
-      const oneClick = header(mine as ReceivedMail, "List-Unsubscribe")?.slice(1, -1) as string;
+      const oneClick = mailHeader(mine as ReceivedMail, "List-Unsubscribe")?.slice(1, -1) as string;
       const url = new URL(oneClick);
       const path = `${url.pathname}${url.search}`;
 
@@ -316,6 +308,15 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       expect((await get()).json<ReminderSettings>().unsubscribedAt).toBeNull();
       expect(await send("2026-03-16T09:00:00Z")).toBe(2);
       expect(REMINDER_MESSAGES.unsubscribeInvalid).toBeTruthy();
+      // Choosing reminders again after a link was made kills it: an old mail cannot undo that.
+      await t.services.reminders.save(me.user.id, body({ weekday: 1, hour: 9, timeZone: "UTC" }));
+      expect((await t.app.inject({ method: "POST", url: path })).statusCode).toBe(400);
+      expect((await get()).json<ReminderSettings>().unsubscribedAt).toBeNull();
+      // A link expires after 90 days.
+      const fresh = new URL((await t.services.reminders.unsubscribeLinks(me.user.id)).oneClick);
+      const token = fresh.searchParams.get("t") as string;
+      const later = new Date(Date.now() + 91 * 86_400_000);
+      expect(await t.services.reminders.unsubscribe(me.user.id, token, later)).toBe(false);
     });
 
     it("a claim whose sender died is taken again; a sent one never is", async () => {

@@ -20,6 +20,9 @@ const DEFAULTS = { enabled: false, weekday: 0, hour: 18, timeZone: "UTC" };
 /** A sender that dies mid-mail leaves its claim; another instance takes it after this. */
 const SEND_LOCK_MS = 5 * 60_000;
 const SECRET_NAME = "unsubscribe-links";
+
+/** How long an unsubscribe link works: reminder mails are weekly, so a link is always recent. */
+const UNSUBSCRIBE_LINK_DAYS = 90;
 const PAGE = 500;
 
 function parseSpecialDays(text: string): SpecialDay[] {
@@ -132,10 +135,18 @@ export class RemindersService {
     return this.secret;
   }
 
-  /** The signature in a user's unsubscribe link: HMAC-SHA256 of the user id with a server secret. */
-  async unsubscribeToken(userId: string): Promise<string> {
+  /**
+   * The signature in a user's unsubscribe link: when it was made, and HMAC-SHA256 of the user id
+   * and that time with a server secret, as `<time in base 36>.<hmac>`.
+   */
+  async unsubscribeToken(userId: string, issuedAt = new Date()): Promise<string> {
+    const issued = issuedAt.getTime().toString(36);
+    return `${issued}.${await this.sign(userId, issued)}`;
+  }
+
+  private async sign(userId: string, issued: string): Promise<string> {
     return createHmac("sha256", await this.key())
-      .update(`unsubscribe:${userId}`)
+      .update(`unsubscribe:${userId}:${issued}`)
       .digest("base64url");
   }
 
@@ -148,11 +159,22 @@ export class RemindersService {
     };
   }
 
-  /** Stops every reminder mail of the user the link was made for; false for a wrong signature. */
+  /**
+   * Stops every reminder mail of the user the link was made for. False for a wrong signature, a
+   * link older than UNSUBSCRIBE_LINK_DAYS, or one made before the user last saved the settings
+   * (chose reminders again): an old mail cannot undo that choice. Again once unsubscribed: true.
+   */
   async unsubscribe(userId: string, token: string, now = new Date()): Promise<boolean> {
-    const expected = Buffer.from(await this.unsubscribeToken(userId));
-    const given = Buffer.from(token);
+    const [issued = "", signature = ""] = token.split(".");
+    const expected = Buffer.from(await this.sign(userId, issued));
+    const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    const issuedAt = Number.parseInt(issued, 36);
+    if (!(now.getTime() - issuedAt < UNSUBSCRIBE_LINK_DAYS * 86_400_000)) return false;
+    const row = await this.repo.find(userId);
+    if (!row) return false;
+    if (row.unsubscribed_at) return true;
+    if (issuedAt <= Date.parse(row.updated_at)) return false;
     await this.repo.unsubscribe(userId, now);
     return true;
   }

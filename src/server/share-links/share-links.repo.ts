@@ -36,6 +36,21 @@ export class ShareLinksRepo {
       .execute();
   }
 
+  /** The user's links with exactly this label, newest first. */
+  listByLabel(userId: string, label: string): Promise<ShareLinkRow[]> {
+    return this.db
+      .selectFrom("share_links")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("label", "=", label)
+      .orderBy("created_at", "desc")
+      .execute();
+  }
+
+  findById(id: string): Promise<ShareLinkRow | undefined> {
+    return this.db.selectFrom("share_links").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
   findByTokenHash(tokenHash: string): Promise<ShareLinkRow | undefined> {
     return this.db
       .selectFrom("share_links")

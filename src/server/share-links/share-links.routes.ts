@@ -13,6 +13,9 @@ import { requireUser } from "../users/account.routes";
 import { addShareToken } from "./share-cookie";
 import type { ShareLinksService } from "./share-links.service";
 
+/** A memory id in a book's link (ids are base64url); anything else is answered as missing. */
+const MEMORY_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
 const errors = {
   400: errorResponseSchema,
   401: errorResponseSchema,
@@ -108,11 +111,19 @@ export const shareLinkOpenRoute: FastifyPluginAsync<{
     },
     async (request, reply) => {
       reply.header("referrer-policy", "no-referrer").header("cache-control", "no-store");
-      const token = request.params["*"];
+      // `<token>`, or `<token>/<memory id>` from a memory book's QR code (ADR 0042).
+      const [token = "", memoryId, ...rest] = request.params["*"].split("/");
+      if (rest.length > 0 || (memoryId !== undefined && !MEMORY_ID_PATTERN.test(memoryId))) {
+        return reply.callNotFound();
+      }
       const opened = await shareLinks.open(token);
       if (!opened) return reply.callNotFound();
       addShareToken(request, reply, config, token);
-      return reply.redirect(`/profile/${encodeURIComponent(opened.username)}`, 303);
+      // The memory page itself checks that the link shows this memory (its owner's, saved).
+      const target = memoryId
+        ? `/memory/${memoryId}`
+        : `/profile/${encodeURIComponent(opened.username)}`;
+      return reply.redirect(target, 303);
     },
   );
 };

@@ -1,6 +1,8 @@
+import { createHmac } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import {
   type CreatedShareLink,
+  memoryBookLinkLabel,
   SHARE_LINK_PATH_PREFIX,
   SHARE_LINKS_PER_USER,
   SHARE_MESSAGES,
@@ -10,7 +12,9 @@ import {
 import { conflict, notFound, unauthorized } from "../http-errors";
 import { hashToken, newId, newSecretToken } from "../ids";
 import type { Mailer } from "../mail/mailer";
+import type { ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
+import type { RelativeNewsService } from "./relative-news.service";
 import type { ShareLinkRow, ShareLinksRepo } from "./share-links.repo";
 
 /** last_used_at is written at most this often per link while it is in use, so reads stay reads. */
@@ -22,19 +26,29 @@ export interface ShareLinksServiceDeps {
   repo: ShareLinksRepo;
   users: UsersService;
   mailer: Mailer;
+  secrets: Pick<ServerSecretsRepo, "getOrCreate">;
+  /** News of new stories: a link mailed to an address also sends it news (ADR 0044). */
+  news: Pick<RelativeNewsService, "subscribe" | "subscribersOf">;
   /** The public address of the app (APP_URL), for links in mails; never the request's Host. */
   appUrl: string;
   log: Pick<FastifyBaseLogger, "error">;
   now?: () => Date;
 }
 
-export function toShareLinkDto(row: ShareLinkRow): ShareLink {
+/** The server secret that memory books' link tokens are derived with. */
+const BOOK_SECRET_NAME = "memory-book-links";
+
+export function toShareLinkDto(
+  row: ShareLinkRow,
+  subscribers: ShareLink["subscribers"] = [],
+): ShareLink {
   return {
     id: row.id,
     label: row.label,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     visits: Number(row.visits),
+    subscribers,
   };
 }
 
@@ -47,6 +61,7 @@ export function toShareLinkDto(row: ShareLinkRow): ShareLink {
  */
 export class ShareLinksService {
   private readonly now: () => Date;
+  private bookSecret: Promise<Buffer> | undefined;
 
   constructor(private readonly deps: ShareLinksServiceDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -71,7 +86,7 @@ export class ShareLinksService {
       label: input.label,
       created_at: this.now().toISOString(),
     });
-    const url = `${this.deps.appUrl.replace(/\/+$/, "")}${SHARE_LINK_PATH_PREFIX}${token}`;
+    const url = this.urlOf(token);
     let mailed = false;
     if (input.email) {
       const name = owner.displayName || owner.username;
@@ -88,20 +103,69 @@ export class ShareLinksService {
             url,
             "",
             "Keep it for yourself: anyone with this link can listen.",
+            "",
+            "When new memories are saved, we will mail you their links (each mail can stop them).",
           ].join("\n"),
           secret: true,
         });
         mailed = true;
+        await this.deps.news.subscribe(row, token, input.email);
       } catch (error) {
         // The link exists and is answered; the owner sees it was not mailed and can copy it.
         this.deps.log.error({ err: error }, "share link mail failed");
       }
     }
-    return { ...toShareLinkDto(row), url, mailed };
+    const subscribers = (await this.deps.news.subscribersOf([row.id])).get(row.id);
+    return { ...toShareLinkDto(row, subscribers), url, mailed };
+  }
+
+  private urlOf(token: string): string {
+    return `${this.deps.appUrl.replace(/\/+$/, "")}${SHARE_LINK_PATH_PREFIX}${token}`;
+  }
+
+  /**
+   * The address of the share link a memory book's QR codes open (ADR 0042): one per owner and
+   * day, labelled "Memory book, <date>", listed and revoked like any other link. Its token is an
+   * HMAC of the link's id with a server secret, so a second book that day finds the same link again
+   * although only the token's hash is stored; a link the owner made by hand with the same label
+   * never matches (its token is random). Once revoked, the next book makes a new one.
+   */
+  async bookLink(userId: string): Promise<string> {
+    const label = memoryBookLinkLabel(this.now());
+    const secret = await this.bookKey();
+    const tokenOf = (id: string) =>
+      createHmac("sha256", secret).update(`memory-book:${id}`).digest("base64url");
+    for (const row of await this.deps.repo.listByLabel(userId, label)) {
+      const token = tokenOf(row.id);
+      if (hashToken(token) === row.token_hash) return this.urlOf(token);
+    }
+    if ((await this.deps.repo.countForUser(userId)) >= SHARE_LINKS_PER_USER) {
+      throw conflict(SHARE_MESSAGES.tooMany);
+    }
+    const id = newId();
+    const token = tokenOf(id);
+    await this.deps.repo.create({
+      id,
+      user_id: userId,
+      token_hash: hashToken(token),
+      label,
+      created_at: this.now().toISOString(),
+    });
+    return this.urlOf(token);
+  }
+
+  private bookKey(): Promise<Buffer> {
+    this.bookSecret ??= this.deps.secrets.getOrCreate(BOOK_SECRET_NAME).catch((error: unknown) => {
+      this.bookSecret = undefined;
+      throw error;
+    });
+    return this.bookSecret;
   }
 
   async list(userId: string): Promise<ShareLink[]> {
-    return (await this.deps.repo.listForUser(userId)).map(toShareLinkDto);
+    const rows = await this.deps.repo.listForUser(userId);
+    const subscribers = await this.deps.news.subscribersOf(rows.map((row) => row.id));
+    return rows.map((row) => toShareLinkDto(row, subscribers.get(row.id)));
   }
 
   /** Revokes the owner's link: 404 when it does not exist or is someone else's. */

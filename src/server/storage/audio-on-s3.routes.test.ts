@@ -206,7 +206,7 @@ describe("audio in an S3 bucket, through the app", () => {
       method: "DELETE",
       url: "/api/user",
       headers: { cookie: leaving.cookie },
-      payload: { confirm: "delete" },
+      payload: { confirm: "delete", currentPassword: leaving.password },
     });
     expect(deleted.statusCode).toBe(200);
     expect(await keysIn(t.storage)).toEqual(before);

@@ -11,6 +11,15 @@ export interface StoredFile {
   bytes: number;
 }
 
+/**
+ * The storage could not be reached or did not answer within its timeouts (a stopped or hung
+ * bucket, a dropped connection): a request answers 503 with the product's message, a job is
+ * retried by the queue. A refusal by the storage itself (a missing file, access denied) is not one.
+ */
+export class StorageUnavailableError extends Error {
+  override name = "StorageUnavailableError";
+}
+
 /** Storage keys are made by the server: a base of letters, digits, `_` or `-`, and an extension. */
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\.[a-z0-9]+)?$/;
 

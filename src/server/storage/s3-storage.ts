@@ -19,6 +19,7 @@ import {
   assertSafeKey,
   type ByteRange,
   isSafeKey,
+  StorageUnavailableError,
   type StoredFile,
 } from "./audio-storage";
 import { TEMPORARY_FILE_GRACE_MS } from "./local-storage";
@@ -33,7 +34,14 @@ export interface S3StorageSettings {
   accessKeyId?: string | undefined;
   secretAccessKey?: string | undefined;
   forcePathStyle: boolean;
+  /** S3_CONNECT_TIMEOUT_MS: connecting longer than this fails the call. */
+  connectTimeoutMs?: number | undefined;
+  /** S3_REQUEST_TIMEOUT_MS: a call with no byte moving for this long fails. */
+  requestTimeoutMs?: number | undefined;
 }
+
+/** One retry of a failed call (the SDK's backoff): a hung bucket costs two timeouts, not three. */
+const MAX_ATTEMPTS = 2;
 
 /** Parts of 8 MB, two at a time: at most about 16 MB of one upload is held in memory. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -56,6 +64,14 @@ export function createS3Client(settings: S3StorageSettings): S3Client {
     // do not return the full-object checksums newer SDKs would otherwise insist on.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
+    maxAttempts: MAX_ATTEMPTS,
+    // Without these a stopped (SIGSTOP) bucket hangs every call with no limit.
+    // (The SDK's own `requestTimeout` only warns unless told to throw; `socketTimeout` is the
+    // idle timer, which ends a hung transfer yet never a slow one that keeps moving.)
+    requestHandler: {
+      connectionTimeout: settings.connectTimeoutMs ?? 5000,
+      socketTimeout: settings.requestTimeoutMs ?? 10_000,
+    },
   });
 }
 
@@ -66,6 +82,22 @@ function isNotFound(error: unknown): boolean {
     error.name === "NotFound" ||
     error.name === "NoSuchKey"
   );
+}
+
+/**
+ * The error a caller should see: a missing object or the bucket's own refusal (4xx) as it is, and
+ * anything else (no connection, a timeout, a 5xx, a cut stream) as StorageUnavailableError.
+ */
+function asUnavailable(error: unknown): unknown {
+  if (error instanceof StorageUnavailableError) return error;
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata?.httpStatusCode ?? 0;
+    if (status >= 400 && status < 500 && error.name !== "RequestTimeout") return error;
+  }
+  if ((error as { name?: string }).name === "AbortError") return error;
+  return new StorageUnavailableError(`Audio bucket unreachable: ${describeS3Error(error)}`, {
+    cause: error,
+  });
 }
 
 /**
@@ -120,7 +152,7 @@ export class S3AudioStorage implements AudioStorage {
     } catch (error) {
       source.destroy();
       // The source's own error (413, 400) is what the caller must see, not the abort that followed.
-      throw sourceError ?? error;
+      throw sourceError ?? asUnavailable(error);
     }
     if (sourceError) {
       // Cannot happen with lib-storage (it reads the body to the end), but never keep a cut file.
@@ -140,13 +172,16 @@ export class S3AudioStorage implements AudioStorage {
     const abort = new AbortController();
     // Lazy: the request starts when the stream is first read, and stops when it is destroyed.
     async function* body(): AsyncGenerator<Buffer> {
-      const response = await client.send(command, { abortSignal: abort.signal });
-      const stream = response.Body as Readable | undefined;
-      if (!stream) return;
+      let stream: Readable | undefined;
       try {
+        const response = await client.send(command, { abortSignal: abort.signal });
+        stream = response.Body as Readable | undefined;
+        if (!stream) return;
         for await (const chunk of stream) yield chunk as Buffer;
+      } catch (error) {
+        throw asUnavailable(error);
       } finally {
-        stream.destroy();
+        stream?.destroy();
       }
     }
     const readable = Readable.from(body(), { objectMode: false });
@@ -162,14 +197,16 @@ export class S3AudioStorage implements AudioStorage {
       return head.ContentLength ?? null;
     } catch (error) {
       if (isNotFound(error)) return null;
-      throw error;
+      throw asUnavailable(error);
     }
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(
-      new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
-    );
+    await this.client
+      .send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }))
+      .catch((error: unknown) => {
+        throw asUnavailable(error);
+      });
   }
 
   async *list(): AsyncIterable<StoredFile> {
@@ -192,7 +229,11 @@ export class S3AudioStorage implements AudioStorage {
   }
 
   async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket }));
+    await this.client
+      .send(new HeadBucketCommand({ Bucket: this.settings.bucket }))
+      .catch((error: unknown) => {
+        throw asUnavailable(error);
+      });
   }
 
   /** Checks the bucket can be reached and written, naming the variable to fix when it cannot. */
@@ -219,7 +260,7 @@ export class S3AudioStorage implements AudioStorage {
   /**
    * Aborts multipart uploads under the prefix started more than the grace period before `now` (a
    * process that died mid-upload). A service without ListMultipartUploads sweeps nothing; set a
-   * lifecycle rule there (README).
+   * lifecycle rule there (docs/self-hosting.md).
    */
   async sweepTemporaryFiles(now: Date): Promise<number> {
     const cutoff = now.getTime() - TEMPORARY_FILE_GRACE_MS;
@@ -261,7 +302,9 @@ export class S3AudioStorage implements AudioStorage {
 }
 
 /** An S3 failure in words an operator can act on, naming the variable that is probably wrong. */
-export function describeS3Error(error: unknown): string {
+export function describeS3Error(failure: unknown): string {
+  const error =
+    failure instanceof StorageUnavailableError && failure.cause ? failure.cause : failure;
   const name = (error as { name?: string }).name ?? "";
   const code = (error as { code?: string }).code ?? "";
   const status = (error as S3ServiceException).$metadata?.httpStatusCode;

@@ -83,10 +83,10 @@ describe("copying audio from a folder into a bucket", () => {
     }
   });
 
-  it("runs as `npm run storage -- copy file: s3://bucket/prefix` (file: is DATA_DIR/audio)", async () => {
+  it("runs as `npm run admin -- copy-files file: s3://bucket/prefix` (file: is DATA_DIR/audio)", async () => {
     await folderWith("audio", { "x.webm": randomBytes(500) });
     const settings = await s3.createBucket();
-    const cli = path.join(import.meta.dirname, "..", "storage-cli.ts");
+    const cli = path.join(import.meta.dirname, "..", "admin", "admin-cli.ts");
     const run = (args: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
         const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], {
@@ -101,12 +101,12 @@ describe("copying audio from a folder into a bucket", () => {
         });
         child.on("exit", (code) => resolve({ code, out }));
       });
-    const copied = await run(["copy", "file:", `s3://${settings.bucket}/audio`]);
+    const copied = await run(["copy-files", "file:", `s3://${settings.bucket}/audio`]);
     expect(copied.out).toContain("Done: 1 copied (500 bytes), 0 already there, 0 failed.");
     expect(copied.out).toContain(`Set STORAGE_URL=s3://${settings.bucket}/audio and restart.`);
     expect(copied.code).toBe(0);
-    const usage = await run(["copy", "file:"]);
+    const usage = await run(["copy-files", "file:"]);
     expect(usage.code).toBe(2);
-    expect(usage.out).toContain("Usage: npm run storage -- copy <from> <to>");
+    expect(usage.out).toContain("copy-files <from> <to>");
   }, 60_000);
 });

@@ -65,7 +65,7 @@ export async function createTestDatabase(
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
   const target: DatabaseTarget = { kind: "postgres", url: url.toString() };
-  const handle = await openDatabase(target);
+  const handle = await openDatabase(target, options);
   return {
     handle,
     target,
@@ -80,14 +80,47 @@ export async function createTestDatabase(
   };
 }
 
-async function adminQuery(text: string): Promise<void> {
+/** A new, empty PostgreSQL database (no migrations): what a restore from `pg_dump` goes into. */
+export async function createEmptyPostgresDatabase(): Promise<{
+  url: string;
+  drop(): Promise<void>;
+}> {
+  const name = `vmj_empty_${newId()
+    .replace(/[^A-Za-z0-9]/g, "")
+    .toLowerCase()}`;
+  await adminQuery(`create database "${name}"`);
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await adminQuery(`drop database if exists "${name}" with (force)`);
+    },
+  };
+}
+
+async function adminQuery(text: string, values: unknown[] = []): Promise<pg.QueryResult> {
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
   try {
-    await admin.query(text);
+    return await admin.query(text, values);
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * Ends every connection to a test's PostgreSQL database (`target`), or only the one with backend
+ * `pid`, as a restart or failover would; returns how many were ended.
+ */
+export async function terminateConnections(target: DatabaseTarget, pid?: number): Promise<number> {
+  if (target.kind !== "postgres") throw new Error("not a PostgreSQL database");
+  const name = new URL(target.url).pathname.slice(1);
+  const result = await adminQuery(
+    "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and ($2::int is null or pid = $2::int)",
+    [name, pid ?? null],
+  );
+  return result.rowCount ?? 0;
 }
 
 /** Both places audio can live; the storage suite and the S3 route tests run on each. */
@@ -137,7 +170,7 @@ export async function createTestApp(
     storage?: StorageKind;
     bucket?: TestBucket;
     env?: Record<string, string>;
-    deps?: Partial<Pick<ServiceDeps, "ai" | "mailer">> & { clientDir?: string };
+    deps?: Partial<Pick<ServiceDeps, "ai" | "mailer" | "whisperPin">> & { clientDir?: string };
   } = {},
 ): Promise<TestApp> {
   const dataDir = await makeTempDir("vmj-data-");

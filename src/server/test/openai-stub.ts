@@ -58,12 +58,39 @@ export function chatReply(content: string | null): StubReply {
   };
 }
 
+export const STUB_TRANSCRIPT =
+  "Today we went to the beach with Grandpa and you built a sandcastle.";
+
+/**
+ * A transcription answer as OpenAI gives it: `{ text }`, or with `response_format=verbose_json`
+ * also the duration and one segment per phrase (split at " and "), spread over `seconds`.
+ */
+export function transcriptionReply(request: StubRequest, text: string, seconds: number): StubReply {
+  if (request.form?.fields.response_format !== "verbose_json") return { body: { text } };
+  const phrases = text.split(/(?<=\S) (?=and )/);
+  const step = seconds / phrases.length;
+  return {
+    body: {
+      task: "transcribe",
+      language: "english",
+      duration: seconds,
+      text,
+      segments: phrases.map((phrase, id) => ({
+        id,
+        seek: 0,
+        start: Math.round(id * step * 100) / 100,
+        end: Math.round((id + 1) * step * 100) / 100,
+        text: ` ${phrase}`,
+      })),
+    },
+  };
+}
+
 /** Answers every endpoint with plausible, valid output unless told otherwise. */
 export const defaultStubHandler: StubHandler = (request) => {
   if (request.path.endsWith("/audio/transcriptions")) {
-    return {
-      body: { text: "Today we went to the beach with Grandpa and you built a sandcastle." },
-    };
+    // The app's own estimate of the length (bytes / 16000) is at most the real one for MP3s.
+    return transcriptionReply(request, STUB_TRANSCRIPT, (request.form?.file?.bytes ?? 0) / 16000);
   }
   const json = request.json ?? {};
   const format = json.response_format as { type?: string } | undefined;

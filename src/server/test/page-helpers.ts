@@ -4,11 +4,11 @@ import { PAGE_SIZE } from "../../shared/constants";
 import type { MemoryStatus } from "../../shared/schemas";
 import { type DatabaseHandle, type DatabaseKind, openDatabase } from "../db/connection";
 import type { Database } from "../db/schema";
-import { MemoriesRepo, type MemoryScope, PAGE_ANCHOR_INTERVAL } from "../memories/memories.repo";
+import { MemoriesRepo, type MemoryScope } from "../memories/memories.repo";
 import { createTestDatabase, type TestDatabase } from "./harness";
 
 /**
- * What list page N means, for tests of the repository's paging (ADR 0025, 0027): the ids of a
+ * What list page N means, for tests of the repository's paging (ADR 0036): the ids of a
  * plain OFFSET over the whole scope, newest recorded first.
  */
 export async function offsetPageIds(
@@ -23,18 +23,18 @@ export async function offsetPageIds(
   return result.rows.map((row) => row.id);
 }
 
-/** Enough memories that pages deep in either half are read from an anchor, not from an end. */
-export const ANCHORED_JOURNAL = 4 * PAGE_ANCHOR_INTERVAL + 37;
+/** Enough memories for 80 pages over six months, so most pages start inside a month. */
+export const TIED_JOURNAL = 1237;
 
 /**
- * Seeds ANCHORED_JOURNAL memories for a user, seven to a day (ties in recorded_at, broken by seq),
+ * Seeds TIED_JOURNAL memories for a user, seven to a day (ties in recorded_at, broken by seq),
  * inserted in a shuffled order so seq does not follow recorded_at; one in five processing, one
  * in seven failed.
  */
 export async function seedJournalWithTies(repo: MemoriesRepo, userId: string): Promise<void> {
   await repo.insertMany(
-    Array.from({ length: ANCHORED_JOURNAL }, (_, i) => {
-      const day = (i * 7919) % ANCHORED_JOURNAL;
+    Array.from({ length: TIED_JOURNAL }, (_, i) => {
+      const day = (i * 7919) % TIED_JOURNAL;
       const status: MemoryStatus = i % 5 === 0 ? "processing" : i % 7 === 0 ? "failed" : "saved";
       return {
         userId,
@@ -52,7 +52,7 @@ export interface TwoInstances {
   repo: MemoriesRepo;
   /** The second instance's connection. */
   second: DatabaseHandle;
-  /** The second instance's repository (its own connection, its own caches). */
+  /** The second instance's repository (its own connection). */
   elsewhere: MemoriesRepo;
 }
 

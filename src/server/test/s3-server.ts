@@ -11,6 +11,8 @@ const UPLOADS_FOLDER = "._S3rver_uploads";
 
 export interface TestS3 {
   endpoint: string;
+  /** Where it keeps its buckets. */
+  directory: string;
   /** A new, empty bucket (named uniquely) and the settings to reach it. */
   createBucket(prefix?: string): Promise<S3StorageSettings>;
   /** The environment selecting that bucket, for `loadConfig`. */
@@ -29,9 +31,17 @@ const xmlEscape = (text: string) =>
  * ListMultipartUploads; a small middleware adds both as S3 specifies them (the parts are removed),
  * so tests can see that an aborted upload leaves nothing in the bucket.
  */
-export async function startTestS3(): Promise<TestS3> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), "vmj-s3-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory });
+export async function startTestS3(
+  /** An earlier server's folder and port, to start it again after it was killed. */
+  reuse: { directory: string; port: number } | null = null,
+): Promise<TestS3> {
+  const directory = reuse?.directory ?? (await mkdtemp(path.join(os.tmpdir(), "vmj-s3-")));
+  const server = new S3rver({
+    port: reuse?.port ?? 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory,
+  });
   const uploadsDir = (bucket: string) => path.join(directory, bucket, UPLOADS_FOLDER);
   server.middleware.unshift(async (ctx, next) => {
     const [, bucket, ...rest] = ctx.path.split("/");
@@ -76,6 +86,7 @@ export async function startTestS3(): Promise<TestS3> {
   const admin = createS3Client({ ...base, bucket: "admin", prefix: "" });
   return {
     endpoint,
+    directory,
     async createBucket(prefix = "") {
       const bucket = `vmj-${newId()
         .replace(/[^A-Za-z0-9]/g, "")

@@ -79,6 +79,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   };
 }
 
+/** One header of a received mail, unfolded; undefined when it has none. */
+export function mailHeader(mail: ReceivedMail, name: string): string | undefined {
+  const head = mail.raw.slice(0, mail.raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, " ");
+  const line = head
+    .split(/\r?\n/)
+    .find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line?.slice(name.length + 1).trim();
+}
+
 /** The reset token from a reset mail's link. */
 export function resetTokenFrom(mail: ReceivedMail): string {
   const match = /\/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(mail.text);

@@ -66,7 +66,12 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         displayName: "Grandma Rose",
       });
       // Blank clears it (the username shows again); a field not sent stays as it is.
-      await send("PATCH", "/api/user", { email: "rose@example.com" }, me.cookie);
+      await send(
+        "PATCH",
+        "/api/user",
+        { email: "rose@example.com", currentPassword: me.password },
+        me.cookie,
+      );
       const cleared = await send("PATCH", "/api/user", { displayName: "   " }, me.cookie);
       expect(cleared.json<User>()).toMatchObject({ displayName: null, email: "rose@example.com" });
     });
@@ -76,7 +81,7 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       const res = await send(
         "PATCH",
         "/api/user",
-        { email: " New.Address@Example.com " },
+        { email: " New.Address@Example.com ", currentPassword: me.password },
         me.cookie,
       );
       expect(res.statusCode).toBe(200);
@@ -86,7 +91,12 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       ]);
       expect(await users.findByEmail("old-address@example.com")).toEqual([]);
       for (const email of [null, ""]) {
-        const removed = await send("PATCH", "/api/user", { email }, me.cookie);
+        const removed = await send(
+          "PATCH",
+          "/api/user",
+          { email, currentPassword: me.password },
+          me.cookie,
+        );
         expect(removed.json<User>().email).toBeNull();
       }
       expect(await users.findByEmail("new.address@example.com")).toEqual([]);
@@ -111,6 +121,46 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         displayName: "Kept Name",
         email: "keep@example.com",
       });
+    });
+
+    it("changes the email only with the current password, and never to one another account uses", async () => {
+      const me = await createUserWithSession(t, { email: "mine@example.com" });
+      const other = await createUserWithSession(t, { email: "Taken.Address@example.com" });
+      const missing = await send("PATCH", "/api/user", { email: "thief@example.com" }, me.cookie);
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json().message).toBe("body.currentPassword: Current password is required");
+      const wrong = await send(
+        "PATCH",
+        "/api/user",
+        { email: "thief@example.com", currentPassword: "stolen session, no password" },
+        me.cookie,
+      );
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json()).toEqual({ message: MESSAGES.currentPasswordIncorrect });
+      const taken = await send(
+        "PATCH",
+        "/api/user",
+        { email: "taken.address@EXAMPLE.com", currentPassword: me.password },
+        me.cookie,
+      );
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json()).toEqual({ message: MESSAGES.emailTaken });
+      expect((await getUser(me.cookie)).json<User>().email).toBe("mine@example.com");
+      expect((await users.findByEmail("taken.address@example.com")).map((u) => u.id)).toEqual([
+        other.user.id,
+      ]);
+      // Registering with it is refused the same way; the display name alone needs no password.
+      const register = await send("POST", "/api/register", {
+        username: `newcomer${kind}`,
+        password: "a long secret",
+        email: "TAKEN.address@example.com",
+        isPublic: true,
+      });
+      expect(register.statusCode).toBe(409);
+      expect(register.json()).toEqual({ message: MESSAGES.emailTaken });
+      expect(
+        (await send("PATCH", "/api/user", { displayName: "Just a name" }, me.cookie)).statusCode,
+      ).toBe(200);
     });
 
     it("answers 401 when logged out", async () => {
@@ -258,7 +308,10 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json().message).toMatch(/^body|^confirm: /);
       }
-      const wrong = await remove({ confirm: "deleted" }, f.me.cookie);
+      const wrong = await remove(
+        { confirm: "deleted", currentPassword: f.me.password },
+        f.me.cookie,
+      );
       expect(wrong.json()).toEqual({
         message: `confirm: ${MESSAGES.invalidConfirmationDescription}`,
       });
@@ -271,8 +324,23 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       for (const key of keys) expect(await t.storage.size(key)).toBeGreaterThan(0);
     });
 
+    it("refuses a missing or wrong current password with 400, deleting nothing", async () => {
+      const f = await family("StolenSession");
+      const missing = await remove({ confirm: "delete" }, f.me.cookie);
+      expect(missing.statusCode).toBe(400);
+      const wrong = await remove({ confirm: "delete", currentPassword: "guess" }, f.me.cookie);
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json()).toEqual({ message: MESSAGES.currentPasswordIncorrect });
+      expect((await getUser(f.me.cookie)).statusCode).toBe(200);
+      for (const memory of f.memories) {
+        expect(
+          await new MemoriesRepo(t.database.db, t.database.kind).findById(memory.id),
+        ).toBeDefined();
+      }
+    });
+
     it("answers 401 when logged out", async () => {
-      const res = await remove({ confirm: "delete" });
+      const res = await remove({ confirm: "delete", currentPassword: "anything" });
       expect(res.statusCode).toBe(401);
     });
 
@@ -297,7 +365,7 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         expires_at: new Date(Date.now() + 3_600_000).toISOString(),
       });
 
-      const res = await remove({ confirm: "Delete" }, f.me.cookie);
+      const res = await remove({ confirm: "Delete", currentPassword: f.me.password }, f.me.cookie);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ ok: true });
       const cleared = res.cookies.find((c) => c.name === SESSION_COOKIE);
@@ -363,7 +431,9 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       });
       expect(last.json<MemoryPage>().total).toBe(1_234);
       const someId = last.json<MemoryPage>().items[0]?.id as string;
-      expect((await remove({ confirm: "delete" }, me.cookie)).statusCode).toBe(200);
+      expect(
+        (await remove({ confirm: "delete", currentPassword: me.password }, me.cookie)).statusCode,
+      ).toBe(200);
       expect(await memoriesRepo.findById(someId)).toBeUndefined();
       expect((await memoriesRepo.list({ userId: me.user.id, savedOnly: false }, 1)).total).toBe(0);
     });
@@ -390,7 +460,7 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
           me.cookie,
         );
       const [deleted, ...created] = await Promise.all([
-        remove({ confirm: "delete" }, me.cookie),
+        remove({ confirm: "delete", currentPassword: me.password }, me.cookie),
         ...uploads.map(create),
       ]);
       expect(deleted?.statusCode).toBe(200);
@@ -408,7 +478,10 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
 
     it("frees the username: a new account may take it and starts empty", async () => {
       const f = await family("ReusedName");
-      expect((await remove({ confirm: "delete" }, f.me.cookie)).statusCode).toBe(200);
+      expect(
+        (await remove({ confirm: "delete", currentPassword: f.me.password }, f.me.cookie))
+          .statusCode,
+      ).toBe(200);
       const again = await send("POST", "/api/register", {
         username: "reusedname",
         password: "another secret",

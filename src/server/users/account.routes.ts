@@ -60,10 +60,18 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
   app.patch(
     "/user",
     {
+      config: { rateLimit: perIp },
+      // Only a change of email checks the password, so only it counts against the guesses.
+      preHandler: async (request, reply) => {
+        if ((request.body as { email?: unknown }).email !== undefined) {
+          await limitPerAccount(request, reply);
+        }
+      },
       schema: {
-        summary: "Changes the logged-in user's display name and/or email",
+        summary:
+          "Changes the logged-in user's display name and/or email (a new email needs currentPassword; 409 when another account uses it)",
         body: updateAccountBodySchema,
-        response: { 200: userSchema, ...errors },
+        response: { 200: userSchema, 409: errorResponseSchema, ...errors },
       },
     },
     async (request) => account.update(requireUser(request), request.body),
@@ -95,15 +103,21 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
   app.delete(
     "/user",
     {
+      config: { rateLimit: perIp },
+      preHandler: limitPerAccount,
       schema: {
         summary:
-          "Deletes the account with its memories, their comments, all their audio and its sessions",
+          "Deletes the account with its memories, their comments, all their audio and its sessions (needs the typed word and currentPassword)",
         body: deleteAccountBodySchema,
         response: { 200: okResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
-      await account.deleteAccount(requireUser(request), request.body.confirm);
+      await account.deleteAccount(
+        requireUser(request),
+        request.body.confirm,
+        request.body.currentPassword,
+      );
       clearSessionCookie(reply);
       return { ok: true as const };
     },

@@ -4,8 +4,9 @@ import type { User } from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
 import type { AuthService } from "../auth/auth.service";
 import type { Transactions } from "../db/transactions";
-import { badRequest, unauthorized } from "../http-errors";
+import { badRequest, conflict, unauthorized } from "../http-errors";
 import type { MemoriesService } from "../memories/memories.service";
+import { EmailTakenError } from "./users.repo";
 import type { UsersService } from "./users.service";
 
 export interface AccountServiceDeps {
@@ -23,11 +24,26 @@ export interface AccountServiceDeps {
 export class AccountService {
   constructor(private readonly deps: AccountServiceDeps) {}
 
+  /**
+   * Sets the display name and/or email. A new email needs the current password (400 when wrong,
+   * nothing changes; ADR 0038): a stolen session cannot point the account's reset mail elsewhere.
+   * 409 when another account uses the email.
+   */
   async update(
     userId: string,
-    changes: { displayName?: string | null; email?: string | null },
+    changes: { displayName?: string | null; email?: string | null; currentPassword?: string },
   ): Promise<User> {
-    const user = await this.deps.users.updateAccount(userId, changes);
+    const { currentPassword, ...fields } = changes;
+    if (fields.email !== undefined) {
+      await this.deps.auth.verifyCurrentPassword(userId, currentPassword ?? "");
+    }
+    let user: User | null;
+    try {
+      user = await this.deps.users.updateAccount(userId, fields);
+    } catch (error) {
+      if (error instanceof EmailTakenError) throw conflict(MESSAGES.emailTaken);
+      throw error;
+    }
     if (!user) throw unauthorized();
     return user;
   }
@@ -42,30 +58,32 @@ export class AccountService {
   }
 
   /**
-   * Deletes the account once `confirm` is the typed word ('delete', any case; 400 otherwise, and
-   * nothing changes): its memories, the comments on them, every recording of both, its uploads
+   * Deletes the account once `confirm` is the typed word ('delete', any case) and the current
+   * password is right (400 otherwise, and nothing changes): its memories, the comments on them, every recording of both, its uploads
    * that belong to nothing yet, its sessions and reset links, and the user (the username becomes
    * free again: ADR 0014). Rows go in one transaction; files after the commit, so a crash in
    * between leaves orphan files at worst, never a row pointing at missing audio. Spoken comments
    * this user left on other people's memories stay: they belong to those memories.
    */
-  async deleteAccount(userId: string, confirm: string): Promise<void> {
+  async deleteAccount(userId: string, confirm: string, currentPassword: string): Promise<void> {
     if (!isDeleteConfirmed(confirm)) {
       throw badRequest(`confirm: ${MESSAGES.invalidConfirmationDescription}`);
     }
+    await this.deps.auth.verifyCurrentPassword(userId, currentPassword);
     const { users, auth, memories, audio, transactions } = this.deps;
     // Retried when PostgreSQL picks it as a deadlock victim (a memory being made from an upload
     // at the same moment locks the upload, then the user; this locks the user, then the uploads).
-    const storageKeys = await transactions.runRetrying(async (trx) => {
+    const { storageKeys, photoKeys } = await transactions.runRetrying(async (trx) => {
       // First, so nothing new (a memory, an upload, a session) can be added for this user meanwhile.
       if (!(await users.lockForDeletion(userId, trx))) throw unauthorized();
-      const audioIds = await memories.deleteAllOfUser(userId, trx);
+      const { audioIds, photoKeys } = await memories.deleteAllOfUser(userId, trx);
       const keys = await audio.deleteRows(audioIds, trx);
       keys.push(...(await audio.deleteUnattachedOf(userId, trx)));
       await auth.endAllAccess(userId, trx);
       if (!(await users.deleteUser(userId, trx))) throw unauthorized();
-      return keys;
+      return { storageKeys: keys, photoKeys };
     });
     await audio.removeFiles(storageKeys);
+    await memories.removePhotoFiles(photoKeys);
   }
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DatabaseKind } from "../db/connection";
+import { isUniqueViolation } from "../db/constraint-errors";
 import type { Database, UsersTable } from "../db/schema";
 import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
@@ -40,7 +41,9 @@ export class UsersRepo {
     try {
       await this.db.insertInto("users").values(row).execute();
     } catch (error) {
-      if (isUniqueViolation(error)) throw new UsernameTakenError();
+      if (isUniqueViolation(error)) {
+        throw isEmailViolation(error) ? new EmailTakenError() : new UsernameTakenError();
+      }
       throw error;
     }
     return row;
@@ -56,6 +59,11 @@ export class UsersRepo {
       .selectAll()
       .where("username_lower", "=", username.toLowerCase())
       .executeTakeFirst();
+  }
+
+  /** Every account, by username: the operator's list (`npm run admin -- users`). */
+  async listAll(): Promise<UserRow[]> {
+    return this.db.selectFrom("users").selectAll().orderBy("username_lower").execute();
   }
 
   async findByEmail(email: string): Promise<UserRow[]> {
@@ -90,7 +98,10 @@ export class UsersRepo {
         updated_at: nowIso(),
       })
       .where("id", "=", id)
-      .execute();
+      .execute()
+      .catch((error: unknown) => {
+        throw isUniqueViolation(error) ? new EmailTakenError() : error;
+      });
     return this.findById(id);
   }
 
@@ -123,12 +134,11 @@ export class UsersRepo {
 
 export class UsernameTakenError extends Error {}
 
-/** SQLite and PostgreSQL report unique violations differently. */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return (
-    e?.code === "23505" ||
-    e?.code === "SQLITE_CONSTRAINT_UNIQUE" ||
-    e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY"
-  );
+/** Another account uses this email (one account per email, case-insensitively: ADR 0038). */
+export class EmailTakenError extends Error {}
+
+/** Whether a unique violation was the email's index (its name or column is in the message). */
+function isEmailViolation(error: unknown): boolean {
+  const e = error as { constraint?: string; message?: string };
+  return /email/.test(e.constraint ?? "") || /email/.test(e.message ?? "");
 }

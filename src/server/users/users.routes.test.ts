@@ -39,6 +39,7 @@ describe.each(DATABASE_KINDS)("profiles and visibility on %s", (kind) => {
         username: "PublicPat",
         displayName: null,
         isPublic: true,
+        sharedWithYou: false,
       });
     }
   });

@@ -44,12 +44,23 @@ export class UsersService {
   /** The profile behind `username` (case-insensitive) if `viewer` may see it, else null. */
   async getVisibleProfile(username: string, viewer: Viewer): Promise<PublicProfile | null> {
     const row = await this.users.findByUsername(username);
-    return visible(row, viewer) ? toPublicProfile(row) : null;
+    if (!visible(row, viewer)) return null;
+    const sharedWithYou =
+      row.id !== viewer.userId && (viewer.sharedOwnerIds?.includes(row.id) ?? false);
+    return { ...toPublicProfile(row), sharedWithYou };
   }
 
   /** Whether the user `userId` exists and `viewer` may see their profile. */
   async isVisibleTo(userId: string, viewer: Viewer): Promise<boolean> {
     return visible(await this.users.findById(userId), viewer);
+  }
+
+  /** Every account with when it was made, by username (for the operator, never the API). */
+  async listAccounts(): Promise<(User & { createdAt: string })[]> {
+    return (await this.users.listAll()).map((row) => ({
+      ...toUser(row),
+      createdAt: row.created_at,
+    }));
   }
 
   async getUser(userId: string): Promise<User | null> {

@@ -20,6 +20,7 @@ export function TypedDeleteDialog({
   title,
   description,
   action,
+  children,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -29,6 +30,8 @@ export function TypedDeleteDialog({
   /** What goes; the dialog adds 'Type "delete" to confirm.' */
   description: ReactNode;
   action: string;
+  /** More fields under the confirmation (the account's current password). */
+  children?: ReactNode;
 }) {
   const [typed, setTyped] = useState("");
   const confirmed = isDeleteConfirmed(typed);
@@ -70,6 +73,7 @@ export function TypedDeleteDialog({
                 if (event.key === "Enter") onSubmit(event);
               }}
             />
+            {children}
             <div className="flex flex-wrap justify-end gap-2">
               <Button variant="outline" onClick={() => onOpenChange(false)}>
                 {MESSAGES.cancel}

@@ -1,8 +1,8 @@
 import { MESSAGES } from "../../../shared/messages";
-import type { Comment } from "../../../shared/schemas";
+import { commentResponse } from "../../../shared/responses";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiRequest, errorMessage } from "../../lib/api-client";
-import { type Finisher, PermanentError, registerFinisher } from "../recorder/pending-uploads";
+import { ApiError, errorMessage, requestJson } from "../../lib/api-client";
+import { type Finisher, PermanentError } from "../../lib/upload-queue";
 import { commentsPath } from "./api/comments";
 
 export interface CommentMeta {
@@ -14,11 +14,10 @@ export interface CommentMeta {
 export const finishComment: Finisher = async (upload) => {
   const meta = upload.meta as CommentMeta;
   try {
-    const res = await apiRequest("POST", commentsPath(meta.memoryId), {
+    const comment = await requestJson("POST", commentsPath(meta.memoryId), commentResponse, {
       commenterName: meta.commenterName,
       audioUrl: upload.url,
     });
-    const comment = (await res.json()) as Comment;
     toast({ title: MESSAGES.commentAdded });
     return comment;
   } catch (error) {
@@ -39,5 +38,3 @@ export const finishComment: Finisher = async (upload) => {
     throw error;
   }
 };
-
-registerFinisher("comment", finishComment);

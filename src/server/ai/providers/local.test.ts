@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../test/harness";
 import { run } from "../audio-split";
-import { PocketsphinxTranscriber } from "./local";
+import { PocketsphinxTranscriber, parsePocketsphinx } from "./local";
 
 function hasPocketsphinx(): boolean {
   try {
@@ -14,6 +14,34 @@ function hasPocketsphinx(): boolean {
     return false;
   }
 }
+
+describe("pocketsphinx's timed output", () => {
+  it("keeps the text and groups the words into segments at pauses, without markers", () => {
+    const output = [
+      "while the ah and",
+      "<s> 0.000 0.060 0.999100",
+      "while(2) 0.070 0.300 0.075941",
+      "<sil> 0.310 0.640 0.999400",
+      "the 0.650 0.830 0.252976",
+      "ah 0.840 1.180 0.291026",
+      "<sil> 1.190 1.300 0.999800",
+      "and 1.310 1.750 0.014668",
+      "</s> 1.760 1.880 1.000000",
+      "we watch",
+      "we 3.000 3.200 0.1",
+      "[NOISE] 3.200 3.300 0.1",
+      "watch 3.300 3.600 0.1",
+    ].join("\n");
+    expect(parsePocketsphinx(output)).toEqual({
+      text: "while the ah and we watch",
+      segments: [
+        { start: 0.07, end: 0.3, text: "while" },
+        { start: 0.65, end: 1.75, text: "the ah and" },
+        { start: 3, end: 3.6, text: "we watch" },
+      ],
+    });
+  });
+});
 
 describe("PocketsphinxTranscriber", () => {
   let dir: string;
@@ -53,6 +81,16 @@ describe("PocketsphinxTranscriber", () => {
       });
       expect(result.text).toMatch(/beach/);
       expect(result.duration).toBe(mp3.length / 16000);
+      expect(result.engine).toBe("pocketsphinx");
+      // Word times, grouped at pauses: the same words as the text, in order, inside the audio.
+      const segments = result.segments ?? [];
+      expect(segments.length).toBeGreaterThan(0);
+      expect(segments.map((s) => s.text).join(" ")).toBe(result.text);
+      for (const [i, s] of segments.entries()) {
+        expect(s.end).toBeGreaterThanOrEqual(s.start);
+        if (i > 0) expect(s.start).toBeGreaterThanOrEqual(segments[i - 1]?.end ?? 0);
+      }
+      expect(segments.at(-1)?.end).toBeLessThan(6);
     },
     60_000,
   );

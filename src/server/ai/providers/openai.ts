@@ -3,6 +3,7 @@ import { z } from "zod";
 import { MESSAGES } from "../../../shared/messages";
 import { estimateDuration, normalizeScores, validateGeneratedTags } from "../../../shared/rules";
 import type { Scores } from "../../../shared/schemas";
+import type { TranscriptSegment } from "../../../shared/transcript";
 import {
   type AudioInput,
   audioBytes,
@@ -42,7 +43,27 @@ function client(options: OpenAiOptions, baseURL: string | undefined): OpenAI {
   });
 }
 
-const transcriptionResponse = z.object({ text: z.string() });
+/**
+ * A transcription: `text`, and with `verbose_json` the audio's `duration` and timed `segments`
+ * (servers that ignore the format answer with the text alone).
+ */
+const transcriptionResponse = z.object({
+  text: z.string(),
+  duration: z.coerce.number().nonnegative().optional().catch(undefined),
+  segments: z
+    .array(z.object({ start: z.coerce.number(), end: z.coerce.number(), text: z.string() }))
+    .optional()
+    .catch(undefined),
+});
+type TranscriptionPart = z.infer<typeof transcriptionResponse>;
+
+/**
+ * Whether a model answers `verbose_json` with segments: OpenAI's gpt-4o transcription models
+ * answer only `json` and `text`; whisper-1 and self-hosted Whisper servers give segments.
+ */
+export function givesSegments(model: string): boolean {
+  return !/^gpt-4o/i.test(model);
+}
 
 /** Whisper (or any OpenAI-compatible transcription server). */
 export class OpenAiTranscriber implements Transcriber {
@@ -60,22 +81,41 @@ export class OpenAiTranscriber implements Transcriber {
       MESSAGES.transcriptionFailedPrefix,
       async () => {
         const bytes = await audioBytes(audio.bytes);
-        const texts: string[] = [];
+        const parts: TranscriptionPart[] = [];
         if (bytes.length <= this.maxUploadBytes) {
-          texts.push(await this.transcribePart(bytes, audio.filename, audio.contentType, signal));
+          parts.push(await this.transcribePart(bytes, audio.filename, audio.contentType, signal));
         } else {
-          const parts = await splitAudio(bytes, audio.filename, this.maxUploadBytes, signal);
-          for (const [index, part] of parts.entries()) {
-            texts.push(
-              await this.transcribePart(part, `part-${index + 1}.mp3`, "audio/mpeg", signal),
+          const pieces = await splitAudio(bytes, audio.filename, this.maxUploadBytes, signal);
+          for (const [index, piece] of pieces.entries()) {
+            parts.push(
+              await this.transcribePart(piece, `part-${index + 1}.mp3`, "audio/mpeg", signal),
             );
           }
         }
-        const text = texts
-          .map((t) => t.trim())
+        const text = parts
+          .map((part) => part.text.trim())
           .filter(Boolean)
           .join(" ");
-        return { text, duration: estimateDuration(bytes.length) };
+        // Each part's segments are timed from that part's start: shifted by the parts before it.
+        // Without every part's duration, later parts cannot be placed, so none are kept.
+        const segments: TranscriptSegment[] = [];
+        let offset = 0;
+        for (const part of parts) {
+          if (!part.segments || (part.duration === undefined && part !== parts.at(-1))) {
+            segments.length = 0;
+            break;
+          }
+          for (const s of part.segments) {
+            segments.push({ start: s.start + offset, end: s.end + offset, text: s.text });
+          }
+          offset += part.duration ?? 0;
+        }
+        return {
+          text,
+          duration: estimateDuration(bytes.length),
+          engine: this.options.transcriptionModel,
+          ...(segments.length > 0 ? { segments } : {}),
+        };
       },
       signal,
     );
@@ -86,13 +126,22 @@ export class OpenAiTranscriber implements Transcriber {
     filename: string,
     type: string,
     signal: AbortSignal | undefined,
-  ): Promise<string> {
+  ): Promise<TranscriptionPart> {
+    const file = await toFile(bytes, filename, { type });
+    const model = this.options.transcriptionModel;
     // The SDK aborts the request (closing its connection) and stops retrying when `signal` fires.
-    const response = await this.client.audio.transcriptions.create(
-      { file: await toFile(bytes, filename, { type }), model: this.options.transcriptionModel },
-      { signal },
-    );
-    return transcriptionResponse.parse(response).text;
+    const response = givesSegments(model)
+      ? await this.client.audio.transcriptions.create(
+          {
+            file,
+            model,
+            response_format: "verbose_json",
+            timestamp_granularities: ["segment"],
+          },
+          { signal },
+        )
+      : await this.client.audio.transcriptions.create({ file, model }, { signal });
+    return transcriptionResponse.parse(response);
   }
 }
 
@@ -156,14 +205,14 @@ export class OpenAiTextModel implements TextModel {
     system: string,
     transcript: string,
     json: boolean,
-    { signal, question }: TextOptions,
+    { signal, question, aboutPhoto }: TextOptions,
   ) {
     const response = await this.client.chat.completions.create(
       {
         model: this.options.textModel,
         messages: [
           { role: "system", content: system },
-          { role: "user", content: PROMPTS.transcriptMessage(transcript, question) },
+          { role: "user", content: PROMPTS.transcriptMessage(transcript, question, aboutPhoto) },
         ],
         ...(json ? { response_format: { type: "json_object" as const } } : {}),
       },

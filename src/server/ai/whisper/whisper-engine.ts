@@ -19,6 +19,8 @@ export type EngineReply =
   | {
       ok: true;
       text: string;
+      /** whisper.cpp's segments, in seconds. */
+      segments: { start: number; end: number; text: string }[];
       language: string | null;
       loadMs: number;
       runMs: number;
@@ -42,6 +44,7 @@ async function transcribe(request: EngineRequest): Promise<EngineReply> {
     return {
       ok: true,
       text: "",
+      segments: [],
       language: null,
       loadMs: 0,
       runMs: 0,
@@ -62,12 +65,24 @@ async function transcribe(request: EngineRequest): Promise<EngineReply> {
   params.printRealtime = false;
   params.printTimestamps = false;
   params.printSpecial = false;
-  // No JS callbacks: `full` blocks this thread, and a callback into JS would wait on it forever.
+  // `full` blocks this thread: the binding queues each new segment for JS (without waiting for
+  // it), and the queue is drained once `full` returns, below.
+  const segments: { start: number; end: number; text: string }[] = [];
+  params.onNewSegment = (segment) => {
+    // whisper.cpp times segments in hundredths of a second.
+    segments.push({ start: segment.start / 100, end: segment.end / 100, text: segment.text });
+  };
   const text = whisper.full(params, samples);
+  const squash = (value: string) => value.replace(/\s+/g, "");
+  for (let turn = 0; turn < 100; turn++) {
+    if (squash(segments.map((segment) => segment.text).join("")) === squash(text)) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   const language = Whisper.lang(whisper.fullLangId);
   return {
     ok: true,
     text,
+    segments,
     language,
     loadMs: Math.round(runStart - loadStart),
     runMs: Math.round(performance.now() - runStart),

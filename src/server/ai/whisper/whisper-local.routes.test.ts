@@ -1,12 +1,17 @@
+import { createHash } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../shared/messages";
 import type { Memory } from "../../../shared/schemas";
+import type { TranscriptInfo } from "../../../shared/transcript";
 import { MemoriesRepo } from "../../memories/memories.repo";
 import { speechMp3 } from "../../test/audio-fixtures";
+import { createUserWithSession, type TestUser } from "../../test/auth-helpers";
 import { createTestApp, makeTempDir, type TestApp } from "../../test/harness";
-import { multipart, visitorCookie } from "../../test/upload-helpers";
+import { multipart, upload, visitorCookie } from "../../test/upload-helpers";
 import { testModelBytes } from "../../test/whisper-model";
 import { LocalTextModel } from "../providers/local-text-model";
 import { WhisperTranscriber } from "./whisper-transcriber";
@@ -129,4 +134,91 @@ describe("a Whisper engine that dies while transcribing", () => {
     });
     expect((await t.app.inject({ method: "GET", url, headers: { cookie } })).statusCode).toBe(200);
   }, 120_000);
+});
+
+// A first start as the README has it: no model yet, so the fallback transcribes; the model is
+// fetched from the (local) model host and checked against the pin the test supplies; the next
+// recording is transcribed by Whisper, and the fallback's memory is offered a better transcription.
+describe("a first start without a Whisper model", () => {
+  let t: TestApp;
+  let server: Server;
+  let owner: TestUser;
+
+  beforeAll(async () => {
+    const model = testModelBytes();
+    server = createServer((_, response) => {
+      response.writeHead(200, { "content-length": model.length });
+      response.end(model);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    t = await createTestApp({
+      env: {
+        AI_PROVIDER: "local",
+        WHISPER_MODEL: "tiny",
+        WHISPER_THREADS: "1",
+        WHISPER_MODEL_HOST: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        WORKER_CONCURRENCY: "0",
+      },
+      deps: {
+        whisperPin: {
+          file: "ggml-tiny.bin",
+          bytes: model.length,
+          sha256: createHash("sha256").update(model).digest("hex"),
+          sha1: createHash("sha1").update(model).digest("hex"),
+        },
+      },
+    });
+    owner = await createUserWithSession(t);
+  });
+  afterAll(async () => {
+    await t.cleanup();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  async function record(text: string): Promise<string> {
+    const uploaded = await upload(t, await speechMp3(text), {
+      cookie: owner.cookie,
+      filename: "story.mp3",
+      type: "audio/mpeg",
+    });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/memories/process",
+      payload: { audioUrl: uploaded.json<{ url: string }>().url },
+      headers: { cookie: owner.cookie },
+    });
+    expect(await t.app.worker.drain()).toBe(1);
+    return created.json<Memory>().id;
+  }
+  const transcript = async (id: string) =>
+    (
+      await t.app.inject({
+        method: "GET",
+        url: `/api/memories/${id}/transcript`,
+        headers: { cookie: owner.cookie },
+      })
+    ).json<TranscriptInfo>();
+
+  it("transcribes with the fallback, fetches the model, then transcribes with Whisper", async () => {
+    const early = await record("We went to the market and bought red apples.");
+    expect(await transcript(early)).toMatchObject({ engine: "pocketsphinx", retranscribe: false });
+
+    expect(await t.services.modelFetcher?.runOnce(new Date())).toBe("downloaded");
+
+    const later = await record("You laughed when the dog ran after the ball.");
+    expect((await transcript(later)).engine).toBe("whisper.cpp ggml-tiny.bin");
+    expect((await transcript(early)).retranscribe).toBe(true);
+
+    const again = await t.app.inject({
+      method: "POST",
+      url: `/api/memories/${early}/retranscribe`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(again.statusCode).toBe(200);
+    expect(await t.app.worker.drain()).toBe(1);
+    expect(await transcript(early)).toMatchObject({
+      engine: "whisper.cpp ggml-tiny.bin",
+      retranscribe: false,
+    });
+  }, 300_000);
 });

@@ -154,6 +154,8 @@ export interface DownloadOptions {
   /** Overrides the pinned entry (tests use a small generated file). */
   entry?: ModelEntry;
   onProgress?: (received: number, total: number) => void;
+  /** Aborting it stops the download; nothing is left behind. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -169,7 +171,7 @@ export async function downloadModel(options: DownloadOptions): Promise<string> {
   await removeAbandonedPartials(dir, entry.file);
   const partial = path.join(dir, `.${entry.file}.${randomBytes(6).toString("hex")}.partial`);
   const url = `${(options.host ?? DEFAULT_MODEL_HOST).replace(/\/$/, "")}/${entry.file}`;
-  const response = await fetch(url, { redirect: "follow" });
+  const response = await fetch(url, { redirect: "follow", signal: options.signal });
   if (!response.ok || !response.body) {
     throw new Error(`Download of ${url} failed: HTTP ${response.status}`);
   }

@@ -72,6 +72,19 @@ describe("WhisperTranscriber", () => {
     expect(typeof result.text).toBe("string");
     expect(result.duration).toBe(speech.length / 16000);
     if (result.text) expect(result.language).toMatch(/^[a-z]{2,3}$/);
+    expect(result.engine).toMatch(/^whisper\.cpp \S+\.bin$/);
+    // whisper.cpp's segments (the words are noise): in order, inside the audio, the text's words.
+    if (result.text) {
+      const segments = result.segments ?? [];
+      expect(segments.length).toBeGreaterThan(0);
+      expect(
+        segments
+          .map((s) => s.text)
+          .join(" ")
+          .replace(/\s+/g, ""),
+      ).toBe(result.text.replace(/\s+/g, ""));
+      for (const s of segments) expect(s.end).toBeGreaterThanOrEqual(s.start);
+    }
   }, 120_000);
 
   it.each([

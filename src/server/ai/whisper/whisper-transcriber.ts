@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { LANGUAGE_CODE_PATTERN } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
 import { estimateDuration } from "../../../shared/rules";
+import { cleanSegments } from "../../../shared/transcript";
 import {
   type AudioInput,
   audioBytes,
@@ -79,10 +80,24 @@ export class WhisperTranscriber implements Transcriber {
           signal,
         );
         this.options.onEngineDone?.(reply);
-        const text = reply.text.replace(NON_SPEECH_NOTE, " ").replace(/\s+/g, " ").trim();
+        const words = (value: string) =>
+          value.replace(NON_SPEECH_NOTE, " ").replace(/\s+/g, " ").trim();
+        const text = words(reply.text);
+        // Whisper may place a segment in the padding past the end: clamped to the audio.
+        const segments = cleanSegments(
+          reply.segments.map((segment) => ({ ...segment, text: words(segment.text) })),
+          reply.seconds,
+        );
         const language =
           reply.language && LANGUAGE_CODE_PATTERN.test(reply.language) ? reply.language : null;
-        return { text, duration, ...(language && text ? { language } : {}) };
+        const engine = `whisper.cpp ${path.basename(this.options.model)}`;
+        return {
+          text,
+          duration,
+          engine,
+          ...(text && segments.length > 0 ? { segments } : {}),
+          ...(language && text ? { language } : {}),
+        };
       });
     };
     return withErrorPrefix(MESSAGES.transcriptionFailedPrefix, work, signal);

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { userResponse } from "../../../../shared/responses";
 import type { UpdateAccountBody, User } from "../../../../shared/schemas";
-import { apiRequest } from "../../../lib/api-client";
-import { USER_PATH } from "../../auth/api/get-user";
-import { profilePath } from "../../profiles/api/get-profile";
+import { requestJson } from "../../../lib/api-client";
+import { USER_PATH, userKeys } from "../../auth/api/get-user";
+import { profileKeys } from "../../profiles/api/get-profile";
 
 export async function updateAccount(body: UpdateAccountBody): Promise<User> {
-  const res = await apiRequest("PATCH", USER_PATH, body);
-  return (await res.json()) as User;
+  return requestJson("PATCH", USER_PATH, userResponse, body);
 }
 
 /** Display name and email; the cached user (top bar, menus) and profile follow at once. */
@@ -15,8 +15,8 @@ export function useUpdateAccount() {
   return useMutation({
     mutationFn: updateAccount,
     onSuccess: async (user) => {
-      queryClient.setQueryData([USER_PATH], user);
-      await queryClient.invalidateQueries({ queryKey: [profilePath(user.username)] });
+      queryClient.setQueryData(userKeys.session, user);
+      await queryClient.invalidateQueries({ queryKey: profileKeys.detail(user.username) });
     },
   });
 }

@@ -1,11 +1,20 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
 import { MESSAGES, signedInAs } from "../../../../shared/messages";
 import type { User } from "../../../../shared/schemas";
 import { TopBar } from "../../../app/top-bar";
-import { clearToasts, openUserMenu } from "../../../test/app-render";
-import { type FakeRequest, fakeApi, json, me, renderWithApp } from "../../memories/test/fake-api";
+import {
+  clearToasts,
+  type FakeRequest,
+  fakeApi,
+  json,
+  me,
+  openUserMenu,
+  renderWithApp,
+  stubDownloadLinks,
+} from "../../../test/fake-api";
 import { AccountPage } from "./account-page";
 
 afterEach(() => {
@@ -63,7 +72,9 @@ describe("AccountPage", () => {
     const user = userEvent.setup();
     renderPage();
     const form = await section(MESSAGES.displayName);
-    expect(screen.getByRole("button", { name: MESSAGES.userMenu })).toHaveTextContent(me.username);
+    expect(await screen.findByRole("button", { name: MESSAGES.userMenu })).toHaveTextContent(
+      me.username,
+    );
     const field = within(form).getByLabelText(MESSAGES.displayName);
     await user.type(field, "Grandma Rose");
     await user.click(within(form).getByRole("button", { name: "Save display name" }));
@@ -95,10 +106,17 @@ describe("AccountPage", () => {
     expect(requests.filter((r) => r.method === "PATCH")).toEqual([]);
     await user.clear(field);
     await user.click(within(form).getByRole("button", { name: "Save email" }));
+    // A change of email asks for the current password first.
+    expect(await within(form).findByText("Current password is required")).toBeVisible();
+    expect(requests.filter((r) => r.method === "PATCH")).toEqual([]);
+    const password = within(form).getByLabelText(MESSAGES.currentPassword);
+    await user.type(password, "my secret");
+    await user.click(within(form).getByRole("button", { name: "Save email" }));
     expect(await screen.findByText(MESSAGES.emailSaved)).toBeInTheDocument();
     expect(requests.filter((r) => r.method === "PATCH").map((r) => r.body)).toEqual([
-      { email: null },
+      { email: null, currentPassword: "my secret" },
     ]);
+    expect(password).toHaveValue("");
   });
 
   it("says 'Failed to update account' with the server's message", async () => {
@@ -113,7 +131,8 @@ describe("AccountPage", () => {
     const form = await section(MESSAGES.displayName);
     await user.click(within(form).getByRole("button", { name: "Save display name" }));
     expect(await screen.findByText(MESSAGES.failedUpdateAccount)).toBeInTheDocument();
-    expect(screen.getByText("body.displayName: Too long")).toBeInTheDocument();
+    // The server's words, without the field name the API puts first.
+    expect(screen.getByText("Too long")).toBeInTheDocument();
   });
 
   describe("password", () => {
@@ -178,32 +197,35 @@ describe("AccountPage", () => {
   describe("deleting the account", () => {
     it("offers the backup zip first, with the backup feature's download and toast", async () => {
       accountServer(me, [
-        ({ url }) =>
-          url === "/api/backup-memories"
-            ? new Response(new Uint8Array([0x50, 0x4b]), {
-                headers: {
-                  "content-type": "application/zip",
-                  "content-disposition": 'attachment; filename="memories-backup-nana.zip"',
-                },
-              })
+        ({ url, headers }) =>
+          url === "/api/backup-memories" && headers.get(DOWNLOAD_CHECK_HEADER)
+            ? new Response(null, { status: 204 })
             : undefined,
       ]);
-      vi.stubGlobal(
-        "URL",
-        Object.assign(URL, { createObjectURL: vi.fn(() => "blob:x"), revokeObjectURL: vi.fn() }),
-      );
-      let downloaded = "";
-      vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
-        this: HTMLAnchorElement,
-      ) {
-        downloaded = this.download;
-      });
+      const clicked = stubDownloadLinks();
       const user = userEvent.setup();
       renderPage();
       const zone = await section(MESSAGES.deleteAccount);
       await user.click(within(zone).getByRole("button", { name: MESSAGES.downloadBackupFirst }));
       expect(await screen.findByText(MESSAGES.backupSuccessful)).toBeInTheDocument();
-      expect(downloaded).toBe("memories-backup-nana.zip");
+      expect(clicked.map((link) => link.href)).toEqual(["/api/backup-memories"]);
+    });
+
+    it("says 'Backup failed' with the server's message when the backup cannot start", async () => {
+      accountServer(me, [
+        ({ url }) =>
+          url === "/api/backup-memories"
+            ? json({ message: MESSAGES.storageUnreachable }, 503)
+            : undefined,
+      ]);
+      const clicked = stubDownloadLinks();
+      const user = userEvent.setup();
+      renderPage();
+      const zone = await section(MESSAGES.deleteAccount);
+      await user.click(within(zone).getByRole("button", { name: MESSAGES.downloadBackupFirst }));
+      expect(await screen.findByText(MESSAGES.backupFailed)).toBeInTheDocument();
+      expect(screen.getByText(MESSAGES.storageUnreachable)).toBeInTheDocument();
+      expect(clicked).toEqual([]);
     });
 
     it("enables the delete only for the typed word, then deletes, logs out and goes home", async () => {
@@ -222,10 +244,11 @@ describe("AccountPage", () => {
       expect(server.requests.filter((r) => r.method === "DELETE")).toEqual([]);
       await user.type(typed, "E");
       expect(confirm).toBeEnabled();
+      await user.type(within(dialog).getByLabelText(MESSAGES.currentPassword), "my secret");
       await user.click(confirm);
       expect(await screen.findByText(MESSAGES.accountDeleted)).toBeInTheDocument();
       expect(server.requests.filter((r) => r.method === "DELETE").map((r) => r.body)).toEqual([
-        { confirm: "deletE" },
+        { confirm: "deletE", currentPassword: "my secret" },
       ]);
       expect(server.current()).toBeNull();
       await waitFor(() => expect(location.history?.at(-1)).toBe("/"));

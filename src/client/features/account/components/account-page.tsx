@@ -16,9 +16,10 @@ import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { useDocumentTitle } from "../../../lib/use-document-title";
+import { useForm } from "../../../lib/use-form";
 import { useUser } from "../../auth/api/get-user";
-import { useForm } from "../../auth/components/use-form";
 import { useBackupDownload } from "../../memories/api/backup-memories";
+import { BetterTranscriptsSection } from "../../memories/components/better-transcripts-section";
 import { RemindersSection } from "../../reminders/components/reminders-section";
 import { ShareLinksSection } from "../../share-links/components/share-links-section";
 import { useChangePassword } from "../api/change-password";
@@ -53,6 +54,7 @@ export function AccountPage() {
       <PasswordSection />
       <RemindersSection />
       <ShareLinksSection />
+      <BetterTranscriptsSection />
       <RestoreSection />
       <DangerZone />
     </div>
@@ -121,12 +123,23 @@ function DisplayNameSection({ user }: { user: User }) {
 
 function EmailSection({ user }: { user: User }) {
   const update = useUpdateAccount();
-  const form = useForm(emailFormSchema, { email: user.email ?? "" }, (data) => {
-    update.mutate(
-      { email: data.email },
-      { onSuccess: () => toast({ title: MESSAGES.emailSaved }), onError: failedUpdate },
-    );
-  });
+  const form = useForm(
+    emailFormSchema,
+    { email: user.email ?? "", currentPassword: "" },
+    (data) => {
+      update.mutate(
+        { email: data.email, currentPassword: data.currentPassword },
+        {
+          onSuccess: () => {
+            // The password is asked for each change; the email stays as saved.
+            form.field("currentPassword").onChange({ target: { value: "" } });
+            toast({ title: MESSAGES.emailSaved });
+          },
+          onError: failedUpdate,
+        },
+      );
+    },
+  );
   return (
     <Section id="account-email" title="Email">
       <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
@@ -135,6 +148,12 @@ function EmailSection({ user }: { user: User }) {
           password cannot be reset.
         </p>
         <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
+        <TextField
+          label={MESSAGES.currentPassword}
+          type="password"
+          autoComplete="current-password"
+          {...form.field("currentPassword")}
+        />
         <div>
           <Button type="submit" disabled={update.isPending}>
             Save email
@@ -290,9 +309,9 @@ function DangerZone() {
   const [confirming, setConfirming] = useState(false);
   const backup = useBackupDownload();
   const remove = useDeleteAccount();
-  const onConfirm = (typed: string) => {
+  const onConfirm = (typed: string, currentPassword: string) => {
     remove.mutate(
-      { confirm: typed },
+      { confirm: typed, currentPassword },
       {
         onSuccess: () => {
           setConfirming(false);

@@ -1,8 +1,13 @@
-import { useQuery } from "@tanstack/react-query";
-import type { AppInfo } from "../../../../shared/schemas";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { appInfoResponse } from "../../../../shared/responses";
+import { getJson } from "../../../lib/api-client";
 
 export const APP_INFO_PATH = "/api/app-info";
 
-export function useAppInfo(enabled = true) {
-  return useQuery<AppInfo>({ queryKey: [APP_INFO_PATH], enabled });
+/** GET /api/app-info. */
+export const appInfoQueryOptions = () =>
+  queryOptions({ queryKey: ["app-info"], queryFn: () => getJson(APP_INFO_PATH, appInfoResponse) });
+
+export function useAppInfo() {
+  return useQuery(appInfoQueryOptions());
 }

@@ -1,9 +1,12 @@
-import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { SESSION_USER_SCRIPT_ID } from "../../../../shared/constants";
+import { userResponse } from "../../../../shared/responses";
 import type { User } from "../../../../shared/schemas";
-import { getQueryFn } from "../../../lib/api-client";
+import { getJson } from "../../../lib/api-client";
 
 export const USER_PATH = "/api/user";
+
+export const userKeys = { session: ["user"] as const };
 
 /**
  * The user the server embedded in the page it served (null when logged out), or undefined when the
@@ -13,21 +16,24 @@ export function embeddedSessionUser(): User | null | undefined {
   const text = document.getElementById(SESSION_USER_SCRIPT_ID)?.textContent;
   if (!text) return undefined;
   try {
-    return JSON.parse(text) as User | null;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
-/** The current user, null when logged out (401); cached indefinitely (spec 7). */
-export function useUser() {
-  return useQuery<User | null>({
-    queryKey: [USER_PATH],
-    queryFn: getQueryFn({ on401: "returnNull" }),
+/** GET /api/user: the current user, null when logged out (401); cached indefinitely (spec 7). */
+export const userQueryOptions = () =>
+  queryOptions({
+    queryKey: userKeys.session,
+    queryFn: () => getJson(USER_PATH, userResponse, { on401: "returnNull" }),
     initialData: embeddedSessionUser,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
   });
+
+export function useUser() {
+  return useQuery(userQueryOptions());
 }
 
 /**
@@ -35,9 +41,9 @@ export function useUser() {
  * someone else, so it is marked stale (refetched when next shown).
  */
 export async function refreshSession(queryClient: QueryClient): Promise<void> {
-  await queryClient.refetchQueries({ queryKey: [USER_PATH] });
+  await queryClient.refetchQueries({ queryKey: userKeys.session });
   await queryClient.invalidateQueries({
-    predicate: (query) => query.queryKey[0] !== USER_PATH,
+    predicate: (query) => query.queryKey[0] !== userKeys.session[0],
     refetchType: "none",
   });
 }

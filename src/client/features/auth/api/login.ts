@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { userResponse } from "../../../../shared/responses";
 import type { LoginBody, User } from "../../../../shared/schemas";
-import { apiRequest } from "../../../lib/api-client";
+import { requestJson } from "../../../lib/api-client";
 import { refreshSession } from "./get-user";
 
 export async function login(body: LoginBody): Promise<User> {
-  const res = await apiRequest("POST", "/api/login", body);
-  return (await res.json()) as User;
+  return requestJson("POST", "/api/login", userResponse, body);
 }
 
 export function useLogin() {

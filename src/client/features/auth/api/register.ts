@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { userResponse } from "../../../../shared/responses";
 import type { RegisterBody, User } from "../../../../shared/schemas";
-import { apiRequest } from "../../../lib/api-client";
+import { requestJson } from "../../../lib/api-client";
 import { refreshSession } from "./get-user";
 
 export async function register(body: RegisterBody): Promise<User> {
-  const res = await apiRequest("POST", "/api/register", body);
-  return (await res.json()) as User;
+  return requestJson("POST", "/api/register", userResponse, body);
 }
 
 export function useRegister() {

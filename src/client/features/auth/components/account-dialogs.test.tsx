@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
 import type { User } from "../../../../shared/schemas";
-import { clearToasts, fakeApi, renderWithApp } from "../../../test/app-render";
+import { clearToasts, fakeApi, renderWithApp } from "../../../test/fake-api";
 import { ForgotPasswordDialog } from "./forgot-password-dialog";
 import { LoginDialog } from "./login-dialog";
 import { SaveAccountDialog } from "./save-account-dialog";
@@ -16,6 +16,20 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/**
+ * A failure is said inside the dialog (an alert holding the focus), not in a toast: a toast would
+ * sit above the dialog and take its first Escape.
+ */
+async function expectFailureInDialog(title: string, message: string): Promise<HTMLElement> {
+  const alert = await screen.findByRole("alert");
+  expect(alert).toHaveTextContent(title);
+  expect(alert).toHaveTextContent(message);
+  expect(screen.getByRole("dialog")).toContainElement(alert);
+  expect(alert).toHaveFocus();
+  expect(screen.queryByRole("status")).toBeNull();
+  return alert;
+}
+
 describe("LoginDialog", () => {
   it("labels its inputs and requires username and password without calling the API", async () => {
     const api = fakeApi({});
@@ -26,7 +40,7 @@ describe("LoginDialog", () => {
     expect(await screen.findByText("Username is required")).toBeInTheDocument();
     expect(screen.getByText("Password is required")).toBeInTheDocument();
     expect(screen.getByLabelText("Username")).toHaveAttribute("aria-invalid", "true");
-    expect(api.calls).toEqual([]);
+    expect(api.requests).toEqual([]);
   });
 
   it("logs in, refetches the user, says 'Welcome back!' and closes", async () => {
@@ -45,7 +59,7 @@ describe("LoginDialog", () => {
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.logIn }));
     expect(await screen.findByText(MESSAGES.welcomeBack)).toBeInTheDocument();
     expect(onOpenChange).toHaveBeenCalledWith(false);
-    expect(api.calls[0]).toEqual({
+    expect(api.requests[0]).toEqual({
       method: "POST",
       url: "/api/login",
       body: { username: "joanna", password: "secret1" },
@@ -61,9 +75,21 @@ describe("LoginDialog", () => {
     await userEvent.type(screen.getByLabelText("Username"), "joanna");
     await userEvent.type(screen.getByLabelText("Password"), "nope");
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.logIn }));
-    expect(await screen.findByText(MESSAGES.loginFailed)).toBeInTheDocument();
-    expect(screen.getByText(MESSAGES.invalidCredentials)).toBeInTheDocument();
+    await expectFailureInDialog(MESSAGES.loginFailed, MESSAGES.invalidCredentials);
     expect(onOpenChange).not.toHaveBeenCalledWith(false);
+    // The first Escape closes the dialog: no toast above it takes the key.
+    await userEvent.keyboard("{Escape}");
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it("says a failure in the product's words, never the status line", async () => {
+    fakeApi({ "POST /api/login": { status: 500, body: "" } });
+    renderWithApp(<LoginDialog open onOpenChange={() => undefined} />);
+    await userEvent.type(screen.getByLabelText("Username"), "joanna");
+    await userEvent.type(screen.getByLabelText("Password"), "secret1");
+    await userEvent.click(screen.getByRole("button", { name: MESSAGES.logIn }));
+    const alert = await expectFailureInDialog(MESSAGES.loginFailed, MESSAGES.internalError);
+    expect(alert.textContent).not.toMatch(/\d{3}:|Internal Server Error/);
   });
 });
 
@@ -84,7 +110,7 @@ describe("SignUpDialog", () => {
     expect(await screen.findByText(/Username may contain only/)).toBeInTheDocument();
     expect(screen.getByText("Please enter a valid email address")).toBeInTheDocument();
     expect(screen.getByText("Password must be at least 6 characters")).toBeInTheDocument();
-    expect(api.calls).toEqual([]);
+    expect(api.requests).toEqual([]);
   });
 
   it("registers a public account and says 'Welcome!'", async () => {
@@ -99,7 +125,7 @@ describe("SignUpDialog", () => {
     await userEvent.type(screen.getByLabelText("Password"), "secret1");
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.signUp }));
     expect(await screen.findByText(MESSAGES.welcome)).toBeInTheDocument();
-    expect(api.calls[0]?.body).toEqual({
+    expect(api.requests[0]?.body).toEqual({
       username: "joanna",
       email: "jo@x.io",
       password: "secret1",
@@ -110,13 +136,15 @@ describe("SignUpDialog", () => {
 
   it("shows 'Registration failed' with the server's message", async () => {
     fakeApi({ "POST /api/register": { status: 409, body: { message: MESSAGES.usernameTaken } } });
-    renderWithApp(<SignUpDialog open onOpenChange={() => undefined} />);
+    const onOpenChange = vi.fn();
+    renderWithApp(<SignUpDialog open onOpenChange={onOpenChange} />);
     await userEvent.type(screen.getByLabelText("Username"), "joanna");
     await userEvent.type(screen.getByLabelText("Email"), "jo@x.io");
     await userEvent.type(screen.getByLabelText("Password"), "secret1");
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.signUp }));
-    expect(await screen.findByText(MESSAGES.registrationFailed)).toBeInTheDocument();
-    expect(screen.getByText(MESSAGES.usernameTaken)).toBeInTheDocument();
+    await expectFailureInDialog(MESSAGES.registrationFailed, MESSAGES.usernameTaken);
+    await userEvent.keyboard("{Escape}");
+    expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 });
 
@@ -131,12 +159,12 @@ describe("ForgotPasswordDialog", () => {
     await userEvent.type(screen.getByLabelText("Email"), "bad@");
     await userEvent.click(submit);
     expect(await screen.findByText("Please enter a valid email address")).toBeInTheDocument();
-    expect(api.calls).toEqual([]);
+    expect(api.requests).toEqual([]);
     await userEvent.clear(screen.getByLabelText("Email"));
     await userEvent.type(screen.getByLabelText("Email"), "jo@x.io");
     await userEvent.click(submit);
     expect(await screen.findByText(MESSAGES.passwordResetEmailSent)).toBeInTheDocument();
-    expect(api.calls[0]?.body).toEqual({ email: "jo@x.io" });
+    expect(api.requests[0]?.body).toEqual({ email: "jo@x.io" });
     expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 });
@@ -153,7 +181,7 @@ describe("SaveAccountDialog", () => {
     await userEvent.type(screen.getByLabelText("Email (optional)"), "nope");
     await userEvent.click(submit);
     expect(await screen.findByText("Please enter a valid email address")).toBeInTheDocument();
-    expect(api.calls).toEqual([]);
+    expect(api.requests).toEqual([]);
   });
 
   it("registers a private account without email and hands over the user", async () => {
@@ -170,7 +198,7 @@ describe("SaveAccountDialog", () => {
     await userEvent.type(screen.getByLabelText("Password"), "secret1");
     await userEvent.click(screen.getByRole("button", { name: "Save Account" }));
     await waitFor(() => expect(onRegistered).toHaveBeenCalledWith(saved));
-    expect(api.calls[0]?.body).toEqual({
+    expect(api.requests[0]?.body).toEqual({
       username: "joanna",
       email: null,
       password: "secret1",
@@ -187,8 +215,7 @@ describe("SaveAccountDialog", () => {
     await userEvent.type(screen.getByLabelText("Username"), "joanna");
     await userEvent.type(screen.getByLabelText("Password"), "secret1");
     await userEvent.click(screen.getByRole("button", { name: "Save Account" }));
-    expect(await screen.findByText(MESSAGES.failedSaveAccount)).toBeInTheDocument();
-    expect(screen.getByText(MESSAGES.usernameTaken)).toBeInTheDocument();
+    await expectFailureInDialog(MESSAGES.failedSaveAccount, MESSAGES.usernameTaken);
     expect(onRegistered).not.toHaveBeenCalled();
   });
 });

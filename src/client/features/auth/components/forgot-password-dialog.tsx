@@ -7,12 +7,12 @@ import {
   DialogDescription,
   DialogTitle,
 } from "../../../components/ui/dialog";
+import { FormAlert } from "../../../components/ui/form-alert";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { useForm } from "../../../lib/use-form";
 import { useForgotPassword } from "../api/forgot-password";
 import type { AccountDialogProps } from "./login-dialog";
-import { useForm } from "./use-form";
 
 export function ForgotPasswordDialog({ open, onOpenChange }: AccountDialogProps) {
   const forgot = useForgotPassword();
@@ -26,21 +26,22 @@ export function ForgotPasswordDialog({ open, onOpenChange }: AccountDialogProps)
         form.reset();
         onOpenChange(false);
       },
-      onError: (error) => {
-        toast({
-          title: MESSAGES.passwordResetFailed,
-          description: errorMessage(error),
-          variant: "destructive",
-        });
-      },
     });
   });
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        // Opened again, the dialog starts without the last failure.
+        if (!next) forgot.reset();
+        onOpenChange(next);
+      }}
+    >
       <DialogContent>
         <DialogTitle>Reset your password</DialogTitle>
         <DialogDescription>We will email you a link to choose a new password.</DialogDescription>
         <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
+          <FormAlert title={MESSAGES.passwordResetFailed} error={forgot.error} />
           <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
           <Button type="submit" disabled={forgot.isPending}>
             Send reset link

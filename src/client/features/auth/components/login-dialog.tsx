@@ -7,11 +7,11 @@ import {
   DialogDescription,
   DialogTitle,
 } from "../../../components/ui/dialog";
+import { FormAlert } from "../../../components/ui/form-alert";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { useForm } from "../../../lib/use-form";
 import { useLogin } from "../api/login";
-import { useForm } from "./use-form";
 
 export interface AccountDialogProps {
   open: boolean;
@@ -34,21 +34,22 @@ export function LoginDialog({
         form.reset();
         onOpenChange(false);
       },
-      onError: (error) => {
-        toast({
-          title: MESSAGES.loginFailed,
-          description: errorMessage(error),
-          variant: "destructive",
-        });
-      },
     });
   });
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        // Opened again, the dialog starts without the last failure.
+        if (!next) login.reset();
+        onOpenChange(next);
+      }}
+    >
       <DialogContent>
         <DialogTitle>{MESSAGES.logIn}</DialogTitle>
         <DialogDescription>Welcome back: log in to your journal.</DialogDescription>
         <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
+          <FormAlert title={MESSAGES.loginFailed} error={login.error} />
           <TextField label="Username" autoComplete="username" {...form.field("username")} />
           <TextField
             label="Password"

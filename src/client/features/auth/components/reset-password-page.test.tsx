@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Route, Switch } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
-import { clearToasts, fakeApi, renderWithApp } from "../../../test/app-render";
+import { clearToasts, fakeApi, renderWithApp } from "../../../test/fake-api";
 import { ResetPasswordPage } from "./reset-password-page";
 
 afterEach(() => {
@@ -19,7 +19,7 @@ function renderPage(path: string) {
         <p>home page</p>
       </Route>
     </Switch>,
-    { path },
+    path,
   );
 }
 
@@ -52,7 +52,7 @@ describe("ResetPasswordPage", () => {
     await userEvent.type(screen.getByLabelText(MESSAGES.confirmPassword), "1234567");
     await userEvent.click(submit);
     expect(await screen.findByText(MESSAGES.passwordsDoNotMatch)).toBeInTheDocument();
-    expect(api.calls).toEqual([]);
+    expect(api.requests).toEqual([]);
   });
 
   it("resets, says 'Password reset successful' and goes to /", async () => {
@@ -67,7 +67,7 @@ describe("ResetPasswordPage", () => {
     expect(await screen.findByText(MESSAGES.passwordResetSuccessful)).toBeInTheDocument();
     expect(await screen.findByText("home page")).toBeInTheDocument();
     expect(location.history.at(-1)).toBe("/");
-    expect(api.calls[0]).toEqual({
+    expect(api.requests[0]).toEqual({
       method: "POST",
       url: "/api/reset-password",
       body: { token: "tok-123", password: "brand-new" },

@@ -7,8 +7,8 @@ import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useDocumentTitle } from "../../../lib/use-document-title";
+import { useForm } from "../../../lib/use-form";
 import { useResetPassword } from "../api/reset-password";
-import { useForm } from "./use-form";
 
 export function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get("token");

@@ -8,11 +8,10 @@ import {
   DialogDescription,
   DialogTitle,
 } from "../../../components/ui/dialog";
+import { FormAlert } from "../../../components/ui/form-alert";
 import { TextField } from "../../../components/ui/text-field";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { useForm } from "../../../lib/use-form";
 import { useRegister } from "../api/register";
-import { useForm } from "./use-form";
 
 export interface SaveAccountDialogProps {
   open: boolean;
@@ -35,13 +34,6 @@ export function SaveAccountDialog({ open, onOpenChange, onRegistered }: SaveAcco
           form.reset();
           onRegistered(user);
         },
-        onError: (error) => {
-          toast({
-            title: MESSAGES.failedSaveAccount,
-            description: errorMessage(error),
-            variant: "destructive",
-          });
-        },
       },
     );
   });
@@ -53,6 +45,7 @@ export function SaveAccountDialog({ open, onOpenChange, onRegistered }: SaveAcco
           Create an account to keep this memory. Your profile starts private.
         </DialogDescription>
         <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
+          <FormAlert title={MESSAGES.failedSaveAccount} error={register.error} />
           <TextField label="Username" autoComplete="username" {...form.field("username")} />
           <TextField
             label="Email (optional)"

@@ -7,12 +7,12 @@ import {
   DialogDescription,
   DialogTitle,
 } from "../../../components/ui/dialog";
+import { FormAlert } from "../../../components/ui/form-alert";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { useForm } from "../../../lib/use-form";
 import { useRegister } from "../api/register";
 import type { AccountDialogProps } from "./login-dialog";
-import { useForm } from "./use-form";
 
 export function SignUpDialog({ open, onOpenChange }: AccountDialogProps) {
   const register = useRegister();
@@ -25,22 +25,23 @@ export function SignUpDialog({ open, onOpenChange }: AccountDialogProps) {
           form.reset();
           onOpenChange(false);
         },
-        onError: (error) => {
-          toast({
-            title: MESSAGES.registrationFailed,
-            description: errorMessage(error),
-            variant: "destructive",
-          });
-        },
       },
     );
   });
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        // Opened again, the dialog starts without the last failure.
+        if (!next) register.reset();
+        onOpenChange(next);
+      }}
+    >
       <DialogContent>
         <DialogTitle>{MESSAGES.signUp}</DialogTitle>
         <DialogDescription>Create an account to keep your memories.</DialogDescription>
         <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
+          <FormAlert title={MESSAGES.registrationFailed} error={register.error} />
           <TextField label="Username" autoComplete="username" {...form.field("username")} />
           <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
           <TextField

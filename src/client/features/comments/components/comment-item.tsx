@@ -3,11 +3,12 @@ import { Trash2 } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { commentPlayerLabel, MESSAGES, removeCommentLabel } from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
+import { AudioPlayer } from "../../../components/audio-player";
 import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
 import { apiRequest, errorMessage } from "../../../lib/api-client";
-import { AudioPlayer } from "../../memories/components/audio-player";
-import { commentsPath } from "../api/comments";
+import { formatRecordedAt } from "../../../lib/format-date";
+import { commentCaptionsUrl, commentKeys, commentsPath } from "../api/comments";
 
 // The Radix dialog stack (about 14 kB) is fetched when the owner asks to remove a comment, not with
 // the memory page every visitor of a shared link opens.
@@ -24,7 +25,7 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
     onSuccess: () => {
       setConfirming(false);
       toast({ title: MESSAGES.commentRemoved });
-      void queryClient.invalidateQueries({ queryKey: [commentsPath(comment.memoryId)] });
+      void queryClient.invalidateQueries({ queryKey: commentKeys.list(comment.memoryId) });
     },
     onError: (error) =>
       toast({
@@ -52,8 +53,14 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
       </div>
       <AudioPlayer
         src={comment.audioUrl}
-        caption={new Date(comment.createdAt).toLocaleString()}
+        caption={formatRecordedAt(comment.createdAt)}
         label={commentPlayerLabel(comment.commenterName)}
+        // Once transcribed, its timed sentences are its captions (none for older comments).
+        captions={
+          comment.status === "saved" && comment.transcript
+            ? { src: commentCaptionsUrl(comment.memoryId, comment.id), language: null }
+            : undefined
+        }
       />
       {comment.status === "processing" ? (
         <p className="text-sm text-slate-600">{MESSAGES.transcribing}</p>

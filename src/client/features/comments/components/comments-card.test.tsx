@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES, removeCommentDescription } from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
-import { fakeApi, json, renderWithApp } from "../../memories/test/fake-api";
+import { formatRecordedAt } from "../../../lib/format-date";
+import { fakeApi, json, me, renderWithApp, userHandler } from "../../../test/fake-api";
 import { CommentsCard } from "./comments-card";
 
 afterEach(() => {
@@ -28,6 +29,7 @@ function comment(id: string, overrides: Partial<Comment> = {}): Comment {
 
 function setup(comments: Comment[], isOwner = false) {
   const api = fakeApi([
+    userHandler(isOwner ? me : null),
     ({ method, url }) => {
       if (url === "/api/memories/m1/comments" && method === "GET") return json(comments);
       if (url.startsWith("/api/memories/m1/comments/") && method === "DELETE") {
@@ -66,6 +68,12 @@ describe("Comments card", () => {
     expect(
       within(items[0] as HTMLElement).getByRole("button", { name: "Play" }),
     ).toBeInTheDocument();
+    // A transcribed comment's player has its captions; one still transcribing has none yet.
+    const tracks = items.map((item) => item.querySelector("audio track"));
+    expect(tracks[0]).toHaveAttribute("src", "/api/memories/m1/comments/a/captions.vtt");
+    expect(tracks[0]).toHaveAttribute("kind", "captions");
+    expect(tracks[1]).toBeNull();
+    expect(tracks[2]).toBeNull();
     expect(within(items[1] as HTMLElement).getByText(MESSAGES.transcribing)).toBeInTheDocument();
     expect(
       within(items[2] as HTMLElement).getByText(/Transcription failed: boom/),
@@ -76,10 +84,32 @@ describe("Comments card", () => {
     const { user } = setup([]);
     await screen.findByRole("heading", { name: MESSAGES.noComments });
     await user.type(screen.getByLabelText(MESSAGES.yourName), "   ");
-    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    await user.click(screen.getByRole("button", { name: MESSAGES.answerWithVoice }));
     expect((await screen.findAllByText(MESSAGES.nameRequired)).length).toBeGreaterThan(0);
     expect(screen.getAllByText(MESSAGES.nameRequiredDescription).length).toBeGreaterThan(0);
     expect(screen.queryByRole("button", { name: MESSAGES.stopRecording })).toBeNull();
+  });
+
+  it("says what its button does, and dates comments as memories are dated", async () => {
+    setup([comment("a")]);
+    const item = await screen.findByTestId("comment");
+    expect(screen.getByRole("button", { name: MESSAGES.answerWithVoice })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: MESSAGES.startRecording })).toBeNull();
+    const date = formatRecordedAt("2024-06-01T12:31:00.000Z");
+    expect(date).toMatch(/2024/);
+    expect(within(item).getByText(date)).toBeInTheDocument();
+    // A relative types their name; nothing is filled in for them.
+    expect(screen.getByLabelText(MESSAGES.yourName)).toHaveValue("");
+  });
+
+  it("fills in the owner's display name, which they can still change", async () => {
+    const { user } = setup([], true);
+    const name = screen.getByLabelText(MESSAGES.yourName);
+    await vi.waitFor(() => expect(name).toHaveValue(me.displayName));
+    await user.clear(name);
+    expect(name).toHaveValue("");
+    await user.type(name, "Grandma");
+    expect(name).toHaveValue("Grandma");
   });
 
   it("offers removal to the memory's owner only", async () => {

@@ -4,15 +4,19 @@ import { COMMENTER_NAME_MAX_LENGTH } from "../../../../shared/constants";
 import { commentCountLabel, MESSAGES } from "../../../../shared/messages";
 import { Card } from "../../../components/ui/card";
 import { toast } from "../../../components/ui/use-toast";
+import { useUser } from "../../auth/api/get-user";
 import { Recorder } from "../../recorder/components/recorder";
-import { commentsPath, useComments } from "../api/comments";
+import { commentKeys, useComments } from "../api/comments";
 import { CommentItem } from "./comment-item";
 
 /** The memory page's Comments card: count, a spoken-comment recorder and the list. */
 export function CommentsCard({ memoryId, isOwner }: { memoryId: string; isOwner: boolean }) {
   const queryClient = useQueryClient();
   const { data: comments, isError } = useComments(memoryId);
-  const [name, setName] = useState("");
+  const { data: user } = useUser();
+  // The owner answers under their own name (still editable); a relative types theirs.
+  const [typed, setName] = useState<string | null>(null);
+  const name = typed ?? (isOwner && user ? user.displayName || user.username : "");
   const nameId = useId();
   const count = comments?.length ?? 0;
 
@@ -34,6 +38,7 @@ export function CommentsCard({ memoryId, isOwner }: { memoryId: string; isOwner:
         <Recorder
           kind="comment"
           variant="compact"
+          startLabel={MESSAGES.answerWithVoice}
           meta={{ memoryId, commenterName: name.trim() }}
           beforeStart={() => {
             if (name.trim()) return true;
@@ -45,7 +50,7 @@ export function CommentsCard({ memoryId, isOwner }: { memoryId: string; isOwner:
             return false;
           }}
           onSaved={() => {
-            void queryClient.invalidateQueries({ queryKey: [commentsPath(memoryId)] });
+            void queryClient.invalidateQueries({ queryKey: commentKeys.list(memoryId) });
           }}
         />
       </div>

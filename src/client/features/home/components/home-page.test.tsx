@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fakeApi, renderWithApp } from "../../../test/app-render";
+import { fakeApi, renderWithApp } from "../../../test/fake-api";
 import { HomePage } from "./home-page";
 
 const renders = vi.hoisted(() => ({ recorder: 0 }));
@@ -21,7 +21,7 @@ afterEach(() => {
 });
 
 describe("HomePage", () => {
-  it("shows what comes after the first paint without rendering the recorder again", async () => {
+  it("shows the recorder, rendered once, and this browser's unclaimed recordings", async () => {
     fakeApi({ "GET /api/user": { status: 401, body: { message: "Not logged in" } } });
     renderWithApp(<HomePage />);
     expect(await screen.findByText("unclaimed recordings")).toBeInTheDocument();

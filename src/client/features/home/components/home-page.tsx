@@ -1,14 +1,22 @@
 import { lazy, Suspense, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { Card } from "../../../components/ui/card";
-import { useAfterFirstPaint } from "../../../lib/after-paint";
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import { HomeMemories } from "../../memories/components/home-memories";
+import { StartFromPhoto } from "../../photos/components/start-from-photo";
 import { PendingRecordings } from "../../recorder/components/pending-recordings";
 import { Recorder } from "../../recorder/components/recorder";
 import { QuestionPrompt } from "../../reminders/components/question-prompt";
 
-// What this browser recorded without an account: loaded after the first paint, not with it.
+// Offered once, after a saved memory: loaded just after the first paint, long before a recording
+// ends, and kept out of the first download.
+const WeeklyReminderOffer = lazy(() =>
+  import("../../reminders/components/weekly-reminder-offer").then((m) => ({
+    default: m.WeeklyReminderOffer,
+  })),
+);
+
+// What this browser recorded without an account: rare, so kept out of the first download.
 const UnclaimedRecordings = lazy(() =>
   import("../../memories/components/unclaimed-recordings").then((m) => ({
     default: m.UnclaimedRecordings,
@@ -19,6 +27,12 @@ export function HomePage() {
   useDocumentTitle();
   // The question shown above the recorder is kept on the memory recorded while it is shown.
   const [question, setQuestion] = useState<string | null>(null);
+  // "Start from a photo": kept with the recording, and so on the memory it becomes.
+  const [photo, setPhoto] = useState<Blob | null>(null);
+  const meta =
+    question || photo
+      ? { ...(question ? { question } : {}), ...(photo ? { photo } : {}) }
+      : undefined;
   return (
     <div className="space-y-8">
       <h1 className="text-center text-3xl font-bold text-balance text-brand-800">
@@ -33,27 +47,18 @@ export function HomePage() {
           <QuestionPrompt onQuestion={setQuestion} />
         </div>
         <Card className="mx-auto max-w-2xl" data-testid="record-card">
-          <Recorder kind="memory" variant="card" meta={question ? { question } : undefined} />
+          <StartFromPhoto photo={photo} onPhoto={setPhoto} />
+          <Recorder kind="memory" variant="card" meta={meta} />
         </Card>
+        <Suspense fallback={null}>
+          <WeeklyReminderOffer />
+        </Suspense>
       </div>
       <PendingRecordings />
-      <UnclaimedRecordingsAfterPaint />
+      <Suspense fallback={null}>
+        <UnclaimedRecordings />
+      </Suspense>
       <HomeMemories />
     </div>
-  );
-}
-
-/**
- * What this browser recorded without an account, once the first screen is painted. Waiting is this
- * component's own state: held by the page, the paint rendered the whole home page again, the
- * recorder and the question included (ADR 0032).
- */
-function UnclaimedRecordingsAfterPaint() {
-  const painted = useAfterFirstPaint();
-  if (!painted) return null;
-  return (
-    <Suspense fallback={null}>
-      <UnclaimedRecordings />
-    </Suspense>
   );
 }

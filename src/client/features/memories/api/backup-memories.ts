@@ -1,64 +1,51 @@
 import { useState } from "react";
+import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
 import { DEFAULT_BACKUP_FILENAME, MESSAGES } from "../../../../shared/messages";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 
 export const BACKUP_PATH = "/api/backup-memories";
 
-/** The filename of a Content-Disposition header, or the fallback (the spec's default). */
-export function filenameFromContentDisposition(
-  header: string | null,
-  fallback: string = DEFAULT_BACKUP_FILENAME,
-): string {
-  if (!header) return fallback;
-  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ""));
-    } catch {
-      // fall through to the plain filename
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
-  return plain?.[1]?.trim() || fallback;
-}
-
-/** Downloads the backup zip through fetch + blob; throws with the server's message on failure. */
-export async function downloadBackup(): Promise<string> {
+/** Downloads the backup zip straight to disk; throws with the server's message if it cannot start. */
+export function downloadBackup(): Promise<void> {
   return downloadFile(BACKUP_PATH, DEFAULT_BACKUP_FILENAME);
 }
 
 /**
- * Fetches `url` and saves the body under the server's filename (fetch + blob, so a failure shows
- * the server's message instead of a broken download); throws with that message.
+ * Asks the server whether `url` can be downloaded (its checks, without building the file), then
+ * follows a link to it: the browser saves the stream to disk, never holding it in the page's memory.
+ * The server's Content-Disposition names the file; `fallbackFilename` only when it names none.
+ * Throws with the server's message when the check fails. A failure after the stream has started
+ * cuts the connection and the browser marks the download failed.
  */
-export async function downloadFile(url: string, fallbackFilename: string): Promise<string> {
-  const res = await fetch(url, { credentials: "include" });
+export async function downloadFile(url: string, fallbackFilename: string): Promise<void> {
+  const res = await fetch(url, {
+    credentials: "include",
+    headers: { [DOWNLOAD_CHECK_HEADER]: "1" },
+  });
   if (!res.ok) {
     let message = `${res.status}: ${res.statusText}`;
     try {
-      const body = (await res.json()) as { message?: string; error?: string };
-      message = body.message ?? body.error ?? message;
+      const body: unknown = await res.json();
+      if (
+        body &&
+        typeof body === "object" &&
+        "message" in body &&
+        typeof body.message === "string"
+      ) {
+        message = body.message;
+      }
     } catch {
       // not JSON: keep the status line
     }
     throw new Error(message);
   }
-  const filename = filenameFromContentDisposition(
-    res.headers.get("content-disposition"),
-    fallbackFilename,
-  );
-  const blob = await res.blob();
-  const objectUrl = URL.createObjectURL(blob);
   const link = document.createElement("a");
-  link.href = objectUrl;
-  link.download = filename;
+  link.href = url;
+  link.download = fallbackFilename;
   document.body.appendChild(link);
   link.click();
   link.remove();
-  // Give the browser a moment to start the download before the blob goes.
-  setTimeout(() => URL.revokeObjectURL(objectUrl), 10_000);
-  return filename;
 }
 
 /** The backup download with the spec's toasts ('Backup successful' / 'Backup failed'). */

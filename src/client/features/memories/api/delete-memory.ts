@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { invalidateMemoryLists } from "./get-memories";
-import { memoryUrl } from "./memory-keys";
+import { memoryKeys, memoryUrl } from "./memory-keys";
 
 export function useDeleteMemory() {
   const queryClient = useQueryClient();
@@ -11,7 +11,7 @@ export function useDeleteMemory() {
       return id;
     },
     onSuccess: async (id) => {
-      queryClient.removeQueries({ queryKey: [memoryUrl(id)] });
+      queryClient.removeQueries({ queryKey: memoryKeys.detail(id) });
       await invalidateMemoryLists(queryClient);
     },
   });

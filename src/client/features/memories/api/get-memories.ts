@@ -1,6 +1,7 @@
-import { keepPreviousData, type QueryClient, useQuery } from "@tanstack/react-query";
-import type { MemoryPage } from "../../../../shared/schemas";
-import { isMemoryListKey, memoriesListUrl, profileMemoriesUrl } from "./memory-keys";
+import { keepPreviousData, type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
+import { memoryPageResponse, memoryYearsResponse } from "../../../../shared/responses";
+import { getJson } from "../../../lib/api-client";
+import { memoriesListUrl, memoryKeys } from "./memory-keys";
 
 /** While a listed memory is still processing, the list refreshes this often to show it finish. */
 export const PROCESSING_REFRESH_MS = 3000;
@@ -11,28 +12,44 @@ export const PROCESSING_REFRESH_MS = 3000;
  * list has no data yet (TanStack Query dedupes a first fetch), so it is cancelled first.
  */
 export async function invalidateMemoryLists(queryClient: QueryClient): Promise<void> {
-  const predicate = (query: { queryKey: readonly unknown[] }) => isMemoryListKey(query.queryKey);
-  await queryClient.cancelQueries({ predicate });
-  await queryClient.invalidateQueries({ predicate });
+  await queryClient.cancelQueries({ queryKey: memoryKeys.lists() });
+  await queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
 }
 
-/** The logged-in user's memories (or a search of them), one page; only fetched when enabled. */
-export function useMemories(options: { page: number; search: string; enabled: boolean }) {
-  return useQuery<MemoryPage>({
-    queryKey: [memoriesListUrl(options.page, options.search)],
-    enabled: options.enabled,
+/** GET /api/memories (or its search): the logged-in user's memories, one page. */
+export const ownMemoriesQueryOptions = (page: number, q: string) =>
+  queryOptions({
+    queryKey: memoryKeys.own(page, q),
+    queryFn: () => getJson(memoriesListUrl({ page, q }), memoryPageResponse),
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
       query.state.data?.items.some((memory) => memory.status === "processing")
         ? PROCESSING_REFRESH_MS
         : false,
   });
+
+/** The logged-in user's memories (or a search of them), one page. */
+export function useMemories(options: { page: number; search: string }) {
+  return useQuery(ownMemoriesQueryOptions(options.page, options.search));
 }
 
-/** A public profile's shared memories (or a search of them), one page. */
-export function useProfileMemories(options: { username: string; page: number; search: string }) {
-  return useQuery<MemoryPage>({
-    queryKey: [profileMemoriesUrl(options.username, options.page, options.search)],
+/** GET /api/users/{username}/memories (or its search): a profile's shared memories, one page. */
+export const profileMemoriesQueryOptions = (username: string, page: number, q: string) =>
+  queryOptions({
+    queryKey: memoryKeys.profile(username, page, q),
+    queryFn: () => getJson(memoriesListUrl({ username, page, q }), memoryPageResponse),
     placeholderData: keepPreviousData,
   });
+
+export function useProfileMemories(options: { username: string; page: number; search: string }) {
+  return useQuery(profileMemoriesQueryOptions(options.username, options.page, options.search));
 }
+
+/** GET …/memories/years: the years a list (own, or a profile's) spans. */
+export const memoryYearsQueryOptions = (username: string | undefined, total: number | undefined) =>
+  queryOptions({
+    queryKey: memoryKeys.years(username, total),
+    queryFn: () =>
+      getJson(memoriesListUrl({ username, page: 1, q: "" }, "years"), memoryYearsResponse),
+    enabled: total !== undefined && total > 0,
+  });

@@ -1,36 +1,45 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
-import { PAGE_MEMORY_SCRIPT_ID } from "../../../../shared/constants";
-import type { Memory } from "../../../../shared/schemas";
-import { memoryUrl } from "./memory-keys";
+import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
+import { PAGE_MEMORY_OWNER_SCRIPT_ID, PAGE_MEMORY_SCRIPT_ID } from "../../../../shared/constants";
+import { memoryOwnerResponse, memoryResponse } from "../../../../shared/responses";
+import { getJson } from "../../../lib/api-client";
+import { memoryKeys, memoryUrl } from "./memory-keys";
 
-/**
- * The memory the server put in the memory page it served (what GET /api/memories/{id} answered the
- * same browser), when it is the one asked for; else undefined, and the page asks the API. Taken
- * once and removed: a query for it built again later (after a logout, or once it was dropped from
- * the cache) asks the API, never an old copy.
- */
-export function takeEmbeddedMemory(id: string): Memory | undefined {
-  const element = document.getElementById(PAGE_MEMORY_SCRIPT_ID);
-  const text = element?.textContent;
-  element?.remove();
-  if (!text) return undefined;
-  try {
-    const memory = JSON.parse(text) as Memory;
-    return memory.id === id ? memory : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** GET /api/memories/{id}: first from the page, when it carries this memory (ADR 0031). */
+/** GET /api/memories/{id}. */
 export const memoryQueryOptions = (id: string) =>
-  queryOptions<Memory>({
-    queryKey: [memoryUrl(id)],
-    initialData: () => takeEmbeddedMemory(id),
+  queryOptions({
+    queryKey: memoryKeys.detail(id),
+    queryFn: () => getJson(memoryUrl(id), memoryResponse),
     // While the server processes it (e.g. after Retry), follow its stages until it settles.
     refetchInterval: (query) => (query.state.data?.status === "processing" ? 1500 : false),
   });
 
 export function useMemory(id: string) {
   return useQuery(memoryQueryOptions(id));
+}
+
+/** A data block's JSON, and the block leaves the page; undefined when absent or not JSON. */
+function takeDataBlock(id: string): unknown {
+  const element = document.getElementById(id);
+  const text = element?.textContent;
+  element?.remove();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * At start-up: the memory the server put in the memory page it served (what GET /api/memories/{id}
+ * answered the same browser, ADR 0031) and whose it is go into the query cache, and their blocks
+ * leave the page, so a later query for them (after a logout, or once dropped from the cache) asks
+ * the API. Anything else in their place is ignored: the page then asks the API.
+ */
+export function seedEmbeddedMemory(queryClient: QueryClient): void {
+  const memory = memoryResponse.safeParse(takeDataBlock(PAGE_MEMORY_SCRIPT_ID));
+  const owner = memoryOwnerResponse.safeParse(takeDataBlock(PAGE_MEMORY_OWNER_SCRIPT_ID));
+  if (!memory.success) return;
+  queryClient.setQueryData(memoryKeys.detail(memory.data.id), memory.data);
+  if (owner.success) queryClient.setQueryData(memoryKeys.owner(memory.data.id), owner.data);
 }

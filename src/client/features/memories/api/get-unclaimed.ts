@@ -1,15 +1,23 @@
-import { useQuery } from "@tanstack/react-query";
-import type { UnclaimedMemories } from "../../../../shared/schemas";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { unclaimedMemoriesResponse } from "../../../../shared/responses";
+import { getJson } from "../../../lib/api-client";
 import { PROCESSING_REFRESH_MS } from "./get-memories";
-import { UNCLAIMED_URL } from "./memory-keys";
+import { memoryKeys, UNCLAIMED_URL } from "./memory-keys";
 
 /**
  * GET /api/memories/unclaimed: what this browser recorded without an account and can still save
  * to one (the server knows the browser by its visitor cookie, logged in or not).
  */
+export const unclaimedQueryOptions = () =>
+  queryOptions({
+    queryKey: memoryKeys.unclaimed(),
+    queryFn: () => getJson(UNCLAIMED_URL, unclaimedMemoriesResponse),
+  });
+
+/** The unclaimed memories, refreshed while one is still processing. */
 export function useUnclaimedMemories() {
-  return useQuery<UnclaimedMemories>({
-    queryKey: [UNCLAIMED_URL],
+  return useQuery({
+    ...unclaimedQueryOptions(),
     refetchInterval: (query) =>
       query.state.data?.items.some((memory) => memory.status === "processing")
         ? PROCESSING_REFRESH_MS

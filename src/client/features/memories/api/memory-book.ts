@@ -14,7 +14,7 @@ export function memoryBookUrl(filter: MemoryBookQuery): string {
   return query ? `${MEMORY_BOOK_PATH}?${query}` : MEMORY_BOOK_PATH;
 }
 
-/** Downloads the printable PDF; throws with the server's message on failure. */
-export function downloadMemoryBook(filter: MemoryBookQuery): Promise<string> {
+/** Downloads the printable PDF straight to disk; throws with the server's message if it cannot start. */
+export function downloadMemoryBook(filter: MemoryBookQuery): Promise<void> {
   return downloadFile(memoryBookUrl(filter), MEMORY_BOOK.defaultFilename);
 }

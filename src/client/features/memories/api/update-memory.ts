@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { memoryResponse } from "../../../../shared/responses";
 import type { Memory, MemoryUpdateBody } from "../../../../shared/schemas";
-import { apiRequest } from "../../../lib/api-client";
+import { requestJson } from "../../../lib/api-client";
 import { invalidateMemoryLists } from "./get-memories";
-import { memoryUrl } from "./memory-keys";
+import { memoryKeys, memoryUrl } from "./memory-keys";
 
 /** The fields PUT /api/memories/{id} takes, from a memory with some of them changed. */
 export function toUpdateBody(
@@ -24,11 +25,10 @@ export function useUpdateMemory() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, body }: { id: string; body: MemoryUpdateBody }) => {
-      const res = await apiRequest("PUT", memoryUrl(id), body);
-      return (await res.json()) as Memory;
+      return requestJson("PUT", memoryUrl(id), memoryResponse, body);
     },
     onSuccess: async (memory) => {
-      queryClient.setQueryData([memoryUrl(memory.id)], memory);
+      queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
       await invalidateMemoryLists(queryClient);
     },
   });

@@ -1,7 +1,8 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { attachOfferDescription, MESSAGES, recordingsAdded } from "../../../../shared/messages";
-import type { UnclaimedMemories, UnclaimedMemory } from "../../../../shared/schemas";
+import { unclaimedMemoriesResponse } from "../../../../shared/responses";
+import type { UnclaimedMemory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import {
   Dialog,
@@ -10,11 +11,11 @@ import {
   DialogTitle,
 } from "../../../components/ui/dialog";
 import { toast } from "../../../components/ui/use-toast";
-import { apiRequest } from "../../../lib/api-client";
+import { getJson } from "../../../lib/api-client";
+import { formatRecordedAt } from "../../../lib/format-date";
 import { UNCLAIMED_URL } from "../api/memory-keys";
 import { claimMemories } from "../processing/claim-memories";
 import { isClaimReserved } from "../processing/claim-reservations";
-import { formatRecordedAt } from "../utils/date-time";
 
 /**
  * Just after logging in: asks what this browser recorded without an account and can still claim,
@@ -26,8 +27,7 @@ export function AttachOffer({ onDone }: { onDone: () => void }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, when logged in
   useEffect(() => {
     // Asked directly, not through the query cache: a list refresh after a claim cancels queries.
-    void apiRequest("GET", UNCLAIMED_URL)
-      .then((res) => res.json() as Promise<UnclaimedMemories>)
+    void getJson(UNCLAIMED_URL, unclaimedMemoriesResponse)
       .then(({ items }) => {
         const offered = items.filter((memory) => !isClaimReserved(memory.id));
         if (offered.length > 0) setMemories(offered);

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
 import { dismissToast } from "../../../components/ui/use-toast";
-import { fakeApi, json, makeMemory, renderWithApp } from "../test/fake-api";
+import { fakeApi, json, makeMemory, renderWithApp } from "../../../test/fake-api";
 import { EditMemoryDialog } from "./edit-memory-dialog";
 
 afterEach(() => {
@@ -117,9 +117,7 @@ describe("Edit Memory dialog", () => {
     );
     await user.click(screen.getByRole("button", { name: MESSAGES.saveChanges }));
     expect(await screen.findByText(MESSAGES.failedUpdateMemory)).toBeInTheDocument();
-    expect(
-      screen.getByText("tags: You can only have up to 5 tags per memory."),
-    ).toBeInTheDocument();
+    expect(screen.getByText("You can only have up to 5 tags per memory.")).toBeInTheDocument();
     expect(onOpenChange).not.toHaveBeenCalled();
   });
 });

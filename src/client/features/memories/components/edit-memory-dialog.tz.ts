@@ -4,7 +4,7 @@ import { createElement } from "react";
 import { expect, it, vi } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
 import { dismissToast } from "../../../components/ui/use-toast";
-import { fakeApi, json, makeMemory, renderWithApp } from "../test/fake-api";
+import { fakeApi, json, makeMemory, renderWithApp } from "../../../test/fake-api";
 import { EditMemoryDialog } from "./edit-memory-dialog";
 
 export interface ZoneCase {

@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MESSAGES } from "../../../../shared/messages";
+import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
+import { DEFAULT_BACKUP_FILENAME, MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
 import {
@@ -11,14 +12,26 @@ import {
   me,
   pageOf,
   renderWithApp,
+  stubDownloadLinks,
   userHandler,
-} from "../test/fake-api";
+} from "../../../test/fake-api";
+import { PROCESSING_REFRESH_MS } from "../api/get-memories";
 import { HomeMemories } from "./home-memories";
 
 afterEach(() => {
   act(() => dismissToast());
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
+
+/**
+ * Moves the clock on (timers faked, still advancing on their own so Testing Library's waits
+ * work): what waits on a timer (polling, the search box's pause) runs without a real wait.
+ */
+function fakeTimers() {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  return (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+}
 
 const all: Memory[] = Array.from({ length: 31 }, (_, i) =>
   makeMemory({ id: `m${i}`, title: `Memory ${i}`, tags: i === 0 ? ["beach"] : [] }),
@@ -136,10 +149,13 @@ describe("Home memories", () => {
         );
       },
     ]);
+    const advance = fakeTimers();
     renderWithApp(<HomeMemories />);
     expect(await screen.findByText("Processing… Summarizing...")).toBeInTheDocument();
-    expect(await screen.findByText("Finished at last", {}, { timeout: 6000 })).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await advance(PROCESSING_REFRESH_MS);
+    expect(await screen.findByText("Finished at last")).toBeInTheDocument();
+    // Saved: the list stops refreshing.
+    await advance(2 * PROCESSING_REFRESH_MS);
     expect(calls).toBe(2);
   });
 
@@ -157,34 +173,23 @@ describe("Home memories", () => {
     expect(me.id).toBe("user-1");
   });
 
-  it("downloads the backup with the server's filename and says 'Backup successful'", async () => {
-    fakeApi([
+  it("checks the backup can start, then follows a link to it (saved to disk) and says 'Backup successful'", async () => {
+    const api = fakeApi([
       userHandler(),
       listHandler([]),
-      ({ url }) =>
-        url === "/api/backup-memories"
-          ? new Response(new Uint8Array([0x50, 0x4b]), {
-              headers: {
-                "content-type": "application/zip",
-                "content-disposition": 'attachment; filename="memories-backup-nana-2024-06-01.zip"',
-              },
-            })
+      ({ url, headers }) =>
+        url === "/api/backup-memories" && headers.get(DOWNLOAD_CHECK_HEADER)
+          ? new Response(null, { status: 204 })
           : undefined,
     ]);
-    const createObjectURL = vi.fn(() => "blob:backup");
-    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
-    let downloaded = "";
-    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      downloaded = this.download;
-    });
+    const clicked = stubDownloadLinks();
     const user = userEvent.setup();
     renderWithApp(<HomeMemories />);
     await user.click(await screen.findByRole("button", { name: MESSAGES.backupMemories }));
     expect(await screen.findByText(MESSAGES.backupSuccessful)).toBeInTheDocument();
-    expect(click).toHaveBeenCalled();
-    expect(downloaded).toBe("memories-backup-nana-2024-06-01.zip");
+    expect(clicked).toEqual([{ href: "/api/backup-memories", download: DEFAULT_BACKUP_FILENAME }]);
+    // Only the check went through fetch: the zip itself is never read into the page.
+    expect(api.requests.filter((r) => r.url === "/api/backup-memories")).toHaveLength(1);
   });
 
   it("says 'Backup failed' with the server's message", async () => {
@@ -194,11 +199,13 @@ describe("Home memories", () => {
       ({ url }) =>
         url === "/api/backup-memories" ? json({ message: "Not logged in" }, 401) : undefined,
     ]);
+    const clicked = stubDownloadLinks();
     const user = userEvent.setup();
     renderWithApp(<HomeMemories />);
     await user.click(await screen.findByRole("button", { name: MESSAGES.backupMemories }));
     expect(await screen.findByText(MESSAGES.backupFailed)).toBeInTheDocument();
     expect(screen.getByText("Not logged in")).toBeInTheDocument();
+    expect(clicked).toEqual([]);
   });
 });
 
@@ -223,16 +230,20 @@ describe("editing waits for processing", () => {
 
 describe("page and search live in the URL", () => {
   const listRequests = (requests: { url: string }[]) =>
-    requests.filter((r) => r.url.startsWith("/api/memories")).map((r) => r.url);
+    requests
+      .filter((r) => r.url.startsWith("/api/memories") && !r.url.startsWith("/api/memories/years"))
+      .map((r) => r.url);
 
   it("opens at the page and search the URL names (a reload, or Back from a memory)", async () => {
     const api = fakeApi([userHandler(), listHandler(all)]);
+    const advance = fakeTimers();
     renderWithApp(<HomeMemories />, "/?page=2&q=memory");
     const list = await screen.findByRole("list", { name: "Memories" });
     expect(within(list).getAllByRole("listitem")).toHaveLength(15);
     expect(screen.getByPlaceholderText(MESSAGES.searchPlaceholder)).toHaveValue("memory");
     expect(screen.getByRole("button", { name: "Page 2" })).toHaveAttribute("aria-current", "page");
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Past the search box's pause: it does not search again for the text it started with.
+    await advance(1000);
     expect(listRequests(api.requests)).toEqual(["/api/memories/search?q=memory&page=2"]);
   });
 
@@ -265,16 +276,35 @@ describe("page and search live in the URL", () => {
 
   it("follows the URL when it changes from outside, as Back does", async () => {
     const api = fakeApi([userHandler(), listHandler(all)]);
+    const advance = fakeTimers();
     const { location } = renderWithApp(<HomeMemories />, "/?q=memory");
     await screen.findByRole("list", { name: "Memories" });
     const box = screen.getByPlaceholderText(MESSAGES.searchPlaceholder);
     expect(box).toHaveValue("memory");
     act(() => location.navigate("/?page=2"));
     await waitFor(() => expect(box).toHaveValue(""));
-    await waitFor(() => expect(api.requests.at(-1)?.url).toBe("/api/memories?page=2"));
-    // The emptied box does not write its old text back.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await waitFor(() => expect(listRequests(api.requests).at(-1)).toBe("/api/memories?page=2"));
+    // The emptied box does not write its old text back, even past its pause.
+    await advance(1000);
     expect(location.history?.at(-1)).toBe("/?page=2");
+  });
+
+  it("offers the years of a journal spanning several, and a year opens its page", async () => {
+    const years = [
+      { year: "2024", count: 16, page: 1 },
+      { year: "2001", count: 15, page: 2 },
+    ];
+    const api = fakeApi([
+      userHandler(),
+      ({ url }) => (url === "/api/memories/years" ? json({ years }) : undefined),
+      listHandler(all),
+    ]);
+    const user = userEvent.setup();
+    const { location } = renderWithApp(<HomeMemories />);
+    const nav = await screen.findByRole("navigation", { name: "Years" });
+    await user.click(within(nav).getByRole("button", { name: "2001, 15 memories" }));
+    expect(location.history?.at(-1)).toBe("/?year=2001&page=2");
+    await waitFor(() => expect(listRequests(api.requests).at(-1)).toBe("/api/memories?page=2"));
   });
 
   it.each(["abc", "0", "-2", "1.5"])("reads ?page=%s as page 1", async (page) => {

@@ -1,9 +1,17 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
 import { MEMORY_BOOK } from "../../../../shared/messages";
 import { dismissToast } from "../../../components/ui/use-toast";
-import { fakeApi, json, pageOf, renderWithApp, userHandler } from "../test/fake-api";
+import {
+  fakeApi,
+  json,
+  pageOf,
+  renderWithApp,
+  stubDownloadLinks,
+  userHandler,
+} from "../../../test/fake-api";
 import { HomeMemories } from "./home-memories";
 
 afterEach(() => {
@@ -15,20 +23,6 @@ afterEach(() => {
 const emptyList = ({ url }: { url: string }) =>
   url.startsWith("/api/memories") ? json(pageOf([], 0, 1)) : undefined;
 
-function stubDownload() {
-  vi.stubGlobal(
-    "URL",
-    Object.assign(URL, { createObjectURL: vi.fn(() => "blob:book"), revokeObjectURL: vi.fn() }),
-  );
-  const saved: string[] = [];
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
-    this: HTMLAnchorElement,
-  ) {
-    saved.push(this.download);
-  });
-  return saved;
-}
-
 async function openDialog() {
   const user = userEvent.setup();
   renderWithApp(<HomeMemories />);
@@ -38,28 +32,20 @@ async function openDialog() {
 }
 
 describe("Printable memory book", () => {
-  it("sends the range and tag, shows 'Preparing your book...' until the PDF arrives, then saves it", async () => {
+  it("sends the range and tag, shows 'Preparing your book...' while the server checks, then follows a link to the PDF", async () => {
     let release: () => void = () => {};
-    const arrived = new Promise<void>((resolve) => {
+    const checked = new Promise<void>((resolve) => {
       release = resolve;
     });
     const api = fakeApi([
       userHandler(),
       emptyList,
-      ({ url }) =>
-        url.startsWith("/api/memory-book")
-          ? arrived.then(
-              () =>
-                new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), {
-                  headers: {
-                    "content-type": "application/pdf",
-                    "content-disposition": 'attachment; filename="memory-book-nana-2026-11-22.pdf"',
-                  },
-                }),
-            )
+      ({ url, headers }) =>
+        url.startsWith("/api/memory-book") && headers.get(DOWNLOAD_CHECK_HEADER)
+          ? checked.then(() => new Response(null, { status: 204 }))
           : undefined,
     ]);
-    const saved = stubDownload();
+    const clicked = stubDownloadLinks();
     const user = await openDialog();
     fireEvent.change(screen.getByLabelText(MEMORY_BOOK.from), { target: { value: "2020-01-01" } });
     fireEvent.change(screen.getByLabelText(MEMORY_BOOK.to), { target: { value: "2021-12-31" } });
@@ -67,12 +53,12 @@ describe("Printable memory book", () => {
     await user.click(screen.getByRole("button", { name: MEMORY_BOOK.create }));
     expect(await screen.findByText(MEMORY_BOOK.preparing)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: MEMORY_BOOK.create })).toBeDisabled();
-    expect(api.requests.map((r) => r.url)).toContain(
-      "/api/memory-book?from=2020-01-01&to=2021-12-31&tag=family",
-    );
+    const bookUrl = "/api/memory-book?from=2020-01-01&to=2021-12-31&tag=family";
+    expect(api.requests.map((r) => r.url)).toContain(bookUrl);
+    expect(clicked).toEqual([]);
     release();
     expect(await screen.findByText(MEMORY_BOOK.ready)).toBeInTheDocument();
-    expect(saved).toEqual(["memory-book-nana-2026-11-22.pdf"]);
+    expect(clicked).toEqual([{ href: bookUrl, download: MEMORY_BOOK.defaultFilename }]);
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
   });
 
@@ -81,16 +67,14 @@ describe("Printable memory book", () => {
       userHandler(),
       emptyList,
       ({ url }) =>
-        url.startsWith("/api/memory-book")
-          ? new Response(new Uint8Array([0x25]), { headers: { "content-type": "application/pdf" } })
-          : undefined,
+        url.startsWith("/api/memory-book") ? new Response(null, { status: 204 }) : undefined,
     ]);
-    const saved = stubDownload();
+    const clicked = stubDownloadLinks();
     const user = await openDialog();
     await user.click(screen.getByRole("button", { name: MEMORY_BOOK.create }));
     expect(await screen.findByText(MEMORY_BOOK.ready)).toBeInTheDocument();
     expect(api.requests.map((r) => r.url)).toContain("/api/memory-book");
-    expect(saved).toEqual([MEMORY_BOOK.defaultFilename]);
+    expect(clicked.map((link) => link.href)).toEqual(["/api/memory-book"]);
   });
 
   it("says 'Memory book failed' with the server's message and keeps the dialog open", async () => {
@@ -102,6 +86,7 @@ describe("Printable memory book", () => {
           ? json({ message: "Too many requests. Please wait a moment and try again." }, 429)
           : undefined,
     ]);
+    const clicked = stubDownloadLinks();
     const user = await openDialog();
     await user.click(screen.getByRole("button", { name: MEMORY_BOOK.create }));
     expect(await screen.findByText(MEMORY_BOOK.failed)).toBeInTheDocument();
@@ -109,6 +94,7 @@ describe("Printable memory book", () => {
       screen.getByText("Too many requests. Please wait a moment and try again."),
     ).toBeInTheDocument();
     expect(screen.getByRole("dialog", { name: MEMORY_BOOK.button })).toBeInTheDocument();
+    expect(clicked).toEqual([]);
   });
 
   it("refuses a 'To' date before 'From' without asking the server", async () => {

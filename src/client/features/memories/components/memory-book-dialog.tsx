@@ -10,6 +10,7 @@ import {
 } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
 import { downloadMemoryBook } from "../api/memory-book";
 
 /** The printable memory book: optional recorded dates and tag, then the PDF download. */
@@ -41,8 +42,8 @@ export function MemoryBookDialog({
     } catch (error) {
       toast({
         title: MEMORY_BOOK.failed,
-        // downloadFile throws an Error carrying the server's message.
-        description: error instanceof Error ? error.message : String(error),
+        // downloadFile throws an Error carrying the server's message (its check failed).
+        description: errorMessage(error),
         variant: "destructive",
       });
     } finally {
@@ -56,6 +57,7 @@ export function MemoryBookDialog({
         <form onSubmit={(event) => void onSubmit(event)} className="space-y-4">
           <DialogTitle>{MEMORY_BOOK.button}</DialogTitle>
           <DialogDescription>{MEMORY_BOOK.dialogDescription}</DialogDescription>
+          <p className="text-sm text-slate-700">{MEMORY_BOOK.shareLinkNote}</p>
           <div className="grid grid-cols-2 gap-3">
             <TextField
               label={MEMORY_BOOK.from}

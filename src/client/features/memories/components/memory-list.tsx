@@ -2,14 +2,16 @@ import { Pencil } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
 import { Link } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
-import { isEditable } from "../../../../shared/rules";
+import { familyMessage, isEditable } from "../../../../shared/rules";
 import type { Memory, MemoryPage } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { PageLoading } from "../../../components/ui/page-loading";
+import { formatRecordedAt } from "../../../lib/format-date";
+import { PhotoCover } from "../../photos/components/photo-cover";
 import { STAGE_NOTICES } from "../processing/processing-api";
-import { formatRecordedAt } from "../utils/date-time";
 import { PageButtons } from "./page-buttons";
+import { PlayInPlaceButton } from "./play-in-place";
 
 const FailedMemoryActions = lazy(() =>
   import("./failed-memory-actions").then((m) => ({ default: m.FailedMemoryActions })),
@@ -41,6 +43,7 @@ export function MemoryList({
   onPage,
   isOwner,
   empty,
+  search = "",
 }: {
   data: MemoryPage | undefined;
   isLoading: boolean;
@@ -49,6 +52,8 @@ export function MemoryList({
   onPage: (page: number) => void;
   isOwner: (memory: Memory) => boolean;
   empty: React.ReactNode;
+  /** The search these are results of: a memory opens at the first sentence that matched. */
+  search?: string;
 }) {
   const [editing, setEditing] = useState<Memory | null>(null);
   // The dialog unmounts as it closes, so focus goes back to its edit button by hand.
@@ -69,10 +74,17 @@ export function MemoryList({
         {data.items.map((memory) => (
           <li
             key={memory.id}
-            className="flex items-start gap-2 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+            className="flex flex-wrap items-start gap-2 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
           >
-            <Link href={`/memory/${memory.id}`} className="min-w-0 flex-1 space-y-1">
-              <span className="block truncate font-semibold text-slate-900 hover:underline">
+            {memory.status === "saved" && memory.audioUrl ? (
+              <PlayInPlaceButton src={memory.audioUrl} title={memory.title} />
+            ) : null}
+            <PhotoCover photo={memory.photos[0]} />
+            <Link
+              href={`/memory/${memory.id}${search.trim() ? `?q=${encodeURIComponent(search.trim())}` : ""}`}
+              className="min-w-0 flex-1 space-y-1"
+            >
+              <span className="line-clamp-2 font-semibold break-words text-slate-900 hover:underline">
                 {memory.title || MESSAGES.untitledMemory}
               </span>
               <span className="block text-sm text-slate-700">
@@ -85,7 +97,9 @@ export function MemoryList({
                 ))}
               </span>
               {memory.status === "failed" && memory.error ? (
-                <span className="block text-sm text-red-800">{memory.error}</span>
+                <span className="block text-sm text-slate-700">
+                  {familyMessage(memory.error, MESSAGES.processingFailed)}
+                </span>
               ) : null}
             </Link>
             {isOwner(memory) && memory.status === "failed" ? (

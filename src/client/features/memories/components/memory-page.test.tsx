@@ -1,12 +1,12 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PAGE_MEMORY_SCRIPT_ID } from "../../../../shared/constants";
+import { PAGE_MEMORY_OWNER_SCRIPT_ID, PAGE_MEMORY_SCRIPT_ID } from "../../../../shared/constants";
 import { documentTitle, MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
+import { MemoryScreen as MemoryPage } from "../../../app/memory-screen";
 import { dismissToast } from "../../../components/ui/use-toast";
-import { fakeApi, json, makeMemory, me, renderWithApp, userHandler } from "../test/fake-api";
-import { MemoryPage } from "./memory-page";
+import { fakeApi, json, makeMemory, me, renderWithApp, userHandler } from "../../../test/fake-api";
 
 afterEach(() => {
   act(() => dismissToast());
@@ -173,18 +173,38 @@ describe("Memory page", () => {
   });
 });
 
-/** Puts the memory in the page as a JSON data block, as the server does (ADR 0031). */
-function embedMemory(memory: Memory): HTMLScriptElement {
+/** Puts a JSON data block in the page, as the server does (ADR 0031). */
+function embed(id: string, value: unknown): HTMLScriptElement {
   const block = document.createElement("script");
   block.type = "application/json";
-  block.id = PAGE_MEMORY_SCRIPT_ID;
-  block.textContent = JSON.stringify(memory);
+  block.id = id;
+  block.textContent = JSON.stringify(value);
   document.head.append(block);
   return block;
 }
 
+const embedMemory = (memory: Memory) => embed(PAGE_MEMORY_SCRIPT_ID, memory);
+
 describe("Memory page carried by the page", () => {
-  afterEach(() => document.getElementById(PAGE_MEMORY_SCRIPT_ID)?.remove());
+  afterEach(() => {
+    document.getElementById(PAGE_MEMORY_SCRIPT_ID)?.remove();
+    document.getElementById(PAGE_MEMORY_OWNER_SCRIPT_ID)?.remove();
+  });
+
+  it("names the owner the page carries in its first render, without asking for it", async () => {
+    const memory = makeMemory({ title: "By the sea" });
+    embedMemory(memory);
+    embed(PAGE_MEMORY_OWNER_SCRIPT_ID, {
+      owner: { username: "rose", displayName: "Grandma Rose" },
+    });
+    const { api } = setup({ memory, loggedIn: false });
+    expect(screen.getByTestId("memory-owner")).toHaveTextContent("Grandma Rose's Memories");
+    expect(document.getElementById(PAGE_MEMORY_OWNER_SCRIPT_ID)).toBeNull();
+    expect(await screen.findByRole("heading", { name: MESSAGES.noComments })).toBeInTheDocument();
+    expect(
+      api.requests.filter((r) => r.url.startsWith(`/api/memories/${memory.id}/owner`)),
+    ).toEqual([]);
+  });
 
   it("paints the memory the page carries in its first render, without asking for it", async () => {
     const memory = makeMemory({ title: "By the sea" });

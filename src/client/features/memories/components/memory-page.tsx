@@ -1,21 +1,26 @@
 import { Trash2 } from "lucide-react";
-import { lazy, Suspense, useEffect, useState } from "react";
-import { useLocation } from "wouter";
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
+import { useLocation, useSearch } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
 import { isEditable } from "../../../../shared/rules";
+import { AudioPlayer } from "../../../components/audio-player";
 import { NotFound } from "../../../components/not-found";
 import { Button } from "../../../components/ui/button";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
+import { formatRecordedAt } from "../../../lib/format-date";
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useUser } from "../../auth/api/get-user";
-import { CommentsCard } from "../../comments/components/comments-card";
+import { MemoryPhotos } from "../../photos/components/memory-photos";
 import { useDeleteMemory } from "../api/delete-memory";
 import { useMemory } from "../api/get-memory";
-import { formatRecordedAt } from "../utils/date-time";
-import { AudioPlayer } from "./audio-player";
+import { useMemoryOwner } from "../api/get-memory-owner";
+import { captionsUrl, useTranscript } from "../api/transcript";
+import { BetterTranscript } from "./better-transcript";
+import { FollowAlong } from "./follow-along";
 import { MemoryStateBadge } from "./memory-list";
+import { MemoryOwnerLink, ownerProfilePath } from "./memory-owner";
 import { MemoryScores } from "./memory-scores";
 import { MemoryTagsCard } from "./memory-tags-card";
 import { BackButton, MemoryHeading, MemoryTextCards } from "./memory-text";
@@ -26,13 +31,30 @@ const DeleteMemoryDialog = lazy(() =>
   import("./delete-memory-dialog").then((m) => ({ default: m.DeleteMemoryDialog })),
 );
 
-/** /memory/{id}: audio, transcript, summary, scores, tags, and the comments card's place. */
-export function MemoryPage({ id }: { id: string }) {
+const NO_SEGMENTS: never[] = [];
+
+/**
+ * /memory/{id}: audio, transcript, summary, scores, tags, and the comments card's place, which
+ * app/ fills (`comments`): features do not import each other.
+ */
+export function MemoryPage({
+  id,
+  comments,
+}: {
+  id: string;
+  comments?: (memoryId: string, isOwner: boolean) => ReactNode;
+}) {
   const [, navigate] = useLocation();
   const { data: user } = useUser();
   const memory = useMemory(id);
+  const owner = useMemoryOwner(id).data?.owner;
   const remove = useDeleteMemory();
   const [confirming, setConfirming] = useState(false);
+  // The transcript follows the player's audio element and seeks it (ADR 0041).
+  const audio = useRef<HTMLAudioElement>(null);
+  const timed = useTranscript(id, memory.data?.status === "saved");
+  // Opened from a search (?q=...): the transcript starts at the first sentence that matched.
+  const search = new URLSearchParams(useSearch()).get("q") ?? "";
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll again when another memory opens
   useEffect(() => {
@@ -76,8 +98,9 @@ export function MemoryPage({ id }: { id: string }) {
 
   return (
     <article className="space-y-6">
-      <div className="flex items-center justify-between">
-        <BackButton />
+      <div className="flex items-center justify-between gap-2">
+        <BackButton fallback={owner ? ownerProfilePath(owner) : "/"} />
+        <MemoryOwnerLink owner={owner} />
         {isOwner ? (
           <Button
             variant="ghost"
@@ -99,17 +122,35 @@ export function MemoryPage({ id }: { id: string }) {
         {/* Mounted while it runs (the memory is processing then), so its notices stay on screen;
             nothing to regenerate from without a transcript. */}
         {isOwner && data.transcript.trim() ? <RegenerateButton memory={data} /> : null}
+        {isOwner ? <BetterTranscript memory={data} /> : null}
         <AudioPlayer
           src={data.audioUrl}
           caption={formatRecordedAt(data.recordedAt)}
           durationHint={data.duration}
+          audioRef={audio}
+          captions={
+            timed.data?.segments.length
+              ? { src: captionsUrl(data.id), language: data.language }
+              : undefined
+          }
         />
       </header>
-      <MemoryTextCards memory={data} />
+      <MemoryPhotos memoryId={data.id} photos={data.photos} isOwner={isOwner} />
+      <MemoryTextCards
+        memory={data}
+        transcript={
+          <FollowAlong
+            transcript={data.transcript}
+            segments={timed.data?.segments ?? NO_SEGMENTS}
+            audio={audio}
+            search={search}
+          />
+        }
+      />
       <MemoryScores scores={data.scores} />
       {/* Tags are edited once processing has made them (ADR 0011). */}
       <MemoryTagsCard memory={data} isOwner={isOwner && isEditable(data)} />
-      <CommentsCard memoryId={data.id} isOwner={isOwner} />
+      {comments?.(data.id, isOwner)}
       {confirming ? (
         <Suspense fallback={null}>
           <DeleteMemoryDialog

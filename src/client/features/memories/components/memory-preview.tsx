@@ -2,6 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { useUser } from "../../auth/api/get-user";
 import { memoryQueryOptions } from "../api/get-memory";
+import { memoryOwnerQueryOptions } from "../api/get-memory-owner";
+import { MemoryOwnerLink, ownerProfilePath } from "./memory-owner";
 import { BackButton, MemoryHeading, MemoryTextCards } from "./memory-text";
 
 /**
@@ -19,16 +21,18 @@ const PLAYER_PLACE = "h-16";
 export function MemoryPreview({ id }: { id: string }) {
   const { data: user } = useUser();
   const { data: memory } = useQuery(memoryQueryOptions(id));
+  const owner = useQuery(memoryOwnerQueryOptions(id)).data?.owner;
   // The owner's page has more above the words (delete, regenerate): a preview would jump.
-  if (!memory || memory.status !== "saved" || (user && user.id === memory.user_id)) {
+  if (memory?.status !== "saved" || (user && user.id === memory.user_id)) {
     return <PageLoading />;
   }
   return (
     // As tall as the screen, as PageLoading is: the footer starts below the fold, and the page
     // arriving (longer than its preview) pushes nothing the reader can see.
     <article className="min-h-screen space-y-6" aria-busy="true" data-testid="memory-preview">
-      <div className="flex items-center justify-between">
-        <BackButton />
+      <div className="flex items-center justify-between gap-2">
+        <BackButton fallback={owner ? ownerProfilePath(owner) : "/"} />
+        <MemoryOwnerLink owner={owner} />
       </div>
       <header className="space-y-3">
         <MemoryHeading memory={memory} />

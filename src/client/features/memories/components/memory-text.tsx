@@ -1,20 +1,25 @@
 import { ArrowLeft } from "lucide-react";
+import type { ReactNode } from "react";
 import { useLocation } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
+import { hasInAppPrevious } from "../../../lib/in-app-history";
 
 // The parts of a memory's page its preview draws too (memory-preview.tsx): one markup for both, so
 // the page arriving over its preview moves nothing.
 
-/** Back to where the reader came from, or home when the page was opened first. */
-export function BackButton() {
+/**
+ * Back to the app's screen the reader came from; when this page was the first (a QR code, a mail),
+ * to `fallback` (the owner's memories, else home). Never out of the app.
+ */
+export function BackButton({ fallback = "/" }: { fallback?: string }) {
   const [, navigate] = useLocation();
   return (
     <Button
       variant="ghost"
-      onClick={() => (window.history.length > 1 ? window.history.back() : navigate("/"))}
+      onClick={() => (hasInAppPrevious() ? window.history.back() : navigate(fallback))}
     >
       <ArrowLeft className="h-4 w-4" aria-hidden="true" />
       Back
@@ -37,13 +42,26 @@ export function MemoryHeading({ memory }: { memory: Pick<Memory, "title" | "ques
   );
 }
 
-/** The memory's words: its transcript and summary. */
-export function MemoryTextCards({ memory }: { memory: Pick<Memory, "transcript" | "summary"> }) {
+/**
+ * The memory's words: its transcript and summary. The page passes `transcript` to follow it while
+ * it plays (the same words, laid out the same).
+ */
+export function MemoryTextCards({
+  memory,
+  transcript,
+}: {
+  memory: Pick<Memory, "transcript" | "summary">;
+  transcript?: ReactNode;
+}) {
   return (
     <>
       <Card className="space-y-2">
         <h2 className="text-lg font-semibold">Transcript</h2>
-        <p className="whitespace-pre-wrap">{memory.transcript}</p>
+        {transcript ?? (
+          <p className="whitespace-pre-wrap" data-testid="transcript">
+            {memory.transcript}
+          </p>
+        )}
       </Card>
       <Card className="space-y-2">
         <h2 className="text-lg font-semibold">Summary</h2>

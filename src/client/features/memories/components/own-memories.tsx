@@ -7,6 +7,7 @@ import { useMemories } from "../api/get-memories";
 import { MemoryList } from "./memory-list";
 import { SearchBox } from "./search-box";
 import { useListParams } from "./use-list-params";
+import { YearNavigator } from "./year-navigator";
 
 const MemoryBookDialog = lazy(() =>
   import("./memory-book-dialog").then((m) => ({ default: m.MemoryBookDialog })),
@@ -18,7 +19,7 @@ export function OwnMemories({ userId }: { userId: string }) {
   const { page, search, setPage, setSearch } = useListParams();
   const backup = useBackupDownload();
   const [bookOpen, setBookOpen] = useState(false);
-  const memories = useMemories({ page, search, enabled: true });
+  const memories = useMemories({ page, search });
 
   const searching = search.trim() !== "";
   return (
@@ -42,6 +43,9 @@ export function OwnMemories({ userId }: { userId: string }) {
       <h2 id="recent-memories" className="text-xl font-semibold">
         {MESSAGES.recentMemories}
       </h2>
+      {searching ? null : (
+        <YearNavigator total={memories.isPlaceholderData ? undefined : memories.data?.total} />
+      )}
       <MemoryList
         data={memories.data}
         isLoading={memories.isLoading}
@@ -49,6 +53,7 @@ export function OwnMemories({ userId }: { userId: string }) {
         page={page}
         onPage={setPage}
         isOwner={(memory) => memory.user_id === userId}
+        search={search}
         empty={
           <>
             <p>{MESSAGES.noMemoriesFound}</p>

@@ -5,6 +5,7 @@ import { useProfileMemories } from "../api/get-memories";
 import { MemoryList } from "./memory-list";
 import { SearchBox } from "./search-box";
 import { useListParams } from "./use-list-params";
+import { YearNavigator } from "./year-navigator";
 
 /** A profile's shared memories with search, 15 per page, and the edit dialog for the owner. */
 export function ProfileMemories({ username, isOwner }: { username: string; isOwner: boolean }) {
@@ -24,6 +25,12 @@ export function ProfileMemories({ username, isOwner }: { username: string; isOwn
         onSearch={setSearch}
         placeholder={isOwner ? MESSAGES.searchPlaceholder : MESSAGES.searchTheseMemories}
       />
+      {search.trim() ? null : (
+        <YearNavigator
+          username={username}
+          total={memories.isPlaceholderData ? undefined : memories.data?.total}
+        />
+      )}
       <MemoryList
         data={memories.data}
         isLoading={memories.isLoading}
@@ -31,6 +38,7 @@ export function ProfileMemories({ username, isOwner }: { username: string; isOwn
         page={page}
         onPage={setPage}
         isOwner={(memory) => Boolean(user) && memory.user_id === user?.id}
+        search={search}
         empty={search.trim() ? <p>{MESSAGES.noMemoriesFound}</p> : <p>{MESSAGES.profileEmpty}</p>}
       />
     </section>

@@ -12,7 +12,7 @@ import {
   me,
   renderWithApp,
   userHandler,
-} from "../test/fake-api";
+} from "../../../test/fake-api";
 import { EditMemoryDialog } from "./edit-memory-dialog";
 import { MemoryPage } from "./memory-page";
 

@@ -7,7 +7,7 @@ import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { invalidateMemoryLists } from "../api/get-memories";
-import { memoryUrl } from "../api/memory-keys";
+import { memoryKeys } from "../api/memory-keys";
 import { retryProcessing } from "../processing/processing-api";
 
 /** The owner's retry for a memory whose processing failed: resumes at the stage that failed. */
@@ -18,7 +18,7 @@ export function RetryButton({ memory, className }: { memory: Memory; className?:
     setPending(true);
     try {
       const updated = await retryProcessing(memory.id);
-      queryClient.setQueryData([memoryUrl(memory.id)], updated);
+      queryClient.setQueryData(memoryKeys.detail(memory.id), updated);
       await invalidateMemoryLists(queryClient);
     } catch (error) {
       toast({

@@ -3,15 +3,17 @@ import { UserPlus } from "lucide-react";
 import { useState } from "react";
 import { Link } from "wouter";
 import { MESSAGES, recordingsAdded, unclaimedDeadline } from "../../../../shared/messages";
+import { canRetryProcessing, familyMessage } from "../../../../shared/rules";
 import type { UnclaimedMemory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
+import { formatRecordedAt } from "../../../lib/format-date";
 import { useUser } from "../../auth/api/get-user";
 import { useUnclaimedMemories } from "../api/get-unclaimed";
 import { claimMemories } from "../processing/claim-memories";
 import { requestSaveToAccount } from "../processing/memory-saved-events";
-import { formatRecordedAt } from "../utils/date-time";
 import { DeleteMemoryButton } from "./delete-memory-button";
+import { RecordAgainButton } from "./failed-memory-actions";
 import { MemoryStateBadge } from "./memory-list";
 import { RetryButton } from "./retry-button";
 
@@ -75,16 +77,19 @@ function UnclaimedItem({ memory, loggedIn }: { memory: UnclaimedMemory; loggedIn
           <MemoryStateBadge memory={memory} />
         </span>
         {memory.status === "failed" && memory.error ? (
-          <span className="block text-sm text-red-800">{memory.error}</span>
+          <span className="block text-sm text-slate-700">
+            {familyMessage(memory.error, MESSAGES.processingFailed)}
+          </span>
         ) : null}
         <span className="block text-xs text-slate-700">
           {unclaimedDeadline(formatRecordedAt(memory.claimExpiresAt))}
         </span>
       </Link>
       <div className="flex flex-wrap gap-2">
-        {memory.status === "failed" ? (
+        {memory.status === "failed" && canRetryProcessing(memory) ? (
           <RetryButton memory={memory} className="min-h-11 sm:min-h-8" />
         ) : null}
+        {memory.status === "failed" && !canRetryProcessing(memory) ? <RecordAgainButton /> : null}
         {memory.status === "failed" ? <DeleteMemoryButton memory={memory} /> : null}
         <Button
           size="sm"

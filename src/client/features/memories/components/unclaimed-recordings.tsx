@@ -1,8 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
-import type { UnclaimedMemories } from "../../../../shared/schemas";
 import { useUser } from "../../auth/api/get-user";
-import { UNCLAIMED_URL } from "../api/memory-keys";
+import { unclaimedQueryOptions } from "../api/get-unclaimed";
 
 // Loaded only when this browser has such recordings, keeping the home page's first download small.
 const UnclaimedList = lazy(() =>
@@ -16,7 +15,7 @@ const UnclaimedList = lazy(() =>
 export function UnclaimedRecordings() {
   const { isLoading: sessionLoading } = useUser();
   // The list itself polls while one is processing (useUnclaimedMemories).
-  const unclaimed = useQuery<UnclaimedMemories>({ queryKey: [UNCLAIMED_URL] });
+  const unclaimed = useQuery(unclaimedQueryOptions());
   if (sessionLoading || !unclaimed.data?.items.length) return null;
   return (
     <Suspense fallback={null}>

@@ -2,7 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { Memory } from "../../../../shared/schemas";
 import { errorMessage } from "../../../lib/api-client";
 import { invalidateMemoryLists } from "../api/get-memories";
-import { memoryUrl } from "../api/memory-keys";
+import { memoryKeys } from "../api/memory-keys";
 import { claimMemory } from "./processing-api";
 
 export interface ClaimOutcome {
@@ -24,7 +24,7 @@ export async function claimMemories(
   for (const id of ids) {
     try {
       const memory = await claimMemory(id);
-      queryClient.setQueryData([memoryUrl(id)], memory);
+      queryClient.setQueryData(memoryKeys.detail(id), memory);
       outcome.claimed.push(memory);
     } catch (error) {
       outcome.failures.push(errorMessage(error));

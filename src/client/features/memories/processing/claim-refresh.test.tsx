@@ -1,13 +1,11 @@
-import { act, screen, waitFor } from "@testing-library/react";
+import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
+import { fakeApi, json, makeMemory, me, pageOf, renderWithApp } from "../../../test/fake-api";
 import { HomeMemories } from "../components/home-memories";
-import { fakeApi, json, makeMemory, me, pageOf, renderWithApp } from "../test/fake-api";
 import { MemorySavedEffects } from "./memory-saved-effects";
 import { announceMemorySaved } from "./memory-saved-events";
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Issue 14: after "Account saved!" the claimed memory was missing ("No memories found.") whenever
@@ -18,6 +16,15 @@ describe("claiming after signing up", () => {
   it("leaves the claimed memory in the list even when the first list response is slow", async () => {
     let registered = false;
     let claimed = false;
+    // The first list request is on its way before the claim, and answered after it.
+    let listAsked = () => {};
+    const firstListAsked = new Promise<void>((resolve) => {
+      listAsked = resolve;
+    });
+    let claimDone = () => {};
+    const claimFinished = new Promise<void>((resolve) => {
+      claimDone = resolve;
+    });
     const api = fakeApi([
       ({ url }) =>
         url === "/api/user"
@@ -32,14 +39,16 @@ describe("claiming after signing up", () => {
       },
       async ({ method, url }) => {
         if (method !== "POST" || url !== "/api/memories/m1/claim") return undefined;
-        await delay(50); // the list request is on its way first
+        await firstListAsked;
         claimed = true;
+        claimDone();
         return json(makeMemory({ user_id: me.id }));
       },
       async ({ url }) => {
         if (!url.startsWith("/api/memories?page=1")) return undefined;
         const items = claimed ? [makeMemory({ user_id: me.id })] : [];
-        await delay(400); // slow: it arrives after the claim, with what was true before it
+        listAsked();
+        await claimFinished; // slow: it arrives after the claim, with what was true before it
         return json(pageOf(items));
       },
       ({ url }) => (url === "/api/memories/unclaimed" ? json({ items: [] }) : undefined),
@@ -58,10 +67,7 @@ describe("claiming after signing up", () => {
     await user.click(screen.getByRole("button", { name: "Save Account" }));
     expect(await screen.findByText(MESSAGES.accountSaved)).toBeInTheDocument();
 
-    await waitFor(
-      () => expect(screen.getByRole("list", { name: "Memories" })).toBeInTheDocument(),
-      { timeout: 3000 },
-    );
+    expect(await screen.findByRole("list", { name: "Memories" })).toBeInTheDocument();
     expect(screen.getByText("Our day at the beach")).toBeInTheDocument();
     expect(screen.queryByText(MESSAGES.noMemoriesFound)).toBeNull();
     // The first list request really was answered before the claim and then asked again.

@@ -2,9 +2,9 @@ import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
-import { keepRecording, processPending } from "../../recorder/pending-uploads";
-import { fakeApi, json, makeMemory, renderWithApp } from "../test/fake-api";
-import "./memory-finisher";
+import type { UploadQueue } from "../../../lib/upload-queue";
+import { fakeApi, json, makeMemory, renderWithApp } from "../../../test/fake-api";
+import { memoryKeys } from "../api/memory-keys";
 import { MemorySavedEffects } from "./memory-saved-effects";
 
 function server(final: Partial<Memory>) {
@@ -23,28 +23,29 @@ function server(final: Partial<Memory>) {
   ]);
 }
 
-async function recordAndFinish(notices: string[]) {
-  const id = await keepRecording({
+/** Keeps a recording in the app's upload queue and runs it through the 'memory' finisher. */
+async function recordAndFinish(uploads: UploadQueue, notices: string[]) {
+  const id = await uploads.keep({
     kind: "memory",
     blob: new Blob([new Uint8Array(2048)], { type: "audio/mpeg" }),
     filename: "recording.mp3",
     recordedAt: "2026-05-01T10:00:00.000Z",
   });
-  return processPending(id, (notice) => void notices.push(notice));
+  return uploads.process(id, (notice) => void notices.push(notice));
 }
 
 describe("the memory finisher", () => {
   it("uploads, has the server process it with progress notices, then celebrates and refreshes lists", async () => {
     const api = server({ status: "saved", stage: null });
-    const { queryClient } = renderWithApp(<MemorySavedEffects />);
-    queryClient.setQueryData(["/api/memories?page=1"], {
+    const { queryClient, uploads } = renderWithApp(<MemorySavedEffects />);
+    queryClient.setQueryData(memoryKeys.own(1, ""), {
       items: [],
       total: 0,
       page: 1,
       pageSize: 15,
     });
     const notices: string[] = [];
-    const result = (await recordAndFinish(notices)) as Memory;
+    const result = (await recordAndFinish(uploads, notices)) as Memory;
     expect(result.status).toBe("saved");
     // Summarizing and scoring ran between two polls: their notices are not skipped.
     expect(notices).toEqual([
@@ -56,7 +57,7 @@ describe("the memory finisher", () => {
       MESSAGES.saving,
     ]);
     expect(await screen.findByText(MESSAGES.memorySaved)).toBeInTheDocument();
-    expect(queryClient.getQueryState(["/api/memories?page=1"])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(memoryKeys.own(1, ""))?.isInvalidated).toBe(true);
     expect(api.requests.find((r) => r.url === "/api/memories/process")?.body).toEqual({
       audioUrl: "/api/audio/a1",
       recordedAt: "2026-05-01T10:00:00.000Z",
@@ -69,10 +70,10 @@ describe("the memory finisher", () => {
       stage: "tag",
       error: "Failed to generate tags: Invalid tag format",
     });
-    renderWithApp(<MemorySavedEffects />);
+    const { uploads } = renderWithApp(<MemorySavedEffects />);
     // The failed memory (with its audio) is on the server, where its owner retries it: the
     // browser's copy is done with, so no stuck "waiting" recording lingers.
-    await expect(recordAndFinish([])).resolves.toMatchObject({ status: "failed" });
+    await expect(recordAndFinish(uploads, [])).resolves.toMatchObject({ status: "failed" });
     expect(await screen.findByText(MESSAGES.processingFailed)).toBeInTheDocument();
     expect(screen.getByText("Failed to generate tags: Invalid tag format")).toBeInTheDocument();
   });
@@ -86,8 +87,8 @@ describe("the memory finisher", () => {
           ? json({ message: "Too many requests. Please wait a moment and try again." }, 429)
           : undefined,
     ]);
-    renderWithApp(<MemorySavedEffects />);
-    await expect(recordAndFinish([])).rejects.toThrow();
+    const { uploads } = renderWithApp(<MemorySavedEffects />);
+    await expect(recordAndFinish(uploads, [])).rejects.toThrow();
     expect(await screen.findByText(MESSAGES.failedSaveMemory)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.tooManyRequests)).toBeInTheDocument();
     expect(screen.queryByText(/try again\. Please try again/)).toBeNull();

@@ -1,7 +1,9 @@
 import { failedSaveMemoryDescription, MESSAGES } from "../../../../shared/messages";
+import { PHOTO_MESSAGES } from "../../../../shared/photos";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
-import { registerFinisher } from "../../recorder/pending-uploads";
+import type { Finisher } from "../../../lib/upload-queue";
+import { addPhoto } from "../../photos/api/add-photo";
 import { announceMemoryFailed, announceMemorySaved } from "./memory-saved-events";
 import { ProcessingFailedError, runMemoryProcessing } from "./run-processing";
 
@@ -11,16 +13,46 @@ function questionOf(meta: unknown): string | undefined {
   return typeof question === "string" && question ? question : undefined;
 }
 
+/** The photo the story was told about ("Start from a photo"), kept with the recording. */
+function photoOf(meta: unknown): Blob | undefined {
+  const photo = (meta as { photo?: unknown } | null)?.photo;
+  return photo instanceof Blob ? photo : undefined;
+}
+
+/**
+ * Adds the story's photo to its new memory. A failure says so and is not retried: the recording is
+ * safe, and sending the photo again could add it twice (it can be added on the memory's page).
+ */
+async function attachPhoto(memoryId: string, meta: unknown): Promise<void> {
+  const photo = photoOf(meta);
+  if (!photo) return;
+  try {
+    await addPhoto(memoryId, photo);
+  } catch (error) {
+    toast({
+      title: PHOTO_MESSAGES.addFailed,
+      description: errorMessage(error),
+      variant: "destructive",
+    });
+  }
+}
+
 /**
  * What happens to a recorded memory after its upload: the server processes it while the recorder
- * shows each stage's notice; then the app celebrates (see MemorySavedEffects). Registered when
- * this module loads (app.tsx imports it) so recordings kept from an earlier visit finish too.
+ * shows each stage's notice; then the app celebrates (see MemorySavedEffects). The app's upload
+ * queue runs it for recordings of kind 'memory' (app.tsx), kept from an earlier visit too.
  */
-registerFinisher("memory", async (upload, report) => {
+export const finishMemory: Finisher = async (upload, report) => {
   try {
     const memory = await runMemoryProcessing(
       { ...upload, question: questionOf(upload.meta) },
       report,
+      {
+        // As soon as the memory exists, so its summary knows it is about a photo. A memory that
+        // has photos already (this recording sent again) is not given the photo twice.
+        onStarted: (started) =>
+          started.photos.length === 0 ? attachPhoto(started.id, upload.meta) : Promise.resolve(),
+      },
     );
     announceMemorySaved(memory);
     return memory;
@@ -43,4 +75,4 @@ registerFinisher("memory", async (upload, report) => {
     });
     throw error;
   }
-});
+};

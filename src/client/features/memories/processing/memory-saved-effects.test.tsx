@@ -2,7 +2,7 @@ import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
-import { fakeApi, json, makeMemory, me, renderWithApp } from "../test/fake-api";
+import { fakeApi, json, makeMemory, me, renderWithApp } from "../../../test/fake-api";
 import { MemorySavedEffects } from "./memory-saved-effects";
 import { announceMemorySaved } from "./memory-saved-events";
 

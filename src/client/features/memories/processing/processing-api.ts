@@ -1,6 +1,7 @@
 import { MESSAGES } from "../../../../shared/messages";
+import { memoryResponse } from "../../../../shared/responses";
 import type { Memory, PipelineStage, ProcessMemoryBody } from "../../../../shared/schemas";
-import { apiRequest } from "../../../lib/api-client";
+import { requestJson } from "../../../lib/api-client";
 import { memoryUrl } from "../api/memory-keys";
 
 /** The notice shown while the server runs each stage (the recorder shows convert and upload). */
@@ -20,20 +21,17 @@ export const STAGE_ORDER = Object.keys(STAGE_NOTICES) as PipelineStage[];
 
 /** POST /api/memories/process: the memory, in state 'processing' (or as it is, when sent again). */
 export async function startProcessing(body: ProcessMemoryBody): Promise<Memory> {
-  const res = await apiRequest("POST", "/api/memories/process", body);
-  return (await res.json()) as Memory;
+  return requestJson("POST", "/api/memories/process", memoryResponse, body);
 }
 
 /** GET /api/memories/{id}: polled for progress. */
 export async function fetchMemory(id: string): Promise<Memory> {
-  const res = await apiRequest("GET", memoryUrl(id));
-  return (await res.json()) as Memory;
+  return requestJson("GET", memoryUrl(id), memoryResponse);
 }
 
 /** POST /api/memories/{id}/retry: resumes a failed memory at the stage that failed. */
 export async function retryProcessing(id: string): Promise<Memory> {
-  const res = await apiRequest("POST", `${memoryUrl(id)}/retry`);
-  return (await res.json()) as Memory;
+  return requestJson("POST", `${memoryUrl(id)}/retry`, memoryResponse);
 }
 
 /**
@@ -41,12 +39,10 @@ export async function retryProcessing(id: string): Promise<Memory> {
  * its summary, title, scores and tags are made again from its transcript.
  */
 export async function regenerateMemory(id: string): Promise<Memory> {
-  const res = await apiRequest("POST", `${memoryUrl(id)}/regenerate`);
-  return (await res.json()) as Memory;
+  return requestJson("POST", `${memoryUrl(id)}/regenerate`, memoryResponse);
 }
 
 /** POST /api/memories/{id}/claim: attaches a memory recorded while logged out to the new account. */
 export async function claimMemory(id: string): Promise<Memory> {
-  const res = await apiRequest("POST", `${memoryUrl(id)}/claim`);
-  return (await res.json()) as Memory;
+  return requestJson("POST", `${memoryUrl(id)}/claim`, memoryResponse);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
 import { type Memory, PIPELINE_STAGES } from "../../../../shared/schemas";
-import { fakeApi, json, makeMemory } from "../test/fake-api";
+import { fakeApi, json, makeMemory } from "../../../test/fake-api";
 import { STAGE_ORDER } from "./processing-api";
 import { ProcessingFailedError, runMemoryProcessing } from "./run-processing";
 
@@ -94,7 +94,8 @@ describe("runMemoryProcessing", () => {
       done = true;
     });
     await vi.waitFor(() => expect(shown.at(-1)?.notice).toBe(MESSAGES.saving));
-    await new Promise((r) => setTimeout(r, 10));
+    // One turn of the event loop: everything that could run before the notice is released has.
+    await new Promise((r) => setTimeout(r, 0));
     expect(done).toBe(false);
     shown.at(-1)?.release();
     await running;

@@ -1,5 +1,5 @@
 import type { Memory, PipelineStage } from "../../../../shared/schemas";
-import type { ReportNotice } from "../../recorder/pending-uploads";
+import type { ReportNotice } from "../../../lib/upload-queue";
 import {
   fetchMemory,
   retryProcessing,
@@ -20,6 +20,8 @@ export class ProcessingFailedError extends Error {
 export interface RunOptions {
   pollMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** Runs once the server has the memory, before it is followed (a story's photo is added then). */
+  onStarted?: (memory: Memory) => Promise<void>;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -39,6 +41,7 @@ export async function runMemoryProcessing(
     recordedAt: upload.recordedAt,
     ...(upload.question ? { question: upload.question } : {}),
   });
+  await options.onStarted?.(memory);
   if (memory.status === "failed") memory = await retryProcessing(memory.id);
   return followProcessing(memory, report, options);
 }

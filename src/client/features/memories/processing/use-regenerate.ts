@@ -4,18 +4,23 @@ import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
-import { NoticeSequencer } from "../../recorder/notice-sequencer";
+import { NoticeSequencer } from "../../../lib/notice-sequencer";
 import { invalidateMemoryLists } from "../api/get-memories";
-import { memoryUrl } from "../api/memory-keys";
+import { memoryKeys } from "../api/memory-keys";
 import { regenerateMemory } from "./processing-api";
 import { followProcessing, ProcessingFailedError } from "./run-processing";
 
 /**
- * Has the server make a memory's summary, title, scores and tags again from its transcript, and
- * follows it with the recorder's progress notices ("Summarizing...", "Scoring...", ...), each shown
- * for its minimum time (docs/adr/0013). `notice` is the one to show now ("" when idle).
+ * Has the server make a memory's summary, title, scores and tags again from its transcript (or,
+ * with `start` = retranscribeMemory, the transcript too), and follows it with the recorder's
+ * progress notices ("Summarizing...", "Scoring...", ...), each shown for its minimum time
+ * (docs/adr/0013). `notice` is the one to show now ("" when idle).
  */
-export function useRegenerate(memoryId: string) {
+export function useRegenerate(
+  memoryId: string,
+  start: (id: string) => Promise<Memory> = regenerateMemory,
+  failedTitle: string = MESSAGES.regenerateFailed,
+) {
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState("");
   const [pending, setPending] = useState(false);
@@ -23,7 +28,7 @@ export function useRegenerate(memoryId: string) {
   // Leaving the page stops the notices' clock; the server carries on regardless.
   useEffect(() => () => running.current?.stop(), []);
 
-  const show = (memory: Memory) => queryClient.setQueryData([memoryUrl(memory.id)], memory);
+  const show = (memory: Memory) => queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
 
   /** Resolves with the saved memory, or null when it failed (a toast says why). */
   const regenerate = async (): Promise<Memory | null> => {
@@ -31,7 +36,7 @@ export function useRegenerate(memoryId: string) {
     running.current = notices;
     setPending(true);
     try {
-      const started = await regenerateMemory(memoryId);
+      const started = await start(memoryId);
       show(started);
       const saved = await followProcessing(started, notices.push);
       show(saved);
@@ -44,7 +49,7 @@ export function useRegenerate(memoryId: string) {
         await invalidateMemoryLists(queryClient);
       }
       toast({
-        title: MESSAGES.regenerateFailed,
+        title: failedTitle,
         description: errorMessage(error),
         variant: "destructive",
       });

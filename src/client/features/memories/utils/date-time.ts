@@ -19,23 +19,3 @@ export function localInputToIso(value: string): string | null {
   const date = new Date(y, mo - 1, d, h, mi, 0, 0);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
-
-/** How a recorded date reads (also built ahead by warm-date-format.worker.ts). */
-export const RECORDED_AT_FORMAT: Intl.DateTimeFormatOptions = {
-  year: "numeric",
-  month: "long",
-  day: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-};
-
-// Made once: `toLocaleString` with options builds a new formatter on every call (slow, per row).
-let recordedAtFormat: Intl.DateTimeFormat | undefined;
-
-/** A recorded date for lists and the memory page, in the reader's locale and zone. */
-export function formatRecordedAt(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  recordedAtFormat ??= new Intl.DateTimeFormat(undefined, RECORDED_AT_FORMAT);
-  return recordedAtFormat.format(date);
-}

@@ -1,9 +1,18 @@
-import { useQuery } from "@tanstack/react-query";
-import type { PublicProfile } from "../../../../shared/schemas";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { publicProfileResponse } from "../../../../shared/responses";
+import { getJson } from "../../../lib/api-client";
 
 export const profilePath = (username: string) => `/api/users/${encodeURIComponent(username)}`;
 
-/** A profile by username; the query fails with a 404 ApiError when missing or private. */
+export const profileKeys = { detail: (username: string) => ["profiles", username] as const };
+
+/** GET /api/users/{username}: fails with a 404 ApiError when missing or private. */
+export const profileQueryOptions = (username: string) =>
+  queryOptions({
+    queryKey: profileKeys.detail(username),
+    queryFn: () => getJson(profilePath(username), publicProfileResponse),
+  });
+
 export function useProfile(username: string) {
-  return useQuery<PublicProfile>({ queryKey: [profilePath(username)] });
+  return useQuery(profileQueryOptions(username));
 }

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { userResponse } from "../../../../shared/responses";
 import type { User, VisibilityBody } from "../../../../shared/schemas";
-import { apiRequest } from "../../../lib/api-client";
-import { USER_PATH } from "../../auth/api/get-user";
-import { profilePath } from "./get-profile";
+import { requestJson } from "../../../lib/api-client";
+import { userKeys } from "../../auth/api/get-user";
+import { profileKeys } from "./get-profile";
 
 export async function updateVisibility(body: VisibilityBody): Promise<User> {
-  const res = await apiRequest("POST", "/api/user/visibility", body);
-  return (await res.json()) as User;
+  return requestJson("POST", "/api/user/visibility", userResponse, body);
 }
 
 /** Spec 4: the cached user is updated on success. */
@@ -15,8 +15,8 @@ export function useUpdateVisibility() {
   return useMutation({
     mutationFn: updateVisibility,
     onSuccess: async (user) => {
-      queryClient.setQueryData([USER_PATH], user);
-      await queryClient.invalidateQueries({ queryKey: [profilePath(user.username)] });
+      queryClient.setQueryData(userKeys.session, user);
+      await queryClient.invalidateQueries({ queryKey: profileKeys.detail(user.username) });
     },
   });
 }

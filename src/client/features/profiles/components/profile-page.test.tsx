@@ -1,9 +1,14 @@
-import { act, screen, waitFor } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { documentTitle, MESSAGES } from "../../../../shared/messages";
+import { RELATIVES } from "../../../../shared/relatives";
 import type { User } from "../../../../shared/schemas";
-import { fakeApi, renderWithApp } from "../../../test/app-render";
-import { USER_PATH } from "../../auth/api/get-user";
+import { SHARE_MESSAGES } from "../../../../shared/share-links";
+import { TopBar } from "../../../app/top-bar";
+import { RelativeViewProvider } from "../../../lib/relative-view";
+import { fakeApi, renderWithApp } from "../../../test/fake-api";
+import { userKeys } from "../../auth/api/get-user";
 import { ProfilePage } from "./profile-page";
 
 afterEach(() => {
@@ -103,7 +108,7 @@ describe("ProfilePage for its owner and for visitors", () => {
     const { queryClient } = renderWithApp(<ProfilePage username="joanna" />);
     const badge = await screen.findByTestId("profile-visibility");
     // What the visibility toggle in the user menu does on success (the user cache is updated).
-    act(() => queryClient.setQueryData([USER_PATH], { ...jo, isPublic: true }));
+    act(() => queryClient.setQueryData(userKeys.session, { ...jo, isPublic: true }));
     await waitFor(() => expect(badge).toHaveTextContent(MESSAGES.profilePublic));
     expect(badge).toHaveTextContent(MESSAGES.profilePublicHint);
   });
@@ -121,5 +126,138 @@ describe("ProfilePage for its owner and for visitors", () => {
     expect(await screen.findByTestId("not-found")).toHaveTextContent(MESSAGES.profileNotFound);
     expect(screen.getByRole("link", { name: MESSAGES.returnToHome })).toHaveAttribute("href", "/");
     await waitFor(() => expect(document.title).toBe(documentTitle(MESSAGES.profileNotFound)));
+  });
+});
+
+describe("the shared view: a relative come through a share link", () => {
+  const page = (memory: Record<string, unknown>) => ({
+    items: [memory],
+    total: 1,
+    page: 1,
+    pageSize: 15,
+  });
+  const memory = {
+    id: "m1",
+    user_id: "u1",
+    title: "The summer we learned to swim in the cold lake behind Grandpa's house",
+    audioUrl: "/api/audio/a1",
+    transcript: "",
+    summary: "",
+    scores: {
+      meaningfulness: 5,
+      cuteness: 5,
+      excitement: 5,
+      interest: 5,
+      uniqueness: 5,
+      overall: 5,
+    },
+    duration: 3,
+    recordedAt: "2024-06-01T12:30:00.000Z",
+    tags: [],
+    status: "saved",
+    stage: null,
+    error: null,
+    createdAt: "2024-06-01T12:31:00.000Z",
+    question: null,
+    language: null,
+    photos: [],
+  };
+
+  function relativeApi(sharedWithYou: boolean) {
+    return fakeApi({
+      "GET /api/user": { status: 401, body: { message: "Not logged in" } },
+      "GET /api/users/joanna": { body: { ...jo, sharedWithYou } },
+      "GET /api/users/joanna/memories": { body: page(memory) },
+    });
+  }
+
+  it("welcomes them: who shared, that they can listen and answer by voice, no Log in or Sign up", async () => {
+    relativeApi(true);
+    renderWithApp(
+      <RelativeViewProvider>
+        <TopBar />
+        <ProfilePage username="joanna" />
+      </RelativeViewProvider>,
+    );
+    const welcome = await screen.findByTestId("shared-welcome");
+    expect(
+      within(welcome).getByRole("heading", { name: RELATIVES.welcomeTitle("Grandma Jo") }),
+    ).toBeInTheDocument();
+    expect(welcome).toHaveTextContent(RELATIVES.welcomeListen);
+    expect(welcome).toHaveTextContent(RELATIVES.welcomeAnswer);
+    // Each memory plays in place; its title may take two lines.
+    expect(
+      await screen.findByRole("button", { name: RELATIVES.playMemory(memory.title) }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(memory.title)).toHaveClass("line-clamp-2");
+    await waitFor(() => expect(screen.queryByRole("button", { name: MESSAGES.logIn })).toBeNull());
+    expect(screen.queryByRole("button", { name: MESSAGES.signUp })).toBeNull();
+  });
+
+  it("a visitor of a public profile gets no welcome and keeps Log in", async () => {
+    relativeApi(false);
+    renderWithApp(
+      <RelativeViewProvider>
+        <TopBar />
+        <ProfilePage username="joanna" />
+      </RelativeViewProvider>,
+    );
+    await screen.findByRole("heading", { name: "Grandma Jo's Memories" });
+    expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
+    expect(screen.queryByTestId("shared-welcome")).toBeNull();
+  });
+
+  it("a relative asks for news of new stories with their email, checked first", async () => {
+    const api = fakeApi({
+      "GET /api/user": { status: 401, body: { message: "Not logged in" } },
+      "GET /api/users/joanna": { body: { ...jo, sharedWithYou: true } },
+      "GET /api/users/joanna/memories": { body: page(memory) },
+      "POST /api/relative-news": { status: 201, body: { ok: true } },
+    });
+    const user = userEvent.setup();
+    renderWithApp(<ProfilePage username="joanna" />);
+    const news = await screen.findByRole("region", { name: SHARE_MESSAGES.newsTitle });
+    const field = within(news).getByLabelText(SHARE_MESSAGES.newsEmailField);
+    await user.type(field, "not-an-address");
+    await user.click(within(news).getByRole("button", { name: SHARE_MESSAGES.newsSubscribe }));
+    expect(await within(news).findByText("Please enter a valid email address")).toBeVisible();
+    expect(api.requests.filter((c) => c.method === "POST")).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, "may@example.org");
+    await user.click(within(news).getByRole("button", { name: SHARE_MESSAGES.newsSubscribe }));
+    expect(await within(news).findByRole("status")).toHaveTextContent(
+      SHARE_MESSAGES.newsSubscribed,
+    );
+    expect(api.requests.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([
+      { username: "joanna", email: "may@example.org" },
+    ]);
+  });
+
+  it("says so in the product's words when it could not be saved", async () => {
+    fakeApi({
+      "GET /api/user": { status: 401, body: { message: "Not logged in" } },
+      "GET /api/users/joanna": { body: { ...jo, sharedWithYou: true } },
+      "GET /api/users/joanna/memories": { body: page(memory) },
+      "POST /api/relative-news": {
+        status: 409,
+        body: { message: SHARE_MESSAGES.tooManySubscribers },
+      },
+    });
+    const user = userEvent.setup();
+    renderWithApp(<ProfilePage username="joanna" />);
+    const news = await screen.findByRole("region", { name: SHARE_MESSAGES.newsTitle });
+    await user.type(within(news).getByLabelText(SHARE_MESSAGES.newsEmailField), "may@example.org");
+    await user.click(within(news).getByRole("button", { name: SHARE_MESSAGES.newsSubscribe }));
+    expect(await within(news).findByRole("alert")).toHaveTextContent(
+      SHARE_MESSAGES.tooManySubscribers,
+    );
+  });
+
+  it("is not offered without a share link", async () => {
+    relativeApi(false);
+    renderWithApp(<ProfilePage username="joanna" />);
+    await screen.findByRole("button", { name: RELATIVES.playMemory(memory.title) });
+    expect(screen.queryByRole("region", { name: SHARE_MESSAGES.newsTitle })).toBeNull();
   });
 });

@@ -4,14 +4,18 @@ import { NotFound } from "../../../components/not-found";
 import { Badge } from "../../../components/ui/badge";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { ApiError } from "../../../lib/api-client";
+import { useMarkRelativeView } from "../../../lib/relative-view";
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useUser } from "../../auth/api/get-user";
 import { ProfileMemories } from "../../memories/components/profile-memories";
 import { useProfile } from "../api/get-profile";
+import { RelativeNewsForm } from "./relative-news-form";
+import { SharedWelcome } from "./shared-welcome";
 
 export function ProfilePage({ username }: { username: string }) {
   const { data: profile, isLoading, error } = useProfile(username);
   const { data: user } = useUser();
+  useMarkRelativeView(Boolean(profile?.sharedWithYou));
   const missing = !profile && (!error || (error instanceof ApiError && error.status === 404));
   useDocumentTitle(
     profile
@@ -36,8 +40,13 @@ export function ProfilePage({ username }: { username: string }) {
         {/* The owner's own view: the user record is the fresh one after a visibility toggle. */}
         {isOwner && user ? <VisibilityBadge isPublic={user.isPublic} /> : null}
       </div>
+      {profile.sharedWithYou && !user ? (
+        <SharedWelcome name={profile.displayName || profile.username} />
+      ) : null}
       {/* The memories feature's list of this profile's memories. */}
       <ProfileMemories username={profile.username} isOwner={isOwner} />
+      {/* After the memories: a relative looks first, then may ask for news of new ones. */}
+      {profile.sharedWithYou && !isOwner ? <RelativeNewsForm username={profile.username} /> : null}
     </div>
   );
 }

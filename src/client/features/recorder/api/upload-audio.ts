@@ -1,5 +1,6 @@
+import { uploadResponse } from "../../../../shared/responses";
 import type { UploadResponse } from "../../../../shared/schemas";
-import { throwIfResNotOk } from "../../../lib/api-client";
+import { parseResponse, throwIfResNotOk } from "../../../lib/api-client";
 
 const UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -21,10 +22,5 @@ export async function uploadAudio(
     signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
   });
   await throwIfResNotOk(res);
-  // Checked by hand: importing the zod schema would put zod in the first bundle.
-  const body = (await res.json()) as Partial<UploadResponse>;
-  if (typeof body.url !== "string" || typeof body.id !== "string") {
-    throw new Error("The upload answer has no url");
-  }
-  return { url: body.url, id: body.id };
+  return parseResponse(res, uploadResponse);
 }

@@ -1,18 +1,17 @@
 import { CloudUpload } from "lucide-react";
 import { useState } from "react";
+import { RECORDED_AT_FORMAT } from "../../../../shared/constants";
 import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
+import { familyMessage } from "../../../../shared/rules";
 import { Button } from "../../../components/ui/button";
-import {
-  discardPending,
-  type PendingSummary,
-  retryPending,
-  usePendingRecordings,
-} from "../pending-uploads";
+import type { PendingSummary } from "../../../lib/upload-queue";
+import { usePendingRecordings, useUploadQueue } from "../../../lib/upload-queue-context";
 
 const needsAttention = (item: PendingSummary) => item.attempts > 0 || item.stuck;
 
 /** The home page's list of kept recordings that need attention (see PendingRecordings). */
 export function PendingRecordingsList() {
+  const queue = useUploadQueue();
   const pending = usePendingRecordings().filter(needsAttention);
   const [busy, setBusy] = useState(false);
   if (pending.length === 0) return null;
@@ -34,7 +33,7 @@ export function PendingRecordingsList() {
           onClick={async () => {
             setBusy(true);
             try {
-              await retryPending();
+              await queue.retry();
             } finally {
               setBusy(false);
             }
@@ -47,10 +46,11 @@ export function PendingRecordingsList() {
         .filter((item) => item.stuck)
         .map((item) => (
           <div key={item.id} className="flex flex-wrap items-center gap-3">
-            <p className="flex-1">
-              {new Date(item.recordedAt).toLocaleString()}: {item.lastError}
+            <p className="min-w-0 flex-1">
+              {new Date(item.recordedAt).toLocaleString(undefined, RECORDED_AT_FORMAT)}:{" "}
+              {familyMessage(item.lastError, MESSAGES.failedUploadAudio)}
             </p>
-            <Button size="sm" variant="ghost" onClick={() => void discardPending(item.id)}>
+            <Button size="sm" variant="ghost" onClick={() => void queue.discard(item.id)}>
               {MESSAGES.discard}
             </Button>
           </div>

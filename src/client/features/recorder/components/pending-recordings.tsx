@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { usePendingRecordings } from "../pending-uploads";
+import { usePendingRecordings } from "../../../lib/upload-queue-context";
 
 // Loaded only when a recording waits, keeping the home page's first download small.
 const PendingRecordingsList = lazy(() =>

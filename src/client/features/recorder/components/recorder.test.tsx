@@ -1,12 +1,15 @@
-import { act, render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PROGRESS_NOTICE_MIN_MS } from "../../../../shared/constants";
 import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
 import { Toaster } from "../../../components/ui/toaster";
 import { dismissToast } from "../../../components/ui/use-toast";
 import { ApiError } from "../../../lib/api-client";
-import { registerFinisher, retryPending } from "../pending-uploads";
+import { type Finisher, memoryStore, UploadQueue } from "../../../lib/upload-queue";
+import { UploadQueueProvider } from "../../../lib/upload-queue-context";
+import { uploadAudio } from "../api/upload-audio";
 import { PendingRecordings } from "./pending-recordings";
 import { Recorder } from "./recorder";
 
@@ -67,7 +70,9 @@ function uploadAnswers(...answers: ("ok" | "network" | 400)[]) {
     n += 1;
     if (answer === "network") throw new TypeError("Failed to fetch");
     if (answer === 400) {
-      return new Response(JSON.stringify({ message: "audio: not audio" }), { status: 400 });
+      return new Response(JSON.stringify({ message: "audio: the file is not audio" }), {
+        status: 400,
+      });
     }
     return new Response(JSON.stringify({ url: `/api/audio/a${n}`, id: `a${n}` }), { status: 201 });
   });
@@ -99,6 +104,14 @@ afterEach(() => {
   act(() => dismissToast());
 });
 
+let uploads: UploadQueue;
+
+/** Renders with an upload queue of its own, kept in memory, running `finishers` by kind. */
+function renderRecorder(ui: ReactElement, finishers: Record<string, Finisher> = {}) {
+  uploads = new UploadQueue({ upload: uploadAudio, finishers, store: memoryStore() });
+  return render(<UploadQueueProvider queue={uploads}>{ui}</UploadQueueProvider>);
+}
+
 async function record(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
   await screen.findByRole("button", { name: MESSAGES.stopRecording });
@@ -114,9 +127,9 @@ describe("Recorder", () => {
         release = resolve;
       });
     });
-    const unregister = registerFinisher("test-memory", finisher);
+    const finishers = { "test-memory": finisher };
     const onSaved = vi.fn();
-    render(<Recorder kind="test-memory" meta={{ note: 1 }} onSaved={onSaved} />);
+    renderRecorder(<Recorder kind="test-memory" meta={{ note: 1 }} onSaved={onSaved} />, finishers);
 
     expect(screen.getByTestId("audio-visualiser")).toHaveAttribute("data-active", "false");
     await record(user);
@@ -165,18 +178,20 @@ describe("Recorder", () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith({ memoryId: "m1" }));
     expect(screen.getByRole("button", { name: MESSAGES.startRecording })).toBeEnabled();
     expect(screen.queryByRole("alert")).toBeNull();
-    unregister();
   });
 
   it("shows every step's notice in order, each for the minimum time, however fast the steps are", async () => {
     // A finisher whose server did everything between two polls reports its steps at once.
-    const unregister = registerFinisher("test-fast", async (_upload, report) => {
-      for (const notice of ["Transcribing...", "Summarizing...", "Saving..."]) void report(notice);
-      return "done";
-    });
+    const finishers: Record<string, Finisher> = {
+      "test-fast": async (_upload, report) => {
+        for (const notice of ["Transcribing...", "Summarizing...", "Saving..."])
+          void report(notice);
+        return "done";
+      },
+    };
     const onSaved = vi.fn();
     const user = userEvent.setup();
-    render(<Recorder kind="test-fast" onSaved={onSaved} />);
+    renderRecorder(<Recorder kind="test-fast" onSaved={onSaved} />, finishers);
     await record(user);
     const status = screen.getByRole("status");
     const seen: { text: string; at: number }[] = [];
@@ -203,17 +218,17 @@ describe("Recorder", () => {
       const shownFor = (seen[i]?.at ?? 0) - (seen[i - 1]?.at ?? 0);
       expect(shownFor, seen[i - 1]?.text).toBeGreaterThanOrEqual(PROGRESS_NOTICE_MIN_MS - 20);
     }
-    unregister();
   });
 
   it("cancelling discards the audio and uploads nothing", async () => {
     const user = userEvent.setup();
     const onSaved = vi.fn();
-    render(<Recorder kind="memory" onSaved={onSaved} />);
+    renderRecorder(<Recorder kind="memory" onSaved={onSaved} />);
     await record(user);
     await user.click(screen.getByRole("button", { name: MESSAGES.cancelRecording }));
+    // Start Recording is back only once the stopped recorder's audio was handled (dropped).
     await screen.findByRole("button", { name: MESSAGES.startRecording });
-    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getByRole("status")).toBeEmptyDOMElement();
     expect(fetchMock).not.toHaveBeenCalled();
     expect(onSaved).not.toHaveBeenCalled();
     expect(track.stop).toHaveBeenCalled();
@@ -225,7 +240,7 @@ describe("Recorder", () => {
   ])("a recording of %i bytes shows its message and uploads nothing", async (bytes, message) => {
     recordedBytes = bytes;
     const user = userEvent.setup();
-    render(<Recorder kind="memory" />);
+    renderRecorder(<Recorder kind="memory" />);
     await record(user);
     await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
     expect(await screen.findByRole("alert")).toHaveTextContent(message);
@@ -235,7 +250,7 @@ describe("Recorder", () => {
   it("says when the browser cannot record", async () => {
     vi.stubGlobal("MediaRecorder", undefined);
     const user = userEvent.setup();
-    render(<Recorder kind="memory" />);
+    renderRecorder(<Recorder kind="memory" />);
     await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.recordingUnsupported);
     expect(getUserMedia).not.toHaveBeenCalled();
@@ -244,7 +259,7 @@ describe("Recorder", () => {
   it("says when no audio format is supported", async () => {
     FakeMediaRecorder.supported = [];
     const user = userEvent.setup();
-    render(<Recorder kind="memory" />);
+    renderRecorder(<Recorder kind="memory" />);
     await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.noSupportedFormat);
   });
@@ -252,7 +267,7 @@ describe("Recorder", () => {
   it("explains a denied microphone; the watch view also toasts 'Microphone Error'", async () => {
     getUserMedia.mockRejectedValue(new DOMException("Permission denied", "NotAllowedError"));
     const user = userEvent.setup();
-    render(
+    renderRecorder(
       <>
         <Recorder kind="memory" variant="watch" />
         <Toaster />
@@ -268,7 +283,7 @@ describe("Recorder", () => {
   it("toasts 'Recording failed' beside the inline box when the microphone is refused", async () => {
     getUserMedia.mockRejectedValue(new DOMException("Permission denied", "NotAllowedError"));
     const user = userEvent.setup();
-    render(
+    renderRecorder(
       <>
         <Recorder kind="memory" />
         <Toaster />
@@ -283,7 +298,7 @@ describe("Recorder", () => {
 
   it("toasts 'Recording failed' when the browser's recorder fails mid-recording", async () => {
     const user = userEvent.setup();
-    render(
+    renderRecorder(
       <>
         <Recorder kind="memory" />
         <Toaster />
@@ -294,13 +309,34 @@ describe("Recorder", () => {
     expect(await screen.findByText(MESSAGES.recordingFailed)).toBeInTheDocument();
     expect(screen.getByRole("alert")).toHaveTextContent(MESSAGES.recorderError);
     await screen.findByRole("button", { name: MESSAGES.startRecording });
-    await new Promise((r) => setTimeout(r, 20));
+    // The stopped recorder's audio arrives after the failure and is dropped, not converted.
+    await waitFor(() => expect(track.stop).toHaveBeenCalled());
+    expect(within(screen.getByTestId("recorder")).getByRole("status")).toBeEmptyDOMElement();
+    expect(screen.getByTestId("recorder")).toHaveAttribute("data-state", "idle");
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("keyboard: focus moves to Stop Recording when recording starts, so a second Enter stops (never cancels), and back to Start after", async () => {
+    const user = userEvent.setup();
+    renderRecorder(<Recorder kind="comment" />);
+    screen.getByRole("button", { name: MESSAGES.startRecording }).focus();
+    await user.keyboard("{Enter}");
+    const stopButton = await screen.findByRole("button", { name: MESSAGES.stopRecording });
+    await waitFor(() => expect(stopButton).toHaveFocus());
+    expect(screen.getByRole("button", { name: MESSAGES.cancelRecording })).not.toHaveFocus();
+    // Stopping by keyboard: once the recording is saved, focus is back on Start Recording.
+    await user.keyboard("{Enter}");
+    const startButton = await screen.findByRole(
+      "button",
+      { name: MESSAGES.startRecording },
+      { timeout: 8 * PROGRESS_NOTICE_MIN_MS },
+    );
+    await waitFor(() => expect(startButton).toHaveFocus());
   });
 
   it("does not start when beforeStart says no", async () => {
     const user = userEvent.setup();
-    render(<Recorder kind="comment" beforeStart={() => false} />);
+    renderRecorder(<Recorder kind="comment" beforeStart={() => false} />);
     await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
     expect(getUserMedia).not.toHaveBeenCalled();
     expect(screen.getByRole("button", { name: MESSAGES.startRecording })).toBeEnabled();
@@ -310,7 +346,7 @@ describe("Recorder", () => {
     uploadAnswers("network", "ok");
     const onSaved = vi.fn();
     const user = userEvent.setup();
-    render(
+    renderRecorder(
       <>
         <Recorder kind="memory" onSaved={onSaved} />
         <PendingRecordings />
@@ -318,16 +354,19 @@ describe("Recorder", () => {
     );
     await record(user);
     await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
-    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.failedUploadAudio);
-    expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptOnDevice);
+    // Offline: a calm note that the recording is safe, never the red error box.
+    await waitFor(() =>
+      expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptOnDevice),
+    );
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.queryByText(MESSAGES.failedUploadAudio)).toBeNull();
     expect(await screen.findByText(pendingRecordingsLabel(1))).toBeInTheDocument();
     expect(onSaved).not.toHaveBeenCalled();
 
     await user.click(screen.getByRole("button", { name: MESSAGES.retry }));
     await waitFor(() => expect(screen.queryByTestId("pending-recordings")).toBeNull());
-    // Issue 14: once the retry succeeded, the failure box and the "kept" note are gone.
-    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
-    expect(screen.getByRole("status")).toHaveTextContent("");
+    // Once the retry succeeded, the "kept" note is gone.
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent(""));
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(uploadedFile(1).size).toBe(4096);
     // The retry names the same recording, so the server never stores it twice.
@@ -340,24 +379,27 @@ describe("Recorder", () => {
       if (fail) throw new Error("Failed to create memory");
       return upload.url;
     });
-    const unregister = registerFinisher("test-retry", finisher);
+    const finishers = { "test-retry": finisher };
     const user = userEvent.setup();
-    render(
+    renderRecorder(
       <>
         <Recorder kind="test-retry" />
         <PendingRecordings />
       </>,
+      finishers,
     );
     await record(user);
     await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("Failed to create memory");
+    await waitFor(() =>
+      expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptWillResend),
+    );
+    expect(screen.queryByRole("alert")).toBeNull();
     fail = false;
     await user.click(await screen.findByRole("button", { name: MESSAGES.retry }));
     await waitFor(() => expect(screen.queryByTestId("pending-recordings")).toBeNull());
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(finisher).toHaveBeenCalledTimes(2);
     expect(finisher.mock.calls[1]?.[0]).toMatchObject({ url: "/api/audio/a1" });
-    unregister();
   });
 
   it("a refused request (429) is not blamed on the connection: the note says it is sent again", async () => {
@@ -370,26 +412,26 @@ describe("Recorder", () => {
         JSON.stringify({ message: MESSAGES.tooManyRequests }),
       );
     });
-    const unregister = registerFinisher("test-429", finisher);
+    const finishers = { "test-429": finisher };
     const user = userEvent.setup();
-    render(<Recorder kind="test-429" />);
+    renderRecorder(<Recorder kind="test-429" />, finishers);
     await record(user);
     await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
-    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.tooManyRequests);
-    expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptWillResend);
+    await waitFor(() =>
+      expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptWillResend),
+    );
     expect(screen.getByRole("status")).not.toHaveTextContent(MESSAGES.recordingKeptOnDevice);
-    // Sent again (here by hand) and accepted: the box and the note go.
+    expect(screen.queryByRole("alert")).toBeNull();
+    // Sent again (here by hand) and accepted: the note goes.
     refuse = false;
-    await act(() => retryPending());
-    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
-    expect(screen.getByRole("status")).toHaveTextContent("");
-    unregister();
+    await act(() => uploads.retry());
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent(""));
   });
 
   it("a recording the server refuses stops retrying by itself and can be discarded", async () => {
     uploadAnswers(400);
     const user = userEvent.setup();
-    render(
+    renderRecorder(
       <>
         <Recorder kind="memory" />
         <PendingRecordings />
@@ -397,11 +439,13 @@ describe("Recorder", () => {
     );
     await record(user);
     await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("audio: not audio");
+    // The reason in the product's words (no field name), calmly: the recording is still kept.
+    expect(await screen.findByTestId("kept-reason")).toHaveTextContent(/^The file is not audio$/);
     expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptRefused);
+    expect(screen.queryByRole("alert")).toBeNull();
     await user.click(await screen.findByRole("button", { name: MESSAGES.discard }));
     await waitFor(() => expect(screen.queryByTestId("pending-recordings")).toBeNull());
-    // Discarded: nothing is kept, so the box about it goes too.
-    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
+    // Discarded: nothing is kept, so the reason goes too.
+    await waitFor(() => expect(screen.queryByTestId("kept-reason")).toBeNull());
   });
 });

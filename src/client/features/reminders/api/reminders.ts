@@ -1,18 +1,20 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CURRENT_QUESTION_SCRIPT_ID } from "../../../../shared/constants";
-import type {
-  CurrentQuestion,
-  ReminderSettings,
-  ReminderSettingsBody,
-} from "../../../../shared/reminders";
-import { apiRequest } from "../../../lib/api-client";
+import type { CurrentQuestion, ReminderSettingsBody } from "../../../../shared/reminders";
+import { currentQuestionResponse, reminderSettingsResponse } from "../../../../shared/responses";
+import { apiRequest, getJson, requestJson } from "../../../lib/api-client";
 
 export const REMINDERS_PATH = "/api/reminders";
 export const QUESTION_PATH = "/api/question";
 
+export const reminderKeys = { settings: ["reminders"] as const, question: ["question"] as const };
+
 /** GET /api/reminders: the logged-in user's reminder settings. */
 export const remindersQueryOptions = () =>
-  queryOptions<ReminderSettings>({ queryKey: [REMINDERS_PATH] });
+  queryOptions({
+    queryKey: reminderKeys.settings,
+    queryFn: () => getJson(REMINDERS_PATH, reminderSettingsResponse),
+  });
 
 export function useReminders(enabled = true) {
   return useQuery({ ...remindersQueryOptions(), enabled });
@@ -22,11 +24,9 @@ export function useReminders(enabled = true) {
 export function useSaveReminders() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: ReminderSettingsBody) => {
-      const res = await apiRequest("PUT", REMINDERS_PATH, body);
-      return (await res.json()) as ReminderSettings;
-    },
-    onSuccess: (settings) => queryClient.setQueryData([REMINDERS_PATH], settings),
+    mutationFn: (body: ReminderSettingsBody) =>
+      requestJson("PUT", REMINDERS_PATH, reminderSettingsResponse, body),
+    onSuccess: (settings) => queryClient.setQueryData(reminderKeys.settings, settings),
   });
 }
 
@@ -41,7 +41,7 @@ export function takeEmbeddedQuestion(): CurrentQuestion | undefined {
   element?.remove();
   if (!text) return undefined;
   try {
-    return JSON.parse(text) as CurrentQuestion;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -49,7 +49,11 @@ export function takeEmbeddedQuestion(): CurrentQuestion | undefined {
 
 /** GET /api/question: the logged-in user's current question (first from the page, if it has it). */
 export const currentQuestionQueryOptions = () =>
-  queryOptions<CurrentQuestion>({ queryKey: [QUESTION_PATH], initialData: takeEmbeddedQuestion });
+  queryOptions({
+    queryKey: reminderKeys.question,
+    queryFn: () => getJson(QUESTION_PATH, currentQuestionResponse),
+    initialData: takeEmbeddedQuestion,
+  });
 
 export function useCurrentQuestion(enabled: boolean) {
   return useQuery({ ...currentQuestionQueryOptions(), enabled });
@@ -59,11 +63,9 @@ export function useCurrentQuestion(enabled: boolean) {
 export function useNextQuestion() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (position: number) => {
-      const res = await apiRequest("POST", `${QUESTION_PATH}/next`, { position });
-      return (await res.json()) as CurrentQuestion;
-    },
-    onSuccess: (next) => queryClient.setQueryData([QUESTION_PATH], next),
+    mutationFn: (position: number) =>
+      requestJson("POST", `${QUESTION_PATH}/next`, currentQuestionResponse, { position }),
+    onSuccess: (next) => queryClient.setQueryData(reminderKeys.question, next),
   });
 }
 

@@ -15,6 +15,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useReminders, useSaveReminders } from "../api/reminders";
+import { browserTimeZone } from "../browser-time-zone";
 
 const SELECT =
   "h-11 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900";
@@ -24,14 +25,6 @@ const MONTHS = Array.from({ length: 12 }, (_, i) =>
     new Date(Date.UTC(2024, i, 1)),
   ),
 );
-
-function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-  } catch {
-    return "UTC";
-  }
-}
 
 /** Every zone the browser knows, with the chosen one (and UTC) always offered. */
 function timeZoneChoices(current: string): string[] {
@@ -117,7 +110,7 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
       onSuccess: () => toast({ title: REMINDER_MESSAGES.saved }),
       onError: (error) =>
         toast({
-          title: "Reminders not saved",
+          title: REMINDER_MESSAGES.notSaved,
           description: errorMessage(error),
           variant: "destructive",
         }),

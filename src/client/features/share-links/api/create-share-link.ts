@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { createdShareLinkResponse } from "../../../../shared/responses";
 import type { CreatedShareLink, CreateShareLinkBody } from "../../../../shared/share-links";
-import { apiRequest } from "../../../lib/api-client";
-import { SHARE_LINKS_PATH } from "./get-share-links";
+import { requestJson } from "../../../lib/api-client";
+import { SHARE_LINKS_PATH, shareLinkKeys } from "./get-share-links";
 
 export async function createShareLink(body: CreateShareLinkBody): Promise<CreatedShareLink> {
-  const res = await apiRequest("POST", SHARE_LINKS_PATH, body);
-  return (await res.json()) as CreatedShareLink;
+  return requestJson("POST", SHARE_LINKS_PATH, createdShareLinkResponse, body);
 }
 
 /** Makes a link (and mails it when an address is given); the list follows. */
@@ -13,6 +13,6 @@ export function useCreateShareLink() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createShareLink,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [SHARE_LINKS_PATH] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shareLinkKeys.all }),
   });
 }

@@ -1,16 +1,20 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { ShareLink } from "../../../../shared/share-links";
-import { getQueryFn } from "../../../lib/api-client";
+import { shareLinkListResponse } from "../../../../shared/responses";
+import { getJson } from "../../../lib/api-client";
 
 export const SHARE_LINKS_PATH = "/api/share-links";
 
+export const shareLinkKeys = { all: ["share-links"] as const };
+
+/** GET /api/share-links: the logged-in user's share links, newest first. */
 export const shareLinksQueryOptions = () =>
-  queryOptions<ShareLink[]>({
-    queryKey: [SHARE_LINKS_PATH],
-    queryFn: getQueryFn({ on401: "throw" }),
+  queryOptions({
+    queryKey: shareLinkKeys.all,
+    // Read again whenever the Account page shows it: a memory book may have added its link.
+    refetchOnMount: "always",
+    queryFn: () => getJson(SHARE_LINKS_PATH, shareLinkListResponse),
   });
 
-/** The logged-in user's share links, newest first. */
 export function useShareLinks() {
   return useQuery(shareLinksQueryOptions());
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { SHARE_LINKS_PATH } from "./get-share-links";
+import { SHARE_LINKS_PATH, shareLinkKeys } from "./get-share-links";
 
 /** Revokes a link: whoever opened it loses access at once. */
 export function useRevokeShareLink() {
@@ -9,6 +9,6 @@ export function useRevokeShareLink() {
     mutationFn: async (id: string) => {
       await apiRequest("DELETE", `${SHARE_LINKS_PATH}/${encodeURIComponent(id)}`);
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [SHARE_LINKS_PATH] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shareLinkKeys.all }),
   });
 }

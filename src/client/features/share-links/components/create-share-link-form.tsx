@@ -8,7 +8,7 @@ import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
-import { useForm } from "../../auth/components/use-form";
+import { useForm } from "../../../lib/use-form";
 import { useCreateShareLink } from "../api/create-share-link";
 import { CreatedLink } from "./created-link";
 

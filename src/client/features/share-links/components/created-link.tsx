@@ -4,27 +4,21 @@ import { SHARE_MESSAGES } from "../../../../shared/share-links";
 import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
 
-/**
- * The address to hand out, on the origin this page is open at (the server's APP_URL may not be
- * set; the path is what carries the link).
- */
-export function shareUrlHere(url: string): string {
-  return `${window.location.origin}${new URL(url, window.location.origin).pathname}`;
-}
-
 export async function copyShareUrl(url: string): Promise<void> {
-  const here = shareUrlHere(url);
   try {
-    await navigator.clipboard.writeText(here);
+    await navigator.clipboard.writeText(url);
     toast({ title: SHARE_MESSAGES.copied });
   } catch {
-    toast({ title: MESSAGES.copyFailed, description: here, variant: "destructive" });
+    toast({ title: MESSAGES.copyFailed, description: url, variant: "destructive" });
   }
 }
 
-/** A link just made: its address (shown this once), with a copy button. */
+/**
+ * A link just made: its address (shown this once), with a copy button. The address is the
+ * server's, built on the journal's public address (APP_URL), exactly as the mail to the relative
+ * writes it; not the origin this page happens to be open at.
+ */
 export function CreatedLink({ label, url }: { label: string; url: string }) {
-  const here = shareUrlHere(url);
   return (
     <div
       className="space-y-2 rounded-lg border border-emerald-200 bg-emerald-50 p-4"
@@ -34,7 +28,7 @@ export function CreatedLink({ label, url }: { label: string; url: string }) {
       <input
         readOnly
         aria-label={`${SHARE_MESSAGES.sectionTitle}: ${label}`}
-        value={here}
+        value={url}
         onFocus={(event) => event.currentTarget.select()}
         className="h-11 w-full rounded-md border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900"
       />

@@ -13,6 +13,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useShareLinks } from "../api/get-share-links";
+import { useRemoveSubscriber } from "../api/remove-subscriber";
 import { useRevokeShareLink } from "../api/revoke-share-link";
 import { CreateShareLinkForm } from "./create-share-link-form";
 
@@ -52,6 +53,7 @@ export function ShareLinksSection() {
                       : SHARE_MESSAGES.neverUsed}{" "}
                     · {SHARE_MESSAGES.visits}: {link.visits}
                   </p>
+                  <Subscribers link={link} />
                 </div>
                 <Button
                   variant="outline"
@@ -69,6 +71,46 @@ export function ShareLinksSection() {
       </section>
       {revoking ? <RevokeDialog link={revoking} onClose={() => setRevoking(null)} /> : null}
     </Card>
+  );
+}
+
+/** The addresses that get news of new stories through the link, each with Remove (ADR 0044). */
+function Subscribers({ link }: { link: ShareLink }) {
+  const remove = useRemoveSubscriber();
+  if (link.subscribers.length === 0) return null;
+  return (
+    <div className="text-sm text-slate-700">
+      <p>{SHARE_MESSAGES.subscribers}:</p>
+      <ul className="space-y-1" aria-label={`${SHARE_MESSAGES.subscribers} ${link.label}`}>
+        {link.subscribers.map((subscriber) => (
+          <li key={subscriber.id} className="flex flex-wrap items-center gap-2">
+            <span className="break-all">{subscriber.email}</span>
+            <Button
+              variant="outline"
+              size="tap"
+              disabled={remove.isPending}
+              aria-label={SHARE_MESSAGES.removeSubscriberLabel(subscriber.email)}
+              onClick={() =>
+                remove.mutate(
+                  { linkId: link.id, subscriberId: subscriber.id },
+                  {
+                    onSuccess: () => toast({ title: SHARE_MESSAGES.subscriberRemoved }),
+                    onError: (error) =>
+                      toast({
+                        title: SHARE_MESSAGES.removeSubscriberFailed,
+                        description: errorMessage(error),
+                        variant: "destructive",
+                      }),
+                  },
+                )
+              }
+            >
+              {SHARE_MESSAGES.removeSubscriber}
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -5,7 +5,7 @@ import { MESSAGES } from "../../../../shared/messages";
 import type { User } from "../../../../shared/schemas";
 import { SHARE_MESSAGES, type ShareLink } from "../../../../shared/share-links";
 import { TopBar } from "../../../app/top-bar";
-import { clearToasts, fakeApi, openUserMenu, renderWithApp } from "../../../test/app-render";
+import { clearToasts, fakeApi, openUserMenu, renderWithApp } from "../../../test/fake-api";
 import { USER_PATH } from "../../auth/api/get-user";
 import { ShareLinksSection } from "./share-links-section";
 
@@ -21,6 +21,7 @@ const grandma: ShareLink = {
   createdAt: "2026-11-01T10:00:00.000Z",
   lastUsedAt: "2026-11-02T10:00:00.000Z",
   visits: 3,
+  subscribers: [],
 };
 
 /** A server holding share links that POST adds to and DELETE removes from. */
@@ -37,6 +38,7 @@ function linksServer(start: ShareLink[] = [grandma], user?: User) {
         createdAt: new Date().toISOString(),
         lastUsedAt: null,
         visits: 0,
+        subscribers: email ? [{ id: `s${links.length + 1}`, email }] : [],
       };
       links = [link, ...links];
       return {
@@ -52,7 +54,7 @@ function linksServer(start: ShareLink[] = [grandma], user?: User) {
 }
 
 describe("ShareLinksSection", () => {
-  it("lists links with their use, makes one, shows its address once on this origin, and copies it", async () => {
+  it("lists links with their use, makes one, shows its address once as the server wrote it, and copies it", async () => {
     const api = linksServer();
     const user = userEvent.setup();
     renderWithApp(<ShareLinksSection />);
@@ -63,7 +65,7 @@ describe("ShareLinksSection", () => {
     const region = screen.getByRole("region", { name: SHARE_MESSAGES.sectionTitle });
     await user.click(within(region).getByRole("button", { name: SHARE_MESSAGES.create }));
     expect(await screen.findByText(/Please give the link a name/)).toBeInTheDocument();
-    expect(api.calls.filter((c) => c.method === "POST")).toHaveLength(0);
+    expect(api.requests.filter((c) => c.method === "POST")).toHaveLength(0);
 
     await user.type(within(region).getByLabelText(SHARE_MESSAGES.labelField), "Uncle Joe");
     await user.type(within(region).getByLabelText(SHARE_MESSAGES.emailField), "not-an-address");
@@ -74,10 +76,12 @@ describe("ShareLinksSection", () => {
     await user.click(within(region).getByRole("button", { name: SHARE_MESSAGES.create }));
 
     const created = await screen.findByTestId("created-share-link");
-    const here = `${window.location.origin}/s/${TOKEN}`;
+    // The address the mail holds (the server's, on the journal's public address), not this origin.
+    const here = `https://journal.example.org/s/${TOKEN}`;
+    expect(window.location.origin).not.toBe("https://journal.example.org");
     expect(within(created).getByRole("textbox")).toHaveValue(here);
     expect(await screen.findByText(SHARE_MESSAGES.createdAndMailed)).toBeInTheDocument();
-    expect(api.calls.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([
+    expect(api.requests.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([
       { label: "Uncle Joe", email: "joe@example.org" },
     ]);
     await waitFor(() => expect(screen.getAllByTestId("share-link")).toHaveLength(2));
@@ -96,9 +100,56 @@ describe("ShareLinksSection", () => {
     const dialog = await screen.findByRole("dialog", { name: SHARE_MESSAGES.revokeTitle });
     await user.click(within(dialog).getByRole("button", { name: SHARE_MESSAGES.revoke }));
     expect(await screen.findByText(SHARE_MESSAGES.none)).toBeInTheDocument();
-    expect(api.calls.filter((c) => c.method === "DELETE").map((c) => c.url)).toEqual([
+    expect(api.requests.filter((c) => c.method === "DELETE").map((c) => c.url)).toEqual([
       "/api/share-links/l1",
     ]);
+  });
+});
+
+describe("the addresses that get news through a link", () => {
+  it("lists them under their link and removes one", async () => {
+    let subscribers = [
+      { id: "s1", email: "may@example.org" },
+      { id: "s2", email: "joe@example.org" },
+    ];
+    const api = fakeApi({
+      "GET /api/share-links": () => ({ body: [{ ...grandma, subscribers }] }),
+      "DELETE /api/share-links/l1/subscribers/s1": () => {
+        subscribers = subscribers.filter((s) => s.id !== "s1");
+        return { status: 204 };
+      },
+    });
+    const user = userEvent.setup();
+    renderWithApp(<ShareLinksSection />);
+    const list = await screen.findByRole("list", {
+      name: `${SHARE_MESSAGES.subscribers} Grandma`,
+    });
+    expect(
+      within(list)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual([
+      `may@example.org${SHARE_MESSAGES.removeSubscriber}`,
+      `joe@example.org${SHARE_MESSAGES.removeSubscriber}`,
+    ]);
+    await user.click(
+      within(list).getByRole("button", {
+        name: SHARE_MESSAGES.removeSubscriberLabel("may@example.org"),
+      }),
+    );
+    expect(await screen.findByText(SHARE_MESSAGES.subscriberRemoved)).toBeInTheDocument();
+    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(1));
+    expect(list).toHaveTextContent("joe@example.org");
+    expect(api.requests.filter((c) => c.method === "DELETE").map((c) => c.url)).toEqual([
+      "/api/share-links/l1/subscribers/s1",
+    ]);
+  });
+
+  it("shows no list for a link without addresses", async () => {
+    fakeApi({ "GET /api/share-links": { body: [grandma] } });
+    renderWithApp(<ShareLinksSection />);
+    await screen.findByTestId("share-link");
+    expect(screen.queryByText(`${SHARE_MESSAGES.subscribers}:`)).toBeNull();
   });
 });
 
@@ -123,8 +174,8 @@ describe("Share Profile in the user menu", () => {
     await user.click(within(dialog).getByRole("button", { name: SHARE_MESSAGES.create }));
     const created = await within(dialog).findByTestId("created-share-link");
     expect(within(created).getByRole("textbox")).toHaveValue(
-      `${window.location.origin}/s/${TOKEN}`,
+      `https://journal.example.org/s/${TOKEN}`,
     );
-    expect(api.calls.some((c) => c.url === USER_PATH)).toBe(true);
+    expect(api.requests.some((c) => c.url === USER_PATH)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
 import type { User } from "../../../../shared/schemas";
-import { clearToasts, fakeApi, renderWithApp } from "../../../test/app-render";
+import { clearToasts, fakeApi, renderWithApp } from "../../../test/fake-api";
 import { WatchPage } from "./watch-page";
 
 const jo: User = { id: "u1", username: "joanna", displayName: null, isPublic: true, email: null };
@@ -23,7 +23,7 @@ async function submitLogin(username: string, password: string) {
 describe("WatchPage", () => {
   it("keeps its frame, title and Back to Full App, and shows the login form when logged out", async () => {
     fakeApi({ "GET /api/user": loggedOut });
-    renderWithApp(<WatchPage />, { path: "/watch" });
+    renderWithApp(<WatchPage />, "/watch");
     expect(screen.getByRole("heading", { name: MESSAGES.watchTitle })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: MESSAGES.backToFullApp })).toHaveAttribute("href", "/");
     expect(await screen.findByLabelText("Username")).toBeInTheDocument();
@@ -33,11 +33,11 @@ describe("WatchPage", () => {
 
   it("requires both fields", async () => {
     const api = fakeApi({ "GET /api/user": loggedOut });
-    renderWithApp(<WatchPage />, { path: "/watch" });
+    renderWithApp(<WatchPage />, "/watch");
     await userEvent.click(await screen.findByRole("button", { name: MESSAGES.logIn }));
     expect(screen.getByText("Username is required")).toBeInTheDocument();
     expect(screen.getByText("Password is required")).toBeInTheDocument();
-    expect(api.calls.map((c) => c.url)).toEqual(["/api/user"]);
+    expect(api.requests.map((c) => c.url)).toEqual(["/api/user"]);
   });
 
   it("shows the server's message inline when login fails", async () => {
@@ -45,7 +45,7 @@ describe("WatchPage", () => {
       "GET /api/user": loggedOut,
       "POST /api/login": { status: 401, body: { message: MESSAGES.invalidCredentials } },
     });
-    renderWithApp(<WatchPage />, { path: "/watch" });
+    renderWithApp(<WatchPage />, "/watch");
     await submitLogin("joanna", "wrong1");
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.invalidCredentials);
     expect(screen.queryByText(MESSAGES.welcomeBack)).not.toBeInTheDocument();
@@ -53,7 +53,7 @@ describe("WatchPage", () => {
 
   it("shows 'Login failed. Please try again.' when there is no server message", async () => {
     fakeApi({ "GET /api/user": loggedOut, "POST /api/login": { status: 502, body: "" } });
-    renderWithApp(<WatchPage />, { path: "/watch" });
+    renderWithApp(<WatchPage />, "/watch");
     await submitLogin("joanna", "secret1");
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.watchLoginFailed);
   });
@@ -71,7 +71,7 @@ describe("WatchPage", () => {
         return { body: { ok: true } };
       },
     });
-    renderWithApp(<WatchPage />, { path: "/watch" });
+    renderWithApp(<WatchPage />, "/watch");
     await submitLogin("joanna", "secret1");
     expect(await screen.findByTestId("watch-recorder-slot")).toBeInTheDocument();
     // Spec 8: logging in greets with 'Welcome back!', here as in the main login.

@@ -7,8 +7,8 @@ import { Spinner } from "../../../components/ui/spinner";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { ApiError } from "../../../lib/api-client";
-import { validateForm } from "../../../lib/form-errors";
 import { useDocumentTitle } from "../../../lib/use-document-title";
+import { useForm } from "../../../lib/use-form";
 import { useUser } from "../../auth/api/get-user";
 import { useLogin } from "../../auth/api/login";
 import { useLogout } from "../../auth/api/logout";
@@ -60,23 +60,11 @@ function WatchLogout() {
 /** The compact login form; failures show inline (spec 8). */
 function WatchLogin() {
   const login = useLogin();
-  const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const result = validateForm(loginFormSchema, { username, password });
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors({});
+  const form = useForm(loginFormSchema, { username: "", password: "" }, (data) => {
     // Not mutate's own callbacks: the logged-in watch shows the recorder in place of this form, and
     // callbacks of a form that is gone never run.
-    login.mutateAsync(result.data).then(
+    login.mutateAsync(data).then(
       // Spec 8: logging in greets, here as in the main login.
       () => toast({ title: MESSAGES.welcomeBack }),
       (error: unknown) => {
@@ -84,6 +72,10 @@ function WatchLogin() {
         setFailure(serverMessage ?? MESSAGES.watchLoginFailed);
       },
     );
+  });
+  const onSubmit = (event: FormEvent) => {
+    setFailure(null);
+    form.onSubmit(event);
   };
 
   return (
@@ -92,9 +84,7 @@ function WatchLogin() {
         tone="dark"
         label="Username"
         autoComplete="username"
-        value={username}
-        error={errors.username}
-        onChange={(e) => setUsername(e.target.value)}
+        {...form.field("username")}
         className="h-8"
       />
       <TextField
@@ -102,9 +92,7 @@ function WatchLogin() {
         label="Password"
         type="password"
         autoComplete="current-password"
-        value={password}
-        error={errors.password}
-        onChange={(e) => setPassword(e.target.value)}
+        {...form.field("password")}
         className="h-8"
       />
       {failure ? (

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { memoryOwnerResponse } from "../../../../shared/responses";
+import { getJson } from "../../../lib/api-client";
+import { memoryKeys, memoryUrl } from "./memory-keys";
+
+/** GET /api/memories/{id}/owner: whose memory it is (null when recorded without an account). */
+export const memoryOwnerQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: memoryKeys.owner(id),
+    queryFn: () => getJson(`${memoryUrl(id)}/owner`, memoryOwnerResponse),
+  });
+
+export function useMemoryOwner(id: string) {
+  return useQuery(memoryOwnerQueryOptions(id));
+}

@@ -1,0 +1,52 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import {
+  countResponse,
+  memoryResponse,
+  transcriptInfoResponse,
+} from "../../../../shared/responses";
+import type { Memory } from "../../../../shared/schemas";
+import { apiRequest, getJson, requestJson } from "../../../lib/api-client";
+import { memoryKeys, memoryUrl } from "./memory-keys";
+
+/** The captions file of a memory, for the audio player's track. */
+export const captionsUrl = (id: string) => `${memoryUrl(id)}/captions.vtt`;
+
+/** GET /api/memories/{id}/transcript: its timed segments and whether it can be made better. */
+export const transcriptQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: memoryKeys.transcript(id),
+    queryFn: () => getJson(`${memoryUrl(id)}/transcript`, transcriptInfoResponse),
+  });
+
+export function useTranscript(id: string, enabled = true) {
+  return useQuery({ ...transcriptQueryOptions(id), enabled });
+}
+
+/** POST /api/memories/{id}/retranscribe: the memory, back in processing at transcription. */
+export function retranscribeMemory(id: string): Promise<Memory> {
+  return requestJson("POST", `${memoryUrl(id)}/retranscribe`, memoryResponse);
+}
+
+/** POST .../proposed-transcript/accept: the new transcription replaces the owner's edit. */
+export function acceptProposedTranscript(id: string): Promise<Memory> {
+  return requestJson("POST", `${memoryUrl(id)}/proposed-transcript/accept`, memoryResponse);
+}
+
+/** POST .../proposed-transcript/dismiss: the owner keeps their transcript. */
+export async function dismissProposedTranscript(id: string): Promise<void> {
+  await apiRequest("POST", `${memoryUrl(id)}/proposed-transcript/dismiss`);
+}
+
+const RETRANSCRIBE_URL = "/api/memories/retranscribe";
+
+/** GET /api/memories/retranscribe: how many of your memories a better engine could transcribe. */
+export const retranscribableQueryOptions = () =>
+  queryOptions({
+    queryKey: memoryKeys.retranscribable(),
+    queryFn: async () => (await getJson(RETRANSCRIBE_URL, countResponse)).count,
+  });
+
+/** POST /api/memories/retranscribe: queues all of them; how many were. */
+export async function retranscribeAll(): Promise<number> {
+  return (await requestJson("POST", RETRANSCRIBE_URL, countResponse)).count;
+}

@@ -1,0 +1,244 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES, transcribingAgainLabel } from "../../../../shared/messages";
+import type { PipelineStage } from "../../../../shared/schemas";
+import { dismissToast } from "../../../components/ui/use-toast";
+import { fakeApi, json, makeMemory, me, renderWithApp, userHandler } from "../../../test/fake-api";
+import { BetterTranscriptsSection } from "./better-transcripts-section";
+import { MemoryPage } from "./memory-page";
+
+afterEach(() => {
+  act(() => dismissToast());
+  vi.unstubAllGlobals();
+});
+
+const BETTER = "We built castles, and the sea took them.";
+
+/**
+ * A server holding a memory the fallback transcribed: POST .../retranscribe answers it at
+ * 'transcribe'; each GET after it moves one stage on, then saves it with the better transcript.
+ */
+function fallbackServer(options: { edited?: boolean } = {}) {
+  let memory = makeMemory();
+  let engine = "pocketsphinx";
+  const stages: PipelineStage[] = ["transcribe", "summarize", "score", "tag", "save"];
+  let step = -1;
+  return fakeApi([
+    userHandler(me),
+    ({ method, url }) => {
+      if (url === "/api/memories/m1/comments") return json([]);
+      if (url === "/api/memories/m1/transcript") {
+        return json({
+          engine,
+          edited: options.edited ?? false,
+          segments: [],
+          retranscribe: engine === "pocketsphinx",
+          proposal: null,
+        });
+      }
+      if (method === "POST" && url === "/api/memories/m1/retranscribe") {
+        step = 0;
+        memory = { ...memory, status: "processing", stage: "transcribe" };
+        return json(memory);
+      }
+      if (method === "GET" && url === "/api/memories/m1") {
+        if (step >= 0) {
+          step += 1;
+          const stage = stages[step];
+          if (!stage) {
+            memory = { ...memory, transcript: BETTER, status: "saved", stage: null };
+            engine = "whisper.cpp ggml-base.bin";
+            step = -1;
+          } else {
+            memory = { ...memory, stage };
+          }
+        }
+        return json(memory);
+      }
+      return undefined;
+    },
+  ]);
+}
+
+describe("a better transcription on the memory page", () => {
+  it("is offered to the owner and runs again from transcription with each step's notice", async () => {
+    const api = fallbackServer();
+    vi.stubGlobal("scrollTo", vi.fn());
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    expect(await screen.findByText(MESSAGES.betterTranscriptAvailable)).toBeVisible();
+    const button = screen.getByRole("button", { name: MESSAGES.transcribeAgain });
+    const status = button.parentElement?.querySelector("[role=status]") as HTMLElement;
+    const seen: string[] = [];
+    new MutationObserver(() => {
+      const text = status.textContent ?? "";
+      if (text && seen.at(-1) !== text) seen.push(text);
+    }).observe(status, { childList: true, characterData: true, subtree: true });
+
+    await userEvent.setup().click(button);
+    expect(await screen.findByText(MESSAGES.memoryUpdated, {}, { timeout: 15_000 })).toBeVisible();
+    expect(screen.getByText(BETTER)).toBeVisible();
+    expect(seen).toEqual([
+      MESSAGES.transcribing,
+      MESSAGES.summarizing,
+      MESSAGES.scoring,
+      MESSAGES.tagging,
+      MESSAGES.saving,
+    ]);
+    await waitFor(() =>
+      expect(screen.queryByText(MESSAGES.betterTranscriptAvailable)).not.toBeInTheDocument(),
+    );
+    expect(api.requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual([
+      "/api/memories/m1/retranscribe",
+    ]);
+  }, 25_000);
+
+  it("is offered for a transcript the owner edited too, saying theirs stays", async () => {
+    fallbackServer({ edited: true });
+    vi.stubGlobal("scrollTo", vi.fn());
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    expect(await screen.findByText(MESSAGES.betterTranscriptAvailable)).toBeVisible();
+    expect(screen.getByRole("button", { name: MESSAGES.transcribeAgain })).toHaveAttribute(
+      "title",
+      MESSAGES.transcribeBesideHint,
+    );
+  });
+});
+
+const MINE = "We built castles, my darling, and the sea came for them.";
+
+/** A memory whose owner edited its transcript, with a new transcription made beside it. */
+function proposalServer(options: { busy?: boolean } = {}) {
+  let memory = makeMemory({ transcript: MINE });
+  let proposal: { transcript: string; segments: unknown[]; engine: string } | null = {
+    transcript: BETTER,
+    segments: [{ start: 0, end: 2, text: BETTER }],
+    engine: "whisper.cpp ggml-base.bin",
+  };
+  let edited = true;
+  return fakeApi([
+    userHandler(me),
+    ({ method, url }) => {
+      if (url === "/api/memories/m1/comments") return json([]);
+      if (url === "/api/memories/m1/transcript") {
+        return json({
+          engine: edited ? "pocketsphinx" : "whisper.cpp ggml-base.bin",
+          edited,
+          segments: [],
+          retranscribe: false,
+          proposal,
+        });
+      }
+      if (method === "POST" && url === "/api/memories/m1/proposed-transcript/accept") {
+        if (options.busy) return json({ message: MESSAGES.alreadyProcessing }, 409);
+        memory = { ...memory, transcript: proposal?.transcript ?? "" };
+        proposal = null;
+        edited = false;
+        return json(memory);
+      }
+      if (method === "POST" && url === "/api/memories/m1/proposed-transcript/dismiss") {
+        proposal = null;
+        return new Response(null, { status: 204 });
+      }
+      if (method === "GET" && url === "/api/memories/m1") return json(memory);
+      return undefined;
+    },
+  ]);
+}
+
+describe("a new transcription beside the owner's edit", () => {
+  it("shows both side by side; the owner takes the new one", async () => {
+    const api = proposalServer();
+    vi.stubGlobal("scrollTo", vi.fn());
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    const panel = await screen.findByRole("region", { name: MESSAGES.proposalHeading });
+    const sides = within(panel).getAllByRole("figure");
+    expect(sides.map((side) => side.textContent)).toEqual([
+      `${MESSAGES.yourTranscript}${MINE}`,
+      `${MESSAGES.newTranscription}${BETTER}`,
+    ]);
+    // No offer to transcribe again beside it.
+    expect(screen.queryByText(MESSAGES.betterTranscriptAvailable)).not.toBeInTheDocument();
+
+    await userEvent
+      .setup()
+      .click(within(panel).getByRole("button", { name: MESSAGES.useNewTranscription }));
+    expect(await screen.findByText(MESSAGES.memoryUpdated)).toBeVisible();
+    await waitFor(() => expect(screen.queryByTestId("transcript-proposal")).toBeNull());
+    expect(screen.getByText(BETTER)).toBeVisible();
+    expect(screen.queryByText(MINE)).toBeNull();
+    expect(api.requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual([
+      "/api/memories/m1/proposed-transcript/accept",
+    ]);
+  });
+
+  it("keeps the owner's transcript when they choose theirs", async () => {
+    const api = proposalServer();
+    vi.stubGlobal("scrollTo", vi.fn());
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    const panel = await screen.findByRole("region", { name: MESSAGES.proposalHeading });
+    await userEvent.setup().click(within(panel).getByRole("button", { name: MESSAGES.keepMine }));
+    await waitFor(() => expect(screen.queryByTestId("transcript-proposal")).toBeNull());
+    expect(screen.getByText(MINE)).toBeVisible();
+    expect(screen.queryByText(BETTER)).toBeNull();
+    expect(api.requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual([
+      "/api/memories/m1/proposed-transcript/dismiss",
+    ]);
+  });
+
+  it("says so when the choice could not be made, and keeps both on screen", async () => {
+    proposalServer({ busy: true });
+    vi.stubGlobal("scrollTo", vi.fn());
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    const panel = await screen.findByRole("region", { name: MESSAGES.proposalHeading });
+    await userEvent
+      .setup()
+      .click(within(panel).getByRole("button", { name: MESSAGES.useNewTranscription }));
+    expect(await screen.findByText(MESSAGES.proposalFailed)).toBeVisible();
+    expect(screen.getByText(MESSAGES.alreadyProcessing)).toBeVisible();
+    expect(within(panel).getByText(MINE)).toBeVisible();
+    expect(within(panel).getByText(BETTER)).toBeVisible();
+  });
+});
+
+describe("better transcriptions on the Account page", () => {
+  it("offers all of them at once, and says how many are being transcribed again", async () => {
+    let count = 2;
+    const api = fakeApi([
+      userHandler(me),
+      ({ method, url }) => {
+        if (url !== "/api/memories/retranscribe") return undefined;
+        if (method === "POST") {
+          const queued = count;
+          count = 0;
+          return json({ count: queued });
+        }
+        return json({ count });
+      },
+    ]);
+    renderWithApp(<BetterTranscriptsSection />, "/account");
+    expect(
+      await screen.findByText(
+        "2 memories were transcribed by the rough offline engine. A better transcription is available.",
+      ),
+    ).toBeVisible();
+    await userEvent
+      .setup()
+      .click(screen.getByRole("button", { name: MESSAGES.transcribeAllAgain }));
+    expect(await screen.findByText(transcribingAgainLabel(2))).toBeVisible();
+    expect(screen.queryByRole("button", { name: MESSAGES.transcribeAllAgain })).toBeNull();
+    expect(api.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("shows nothing when there is nothing to transcribe again", async () => {
+    const api = fakeApi([
+      userHandler(me),
+      ({ url }) => (url === "/api/memories/retranscribe" ? json({ count: 0 }) : undefined),
+    ]);
+    const { container } = renderWithApp(<BetterTranscriptsSection />, "/account");
+    await waitFor(() =>
+      expect(api.requests.some((r) => r.url === "/api/memories/retranscribe")).toBe(true),
+    );
+    expect(container.textContent).toBe("");
+  });
+});

@@ -1,0 +1,56 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { Sparkles } from "lucide-react";
+import { MESSAGES } from "../../../../shared/messages";
+import type { Memory } from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
+import { retranscribeMemory, transcriptQueryOptions, useTranscript } from "../api/transcript";
+import { useRegenerate } from "../processing/use-regenerate";
+import { TranscriptProposal } from "./transcript-proposal";
+
+/**
+ * The owner's offer on a memory the offline fallback transcribed, once a better engine is there:
+ * "A better transcription is available" and Transcribe again, which runs the processing again from
+ * transcription with the same progress notices. A transcript the owner edited stays: the new one
+ * is then shown beside it for them to choose (ADR 0045).
+ */
+export function BetterTranscript({ memory }: { memory: Memory }) {
+  const queryClient = useQueryClient();
+  const transcript = useTranscript(memory.id);
+  const { regenerate, notice, pending } = useRegenerate(
+    memory.id,
+    retranscribeMemory,
+    MESSAGES.transcribeAgainFailed,
+  );
+  const proposal = transcript.data?.proposal;
+  if (proposal && !pending)
+    return <TranscriptProposal memory={memory} proposed={proposal.transcript} />;
+  // Mounted while it runs, so its notices stay on screen.
+  if (!transcript.data?.retranscribe && !pending) return null;
+  const run = async () => {
+    await regenerate();
+    await queryClient.invalidateQueries({ queryKey: transcriptQueryOptions(memory.id).queryKey });
+  };
+  return (
+    <div
+      className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3"
+      data-testid="better-transcript"
+    >
+      <p className="font-medium text-amber-950">{MESSAGES.betterTranscriptAvailable}</p>
+      <Button
+        variant="outline"
+        size="sm"
+        title={
+          transcript.data?.edited ? MESSAGES.transcribeBesideHint : MESSAGES.transcribeAgainHint
+        }
+        disabled={pending || memory.status === "processing"}
+        onClick={() => void run()}
+      >
+        <Sparkles className={pending ? "h-4 w-4 animate-pulse" : "h-4 w-4"} aria-hidden="true" />
+        {MESSAGES.transcribeAgain}
+      </Button>
+      <p role="status" className="text-sm text-stone-700">
+        {notice}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Sparkles } from "lucide-react";
+import {
+  betterTranscriptsLabel,
+  MESSAGES,
+  transcribingAgainLabel,
+} from "../../../../shared/messages";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { invalidateMemoryLists } from "../api/get-memories";
+import { retranscribableQueryOptions, retranscribeAll } from "../api/transcript";
+
+/**
+ * The Account page's offer to transcribe again, at once, every memory the offline fallback made
+ * (not the ones whose transcript the owner edited); shown only when there are some.
+ */
+export function BetterTranscriptsSection() {
+  const queryClient = useQueryClient();
+  const count = useQuery(retranscribableQueryOptions());
+  const all = useMutation({
+    mutationFn: retranscribeAll,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: retranscribableQueryOptions().queryKey });
+      await invalidateMemoryLists(queryClient);
+    },
+    onError: (error) =>
+      toast({
+        title: MESSAGES.transcribeAgainFailed,
+        description: errorMessage(error),
+        variant: "destructive",
+      }),
+  });
+  if (!count.data && all.data === undefined) return null;
+  return (
+    <Card>
+      <section aria-labelledby="account-better-transcripts" className="space-y-4">
+        <h2 id="account-better-transcripts" className="text-lg font-semibold text-slate-900">
+          {MESSAGES.betterTranscriptAvailable}
+        </h2>
+        {count.data ? (
+          <>
+            <p className="text-sm text-slate-700">{betterTranscriptsLabel(count.data)}</p>
+            <Button disabled={all.isPending} onClick={() => all.mutate()}>
+              <Sparkles className="h-4 w-4" aria-hidden="true" />
+              {MESSAGES.transcribeAllAgain}
+            </Button>
+          </>
+        ) : null}
+        <p role="status" className="text-sm text-slate-800">
+          {all.data !== undefined ? transcribingAgainLabel(all.data) : ""}
+        </p>
+      </section>
+    </Card>
+  );
+}

@@ -1,0 +1,73 @@
+import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useSearchParams } from "wouter";
+import { YEAR_NAVIGATOR_LABEL, yearLabel } from "../../../../shared/messages";
+import { Button } from "../../../components/ui/button";
+import { memoryYearsQueryOptions } from "../api/get-memories";
+import { parsePage } from "./use-list-params";
+
+/**
+ * The years a memory list spans, newest first: choosing one opens the page holding that year's
+ * newest memory. The chosen year lives in the URL beside the page (`/?year=2019&page=12`), so
+ * Back, reload and a shared link keep it; a link naming only the year opens its page. Hidden when
+ * every memory falls in one year. The list is the user's own, or `username`'s; `total` is the
+ * list's total (undefined while unknown), so the years are read again when memories come or go.
+ */
+export function YearNavigator({
+  username,
+  total,
+}: {
+  username?: string | undefined;
+  total: number | undefined;
+}) {
+  const [params, setParams] = useSearchParams();
+  const { data } = useQuery(memoryYearsQueryOptions(username, total));
+  const years = data?.years ?? [];
+  const chosen = params.get("year");
+  const page = parsePage(params.get("page"));
+  const landing = chosen && !params.has("page") ? years.find((y) => y.year === chosen) : undefined;
+  const landingPage = landing?.page ?? 1;
+
+  useEffect(() => {
+    if (landingPage <= 1) return;
+    setParams(
+      (previous) => {
+        const updated = new URLSearchParams(previous);
+        updated.set("page", String(landingPage));
+        return updated;
+      },
+      { replace: true },
+    );
+  }, [landingPage, setParams]);
+
+  if (years.length <= 1) return null;
+  const choose = (year: string, yearPage: number) =>
+    setParams((previous) => {
+      const updated = new URLSearchParams(previous);
+      updated.set("year", year);
+      if (yearPage > 1) updated.set("page", String(yearPage));
+      else updated.delete("page");
+      return updated;
+    });
+  return (
+    <nav aria-label={YEAR_NAVIGATOR_LABEL} className="flex flex-wrap gap-1">
+      {years.map(({ year, count, page: yearPage }, index) => {
+        // The chosen year is current while the list shows one of its pages.
+        const lastPage = years[index + 1]?.page ?? Number.POSITIVE_INFINITY;
+        const current = year === chosen && page >= yearPage && page <= lastPage;
+        return (
+          <Button
+            key={year}
+            size="sm"
+            variant={current ? "primary" : "outline"}
+            aria-label={yearLabel(year, count)}
+            aria-current={current ? "true" : undefined}
+            onClick={() => choose(year, yearPage)}
+          >
+            {year}
+          </Button>
+        );
+      })}
+    </nav>
+  );
+}

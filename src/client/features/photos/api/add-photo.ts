@@ -1,0 +1,21 @@
+import { PHOTO_FIELD } from "../../../../shared/photos";
+import { photoResponse } from "../../../../shared/responses";
+import type { Photo } from "../../../../shared/schemas";
+import { parseResponse, throwIfResNotOk } from "../../../lib/api-client";
+
+export function photosUrl(memoryId: string): string {
+  return `/api/memories/${encodeURIComponent(memoryId)}/photos`;
+}
+
+/** POST /api/memories/{id}/photos: one file, as the multipart field `photo`. */
+export async function addPhoto(memoryId: string, file: Blob): Promise<Photo> {
+  const form = new FormData();
+  form.append(PHOTO_FIELD, file);
+  const res = await fetch(photosUrl(memoryId), {
+    method: "POST",
+    body: form,
+    credentials: "include",
+  });
+  await throwIfResNotOk(res);
+  return parseResponse(res, photoResponse);
+}

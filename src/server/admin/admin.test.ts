@@ -1,0 +1,332 @@
+import { execFile, spawn } from "node:child_process";
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { promisify } from "node:util";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Memory } from "../../shared/schemas";
+import { loadConfig } from "../config";
+import { openDatabase } from "../db/connection";
+import { SqliteDatabase } from "../db/sqlite-driver";
+import { createAudioStorage } from "../storage/storage-factory";
+import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import {
+  buildAppOn,
+  createEmptyPostgresDatabase,
+  createTestApp,
+  DATABASE_KINDS,
+  makeTempDir,
+  STORAGE_KINDS,
+  type TestApp,
+} from "../test/harness";
+import { fixture, upload } from "../test/upload-helpers";
+import { runAdmin } from "./admin";
+
+const execFileAsync = promisify(execFile);
+const CLI = path.join(import.meta.dirname, "admin-cli.ts");
+/** The write load saves many memories from one address; the limits have their own tests. */
+const UNLIMITED = { RATE_LIMIT_UPLOAD_PER_HOUR: "100000", RATE_LIMIT_PROCESS_PER_HOUR: "100000" };
+
+let wav: Buffer;
+beforeAll(async () => {
+  wav = await fixture("tone.wav");
+});
+
+/** The environment that selects the test app's instance, as an operator's would select theirs. */
+function instanceEnv(t: TestApp): Record<string, string> {
+  const target = t.databaseTarget;
+  return {
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATA_DIR: t.dataDir,
+    DATABASE_URL: target.kind === "sqlite" ? `sqlite:${target.file}` : target.url,
+    ...(t.bucket ? t.bucket.server.env(t.bucket.settings) : {}),
+  };
+}
+
+async function admin(argv: string[], env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runAdmin(argv, env, {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+/** `npm run admin -- <argv>` in a process of its own, as an operator runs it beside the server. */
+function adminProcess(argv: string[], env: Record<string, string>, onLine: (line: string) => void) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...argv], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
+    let output = "";
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const line of chunk.toString().split("\n")) if (line) onLine(line);
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+async function saveMemory(t: TestApp, user: TestUser, title: string): Promise<Memory> {
+  const uploaded = await upload(t, wav, { cookie: user.cookie });
+  expect(uploaded.statusCode).toBe(201);
+  const response = await t.app.inject({
+    method: "POST",
+    url: "/api/memories",
+    headers: { cookie: user.cookie },
+    payload: {
+      title,
+      transcript: "We planted tulips.",
+      summary: "Tulips.",
+      recordedAt: "2026-05-01T10:00:00.000Z",
+      audioUrl: uploaded.json().url,
+    },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json();
+}
+
+describe.each(DATABASE_KINDS)("admin command (%s)", (kind) => {
+  let t: TestApp;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    t = await createTestApp({ kind, env: UNLIMITED });
+    env = instanceEnv(t);
+  });
+  afterEach(async () => t.cleanup());
+
+  it("users lists every account by username", async () => {
+    await createUserWithSession(t, { username: "zoe", email: "zoe@example.org" });
+    await createUserWithSession(t, { username: "Adam" });
+    const result = await admin(["users"], env);
+    expect(result.code).toBe(0);
+    const lines = result.out.split("\n");
+    expect(lines[0]).toMatch(/^username\s+display name\s+email\s+created$/);
+    expect(lines[1]).toMatch(/^Adam\s+\d{4}-/);
+    expect(lines[2]).toMatch(/^zoe\s+zoe@example\.org\s+\d{4}-/);
+    expect(lines.at(-1)).toBe("2 accounts");
+  });
+
+  it("reset-link prints a link at APP_URL that sets a new password, once", async () => {
+    const user = await createUserWithSession(t, { username: "grandma" });
+    const result = await admin(["reset-link", "GRANDMA"], {
+      ...env,
+      APP_URL: "https://journal.example.org",
+    });
+    expect(result.code).toBe(0);
+    const link = result.out.split("\n").at(-1) ?? "";
+    expect(link).toMatch(/^https:\/\/journal\.example\.org\/reset-password\?token=/);
+    const token = new URL(link).searchParams.get("token");
+    const reset = () =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/reset-password",
+        payload: { token, password: "a new long password" },
+      });
+    expect((await reset()).statusCode).toBe(200);
+    expect((await reset()).statusCode).toBe(400);
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/api/login",
+      payload: { username: user.user.username, password: "a new long password" },
+    });
+    expect(login.statusCode).toBe(200);
+
+    const unknown = await admin(["reset-link", "nobody"], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('No account is named "nobody".');
+  });
+
+  it("check reports files without rows and rows without files, and repairs only with --repair", async () => {
+    const user = await createUserWithSession(t);
+    const memory = await saveMemory(t, user, "Our garden");
+    const memoryAudio = await t.services.audio.findById(memory.audioUrl.split("/").at(-1) ?? "");
+    const unattached = await upload(t, wav, { cookie: user.cookie });
+    const unattachedAudio = await t.services.audio.findById(unattached.json().id);
+    if (!memoryAudio || !unattachedAudio) throw new Error("uploads not stored");
+
+    expect((await admin(["check"], env)).code).toBe(0);
+
+    await t.storage.write("stray.webm", Readable.from([Buffer.alloc(300)]));
+    await t.storage.delete(unattachedAudio.storage_key);
+    const found = await admin(["check"], env);
+    expect(found.code).toBe(0);
+    expect(found.out).toContain("Files without rows: 1");
+    expect(found.out).toContain("stray.webm (300 bytes)");
+    expect(found.out).toContain(`(never attached): ${unattachedAudio.storage_key} is missing`);
+    expect(await t.storage.size("stray.webm")).toBe(300);
+
+    await t.storage.delete(memoryAudio.storage_key);
+    const broken = await admin(["check", "--repair"], env);
+    expect(broken.code).toBe(1);
+    expect(broken.out).toContain(`of memory:${memory.id}: ${memoryAudio.storage_key} is missing`);
+    expect(broken.out).toContain("Repaired: 1 files and 1 rows deleted.");
+    expect(broken.err).toContain("1 rows belong to memories or comments");
+    expect(await t.storage.size("stray.webm")).toBeNull();
+    expect(await t.services.audio.findById(unattachedAudio.id)).toBeNull();
+    expect(await t.services.audio.findById(memoryAudio.id)).not.toBeNull();
+  });
+
+  it("refuses what it does not understand, and a database that is not there", async () => {
+    expect((await admin(["delete-everything"], env)).code).toBe(2);
+    expect((await admin(["check", "--force"], env)).code).toBe(2);
+    expect((await admin(["reset-link"], env)).code).toBe(2);
+    const missing = admin(["users"], {
+      ...env,
+      DATABASE_URL: "",
+      DATA_DIR: `${t.dataDir}/nowhere`,
+    });
+    await expect(missing).rejects.toThrow(/No database at .*nowhere.*journal\.db: set DATA_DIR/);
+  });
+});
+
+/** PostgreSQL enforces its foreign keys on every write; a SQLite file can be edited by hand. */
+describe("admin check on a SQLite file edited by hand", () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await createTestApp({ kind: "sqlite" });
+  });
+  afterEach(async () => t.cleanup());
+
+  it("reports a database that breaks its own rules", async () => {
+    const user = await createUserWithSession(t);
+    await saveMemory(t, user, "Our garden");
+    if (t.databaseTarget.kind !== "sqlite") throw new Error("a SQLite test app");
+    // Foreign keys off, as a hand edit might be: a comment on a memory that is not there.
+    const raw = new SqliteDatabase(t.databaseTarget.file);
+    raw.pragma("foreign_keys = OFF");
+    raw
+      .prepare(
+        "insert into comments (id, memory_id, commenter_name, audio_id, transcript, status, error, created_at) values ('c1', 'gone', 'Bob', null, '', 'saved', null, '2026-01-01')",
+      )
+      .run();
+    raw.close();
+    const result = await admin(["check"], instanceEnv(t));
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/Database: comments row \d+ names a missing memories row/);
+  });
+});
+
+/**
+ * A backup taken by the command, in its own process, while the server saves memories: restored
+ * into a fresh instance, it passes the check and holds every memory saved before it began, each
+ * with its file.
+ */
+describe.each(
+  DATABASE_KINDS.flatMap((kind) => STORAGE_KINDS.map((storage) => ({ kind, storage }))),
+)("admin backup under a write load ($kind, $storage)", ({ kind, storage }) => {
+  let t: TestApp;
+  let folder: string;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeEach(async () => {
+    t = await createTestApp({ kind, storage, env: UNLIMITED });
+    folder = path.join(await makeTempDir("vmj-backup-"), "backup");
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    await t.cleanup();
+    await rm(path.dirname(folder), { recursive: true, force: true });
+  });
+
+  it("restores into a fresh instance that passes check with every memory and file", async () => {
+    const user = await createUserWithSession(t);
+    const saved: Memory[] = [];
+    for (let i = 0; i < 3; i++) saved.push(await saveMemory(t, user, `Before ${i}`));
+
+    let writing = true;
+    const load = (async () => {
+      while (writing) saved.push(await saveMemory(t, user, `During ${saved.length}`));
+    })();
+    const beforeBackup = [...saved];
+    let savedWhileCopying = 0;
+    let copyStartedAt = 0;
+    let result: { code: number | null; output: string } = { code: null, output: "" };
+    try {
+      if (t.databaseTarget.kind === "postgres") {
+        // The operator's first step on PostgreSQL, while the server writes.
+        await mkdir(folder, { recursive: true });
+        await execFileAsync("pg_dump", [
+          "--format=custom",
+          `--file=${path.join(folder, "journal.pgdump")}`,
+          t.databaseTarget.url,
+        ]);
+      }
+      result = await adminProcess(["backup", folder], instanceEnv(t), (line) => {
+        if (line.startsWith("Backing up into")) copyStartedAt = saved.length;
+      });
+      savedWhileCopying = saved.length - copyStartedAt;
+    } finally {
+      writing = false;
+      await load;
+    }
+    expect(result.output).toContain("Backup complete.");
+    expect(result.code).toBe(0);
+    expect(copyStartedAt).toBeGreaterThan(0);
+    expect(savedWhileCopying).toBeGreaterThan(0);
+
+    // The fresh instance: the backup folder as its data folder, or a new database and bucket.
+    const restored: Record<string, string> = {
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      DATA_DIR: folder,
+      DATABASE_URL: "",
+    };
+    if (t.databaseTarget.kind === "postgres") {
+      const empty = await createEmptyPostgresDatabase();
+      cleanups.push(empty.drop);
+      await execFileAsync("pg_restore", [
+        "--no-owner",
+        `--dbname=${empty.url}`,
+        path.join(folder, "journal.pgdump"),
+      ]);
+      restored.DATABASE_URL = empty.url;
+    }
+    if (t.bucket) {
+      const bucket = await t.bucket.server.createBucket("restored");
+      Object.assign(restored, t.bucket.server.env(bucket));
+      const copied = await admin(
+        ["copy-files", `file:${path.join(folder, "audio")}`, restored.STORAGE_URL ?? ""],
+        restored,
+      );
+      expect(copied.code).toBe(0);
+    }
+
+    const check = await admin(["check"], restored);
+    expect(check.out).toContain("Rows without files: 0");
+    expect(check.code).toBe(0);
+    if (t.databaseTarget.kind === "sqlite") expect(check.out).toContain("Files without rows: 0");
+
+    // Every memory saved before the backup began is there and can be heard.
+    const config = loadConfig(restored);
+    const database = await openDatabase(config.database);
+    const files = createAudioStorage(config.storage);
+    const app = await buildAppOn({ config, database, storage: files });
+    try {
+      const ids = new Set<string>();
+      for (let page = 1; ; page++) {
+        const response = await app.inject({
+          url: `/api/memories?page=${page}`,
+          headers: { cookie: user.cookie },
+        });
+        const items: Memory[] = response.json().items;
+        for (const item of items) ids.add(item.id);
+        if (items.length === 0) break;
+      }
+      for (const memory of beforeBackup) {
+        expect(ids.has(memory.id)).toBe(true);
+        const audio = await app.inject({ url: memory.audioUrl, headers: { cookie: user.cookie } });
+        expect(audio.statusCode).toBe(200);
+        expect(audio.rawPayload.length).toBe(wav.length);
+      }
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,142 @@
+import fastifyMultipart from "@fastify/multipart";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { PHOTO_ERRORS } from "../../shared/photo-errors";
+import { PHOTO_FIELD } from "../../shared/photos";
+import {
+  errorResponseSchema,
+  idParamsSchema,
+  okResponseSchema,
+  photoListSchema,
+  photoOrderBodySchema,
+  photoParamsSchema,
+  photoQuerySchema,
+  photoSchema,
+} from "../../shared/schemas";
+import type { Config } from "../config";
+import { asMultipartClientError } from "../http/multipart-errors";
+import { badRequest, notFound, tooLarge } from "../http-errors";
+import { PHOTO_CONTENT_TYPE } from "./photo-image";
+import type { PhotosService } from "./photos.service";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+};
+
+/** Adding, ordering, removing and serving a memory's photos (ADR 0043). */
+export const photosRoutes: FastifyPluginAsyncZod<{
+  config: Pick<Config, "PHOTO_MAX_BYTES" | "RATE_LIMIT_PHOTOS_PER_HOUR">;
+  photos: PhotosService;
+}> = async (app, { config, photos }) => {
+  // Encapsulated: only the photo upload route here parses multipart bodies.
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: config.PHOTO_MAX_BYTES, files: 1, fields: 10, parts: 11 },
+  });
+
+  app.post(
+    "/memories/:id/photos",
+    {
+      config: {
+        rateLimit: {
+          max: config.RATE_LIMIT_PHOTOS_PER_HOUR,
+          timeWindow: HOUR_MS,
+          keyGenerator: (request) => `photo:${request.identity.userId ?? "anon"}:${request.ip}`,
+        },
+      },
+      schema: {
+        summary: "Adds a photo to your memory (multipart field `photo`; up to 10 per memory)",
+        description:
+          "Accepts JPEG, PNG, WebP and AVIF up to PHOTO_MAX_BYTES, recognised by their bytes. The image is decoded and stored again by the server as JPEG in three sizes, orientation applied and every metadata block (EXIF with GPS, XMP) left out.",
+        consumes: ["multipart/form-data"],
+        params: idParamsSchema,
+        response: {
+          201: photoSchema,
+          413: errorResponseSchema,
+          429: errorResponseSchema,
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw badRequest(PHOTO_ERRORS.required);
+      const part = await request.file().catch((error: unknown) => {
+        throw asMultipartClientError(error, PHOTO_FIELD, "photo");
+      });
+      if (!part || part.fieldname !== PHOTO_FIELD) {
+        part?.file.resume();
+        throw badRequest(PHOTO_ERRORS.required);
+      }
+      const bytes = await part.toBuffer().catch((error: unknown) => {
+        if ((error as { statusCode?: number }).statusCode === 413) throw tooLarge();
+        throw asMultipartClientError(error, PHOTO_FIELD, "photo");
+      });
+      const photo = await photos.add(request.params.id, request.identity, bytes);
+      return reply.code(201).send(photo);
+    },
+  );
+
+  app.put(
+    "/memories/:id/photos",
+    {
+      schema: {
+        summary: "Orders your memory's photos (every id once; the first is the cover)",
+        params: idParamsSchema,
+        body: photoOrderBodySchema,
+        response: { 200: photoListSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      photos: await photos.reorder(request.params.id, request.identity, request.body.ids),
+    }),
+  );
+
+  app.delete(
+    "/memories/:id/photos/:photoId",
+    {
+      schema: {
+        summary: "Removes a photo from your memory, with its stored files",
+        params: photoParamsSchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await photos.remove(request.params.id, request.identity, request.params.photoId);
+      return { ok: true as const };
+    },
+  );
+
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/photos/:id",
+    exposeHeadRoute: false,
+    schema: {
+      summary: "A photo as JPEG (`size` thumb, medium or full); 404 when missing or not visible",
+      params: idParamsSchema,
+      querystring: photoQuerySchema,
+    },
+    handler: async (request, reply) => {
+      const found = await photos.findVisible(
+        request.params.id,
+        request.query.size,
+        request.identity,
+      );
+      if (!found) throw notFound();
+      const size = await photos.size(found.key);
+      if (size === null) throw notFound();
+      const etag = `"${found.key}"`;
+      reply
+        .header("x-content-type-options", "nosniff")
+        // Visibility can change (a profile made private), so caches must ask again each time.
+        .header("cache-control", "private, no-cache")
+        .header("etag", etag);
+      if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+      reply.code(200).header("content-type", PHOTO_CONTENT_TYPE).header("content-length", size);
+      if (request.method === "HEAD") return reply.send();
+      return reply.send(photos.open(found.key));
+    },
+  });
+};

@@ -1,0 +1,152 @@
+import type { FastifyReply } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { errorResponseSchema, okResponseSchema } from "../../shared/schemas";
+import {
+  newsUnsubscribeQuerySchema,
+  relativeNewsBodySchema,
+  SHARE_MESSAGES,
+} from "../../shared/share-links";
+import type { Config } from "../config";
+import { badRequest } from "../http-errors";
+import { requireUser } from "../users/account.routes";
+import type { RelativeNewsService } from "./relative-news.service";
+import { readShareTokens } from "./share-cookie";
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+  429: errorResponseSchema,
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+}
+
+/** The small page a person sees from the mail's link: a question with a button, or the outcome. */
+function page(reply: FastifyReply, status: number, body: string): FastifyReply {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(SHARE_MESSAGES.unsubscribeTitle)}</title></head><body style="font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;text-align:center;color:#1e293b"><h1 style="font-size:1.25rem">${escapeHtml(SHARE_MESSAGES.unsubscribeTitle)}</h1>${body}</body></html>`;
+  return (
+    reply
+      .code(status)
+      .header("cache-control", "no-store")
+      // Not no-referrer: the browser would then send `Origin: null` with the form, refused as
+      // cross-site. The page loads nothing from elsewhere and links nowhere.
+      .header("referrer-policy", "same-origin")
+      .type("text/html; charset=utf-8")
+      .send(html)
+  );
+}
+
+/**
+ * Relatives' news (ADR 0044): a link holder asks for it (POST /api/relative-news), the owner takes
+ * an address off a link, and the mail's signed one-click unsubscribe (RFC 8058): a POST stops the
+ * mails without login; a GET only shows a page asking to confirm (mail scanners open links).
+ */
+export const relativeNewsRoutes: FastifyPluginAsyncZod<{
+  news: RelativeNewsService;
+  config: Pick<Config, "RATE_LIMIT_SHARE_LINKS_PER_HOUR" | "RATE_LIMIT_AUTH_PER_MINUTE">;
+}> = async (app, { news, config }) => {
+  // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` as a form; the query says who.
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+
+  app.post(
+    "/relative-news",
+    {
+      config: {
+        // Anonymous, and each address may be mailed later: bounded per client address.
+        rateLimit: {
+          max: config.RATE_LIMIT_SHARE_LINKS_PER_HOUR,
+          timeWindow: "1 hour",
+          keyGenerator: (request) => `relative-news:${request.ip}`,
+        },
+      },
+      schema: {
+        summary: "A relative holding a share link asks to be mailed when new memories are saved",
+        description:
+          "The browser must hold a live share link to `username`'s memories (its share cookie); the address is then mailed new memories through that link, at most once per RELATIVE_DIGEST_MINUTES. 404 without such a link.",
+        body: relativeNewsBodySchema,
+        response: { 201: okResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { username, email } = request.body;
+      await news.subscribeWithTokens(readShareTokens(request), username, email);
+      return reply.code(201).send({ ok: true as const });
+    },
+  );
+
+  app.delete(
+    "/share-links/:id/subscribers/:subscriberId",
+    {
+      schema: {
+        summary: "The owner stops the news mails of one address on their share link",
+        params: z.object({ id: z.string().min(1), subscriberId: z.string().min(1) }),
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await news.remove(requireUser(request), request.params.id, request.params.subscriberId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  const unsubscribeLimit = {
+    rateLimit: { max: config.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: "1 minute" },
+  };
+
+  app.get(
+    "/relative-news/unsubscribe",
+    {
+      config: unsubscribeLimit,
+      schema: {
+        summary: "The page of a news mail's unsubscribe link: asks to confirm, changes nothing",
+        querystring: newsUnsubscribeQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { s, l, t } = request.query;
+      if (!(await news.checkUnsubscribe(s, l, t))) {
+        return page(reply, 400, `<p>${escapeHtml(SHARE_MESSAGES.unsubscribeInvalid)}</p>`);
+      }
+      const action = `?${new URLSearchParams({ s, l, t })}`;
+      return page(
+        reply,
+        200,
+        `<p>${escapeHtml(SHARE_MESSAGES.unsubscribeExplain)}</p><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit" style="font-size:1rem;padding:.6rem 1.2rem">${escapeHtml(SHARE_MESSAGES.unsubscribeButton)}</button></form>`,
+      );
+    },
+  );
+
+  app.post(
+    "/relative-news/unsubscribe",
+    {
+      config: unsubscribeLimit,
+      schema: {
+        summary: "One-click unsubscribe from a relative's news mails (RFC 8058); signed, no login",
+        querystring: newsUnsubscribeQuerySchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { s, l, t } = request.query;
+      const done = await news.unsubscribe(s, l, t);
+      // The confirmation page's form wants a page back; a mail provider, JSON.
+      if (request.headers.accept?.includes("text/html")) {
+        const text = done ? SHARE_MESSAGES.unsubscribeDone : SHARE_MESSAGES.unsubscribeInvalid;
+        return page(reply, done ? 200 : 400, `<p role="status">${escapeHtml(text)}</p>`);
+      }
+      if (!done) throw badRequest(SHARE_MESSAGES.unsubscribeInvalid);
+      return { ok: true as const };
+    },
+  );
+};

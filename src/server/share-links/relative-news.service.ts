@@ -1,0 +1,289 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+} from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import { MESSAGES } from "../../shared/messages";
+import {
+  SHARE_LINK_PATH_PREFIX,
+  SHARE_MESSAGES,
+  SHARE_TOKEN_PATTERN,
+  SUBSCRIBERS_PER_LINK,
+} from "../../shared/share-links";
+import { conflict, notFound } from "../http-errors";
+import { hashToken, newId } from "../ids";
+import type { Mailer } from "../mail/mailer";
+import type { MemoriesRepo } from "../memories/memories.repo";
+import type { ServerSecretsRepo } from "../secrets/server-secrets.repo";
+import type { UsersService } from "../users/users.service";
+import type { ShareLinkSubscriptionsRepo } from "./share-link-subscriptions.repo";
+import type { ShareLinkRow, ShareLinksRepo } from "./share-links.repo";
+
+/** A sender that dies mid-mail leaves its claim; another instance takes it after this. */
+const SEND_LOCK_MS = 5 * 60_000;
+const SECRET_NAME = "relative-news";
+const PAGE = 500;
+/** Memories listed in one mail at most; the rest come in the next one. */
+const MEMORIES_PER_MAIL = 50;
+
+export interface RelativeNewsDeps {
+  repo: ShareLinkSubscriptionsRepo;
+  links: ShareLinksRepo;
+  memories: Pick<MemoriesRepo, "madeAfter">;
+  users: Pick<UsersService, "getUser">;
+  mailer: Mailer;
+  secrets: Pick<ServerSecretsRepo, "getOrCreate">;
+  /** The public address of the app (APP_URL), for the mail's links. */
+  appUrl: string;
+  /** At most one mail per address per this many minutes (RELATIVE_DIGEST_MINUTES). */
+  digestMinutes: number;
+  log: Pick<FastifyBaseLogger, "info" | "error">;
+  now?: () => Date;
+}
+
+/**
+ * News of new stories for relatives (ADR 0044). An address on a share link is mailed the memories
+ * saved since its last mail, with links that open each through that link, once the oldest of them
+ * is RELATIVE_DIGEST_MINUTES old: so at most one mail per address in that time, and memories saved
+ * together come together. Sending is claimed in the database (as reminders are, ADR 0020), so
+ * several instances send each mail once. Every mail carries a signed one-click unsubscribe
+ * (RFC 8058) that works as long as the share link does.
+ */
+export class RelativeNewsService {
+  private secret: Promise<Buffer> | undefined;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: RelativeNewsDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  private key(): Promise<Buffer> {
+    this.secret ??= this.deps.secrets.getOrCreate(SECRET_NAME).catch((error: unknown) => {
+      this.secret = undefined;
+      throw error;
+    });
+    return this.secret;
+  }
+
+  /**
+   * The link's token, encrypted (AES-256-GCM with a server secret): only the hash is in
+   * share_links, and the mail needs the token itself for its links.
+   */
+  private async seal(token: string): Promise<string> {
+    const key = createHmac("sha256", await this.key())
+      .update("seal")
+      .digest();
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+  }
+
+  private async unseal(sealed: string): Promise<string> {
+    const key = createHmac("sha256", await this.key())
+      .update("seal")
+      .digest();
+    const bytes = Buffer.from(sealed, "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+  }
+
+  /**
+   * Puts `email` on the link (whose token is `token`); news starts with memories made from now.
+   * Again for an address already there: nothing changes. 409 past SUBSCRIBERS_PER_LINK.
+   */
+  async subscribe(link: Pick<ShareLinkRow, "id">, token: string, email: string): Promise<void> {
+    // A soft cap (two racing requests may pass it together): it only bounds abuse.
+    if ((await this.deps.repo.countForLink(link.id)) >= SUBSCRIBERS_PER_LINK) {
+      throw conflict(SHARE_MESSAGES.tooManySubscribers);
+    }
+    const now = this.now();
+    await this.deps.repo.add({
+      id: newId(),
+      share_link_id: link.id,
+      email: email.toLowerCase(),
+      token_sealed: await this.seal(token),
+      created_at: now.toISOString(),
+      // News is what is made from this moment on (one millisecond back: a memory made alongside).
+      covered_until: new Date(now.getTime() - 1).toISOString(),
+    });
+  }
+
+  /**
+   * The relative's own request from the shared view: the browser must hold a live link to
+   * `username`'s memories (its share cookie's `tokens`); otherwise 404, as for a missing profile.
+   */
+  async subscribeWithTokens(
+    tokens: readonly string[],
+    username: string,
+    email: string,
+  ): Promise<void> {
+    for (const token of tokens) {
+      if (!SHARE_TOKEN_PATTERN.test(token)) continue;
+      const link = await this.deps.links.findByTokenHash(hashToken(token));
+      if (!link) continue;
+      const owner = await this.deps.users.getUser(link.user_id);
+      if (owner?.username.toLowerCase() === username.toLowerCase()) {
+        return this.subscribe(link, token, email);
+      }
+    }
+    throw notFound();
+  }
+
+  /** The addresses on these links, by link id (for the owner's list). */
+  async subscribersOf(linkIds: readonly string[]): Promise<Map<string, SubscriberDto[]>> {
+    const out = new Map<string, SubscriberDto[]>();
+    for (const row of await this.deps.repo.listForLinks(linkIds)) {
+      const list = out.get(row.share_link_id) ?? [];
+      list.push({ id: row.id, email: row.email });
+      out.set(row.share_link_id, list);
+    }
+    return out;
+  }
+
+  /** The owner takes an address off their link: 404 when either is not theirs. */
+  async remove(userId: string, linkId: string, subscriptionId: string): Promise<void> {
+    const link = await this.deps.links.findById(linkId);
+    if (!link || link.user_id !== userId) throw notFound();
+    if (!(await this.deps.repo.delete(subscriptionId, linkId))) throw notFound();
+  }
+
+  // ---- Unsubscribe ------------------------------------------------------------------------
+
+  private async sign(subscriptionId: string, linkId: string): Promise<string> {
+    return createHmac("sha256", await this.key())
+      .update(`relative-news-unsubscribe:${subscriptionId}:${linkId}`)
+      .digest("base64url");
+  }
+
+  /** The one-click address (RFC 8058), also the mail's visible link (a GET asks first). */
+  async unsubscribeUrl(subscriptionId: string, linkId: string): Promise<string> {
+    const query = new URLSearchParams({
+      s: subscriptionId,
+      l: linkId,
+      t: await this.sign(subscriptionId, linkId),
+    });
+    return `${this.base()}/api/relative-news/unsubscribe?${query}`;
+  }
+
+  /**
+   * Whether the signed parameters are good: the signature matches and the share link still
+   * exists (the signature ends with the link: revoked, it is refused).
+   */
+  async checkUnsubscribe(subscriptionId: string, linkId: string, token: string): Promise<boolean> {
+    const expected = Buffer.from(await this.sign(subscriptionId, linkId));
+    const given = Buffer.from(token);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    return (await this.deps.links.findById(linkId)) !== undefined;
+  }
+
+  /** Stops the mails; false for a bad signature or a revoked link. Again when already done: true. */
+  async unsubscribe(subscriptionId: string, linkId: string, token: string): Promise<boolean> {
+    if (!(await this.checkUnsubscribe(subscriptionId, linkId, token))) return false;
+    await this.deps.repo.delete(subscriptionId, linkId);
+    return true;
+  }
+
+  // ---- Sending ----------------------------------------------------------------------------
+
+  /** Sends every news mail due at `now` that no instance has sent; answers how many went out. */
+  async sendDue(now = this.now()): Promise<number> {
+    const windowStart = new Date(now.getTime() - this.deps.digestMinutes * 60_000);
+    let sent = 0;
+    let after = "";
+    for (;;) {
+      const rows = await this.deps.repo.listAfter(after, PAGE);
+      for (const row of rows) {
+        if (row.last_sent_at && row.last_sent_at > windowStart.toISOString()) continue;
+        if (await this.sendOne(row, now, windowStart)) sent++;
+      }
+      if (rows.length < PAGE) return sent;
+      after = rows[rows.length - 1]?.id ?? after;
+    }
+  }
+
+  private async sendOne(
+    row: Awaited<ReturnType<ShareLinkSubscriptionsRepo["listAfter"]>>[number],
+    now: Date,
+    windowStart: Date,
+  ): Promise<boolean> {
+    const link = await this.deps.links.findById(row.share_link_id);
+    if (!link) return false;
+    const made = await this.deps.memories.madeAfter(
+      link.user_id,
+      row.covered_until,
+      MEMORIES_PER_MAIL,
+    );
+    // News runs up to the first memory still processing (it comes in a later mail once saved),
+    // and stops short of the last moment a full page reaches, so that no memory is skipped.
+    let cut = made.find((memory) => memory.status === "processing")?.created_at;
+    if (cut === undefined && made.length === MEMORIES_PER_MAIL) cut = made.at(-1)?.created_at;
+    const covered = made.filter((memory) => cut === undefined || memory.created_at < cut);
+    const coveredUntil = covered.at(-1)?.created_at ?? row.covered_until;
+    const listed = covered.filter((memory) => memory.status === "saved");
+    const oldest = listed[0];
+    // Not due until the oldest memory waited the window: those saved with it join the mail.
+    if (!oldest || oldest.created_at > windowStart.toISOString()) return false;
+    const lockedUntil = new Date(now.getTime() + SEND_LOCK_MS);
+    if (!(await this.deps.repo.claim(row.id, row.covered_until, now, windowStart, lockedUntil))) {
+      return false;
+    }
+    try {
+      const owner = await this.deps.users.getUser(link.user_id);
+      if (!owner) {
+        await this.deps.repo.release(row.id);
+        return false;
+      }
+      const name = owner.displayName || owner.username;
+      const token = await this.unseal(row.token_sealed);
+      const unsubscribe = await this.unsubscribeUrl(row.id, link.id);
+      await this.deps.mailer.send({
+        to: row.email,
+        subject: SHARE_MESSAGES.newsMailSubject(name),
+        text: [
+          "Hello,",
+          "",
+          SHARE_MESSAGES.newsMailIntro(name),
+          "",
+          ...listed.flatMap((memory) => [
+            `- ${memory.title || MESSAGES.untitledMemory}`,
+            `  ${this.base()}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
+          ]),
+          "",
+          "--",
+          SHARE_MESSAGES.newsMailWhy(name),
+          `${SHARE_MESSAGES.newsMailStop} ${unsubscribe}`,
+        ].join("\n"),
+        // The share link's token and the signed unsubscribe stay out of the outbox's log line.
+        secret: true,
+        headers: {
+          "List-Unsubscribe": `<${unsubscribe}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+      });
+      await this.deps.repo.markSent(row.id, now, coveredUntil);
+      this.deps.log.info(
+        { relativeNews: { subscription: row.id, memories: listed.length } },
+        "relative news sent",
+      );
+      return true;
+    } catch (error) {
+      await this.deps.repo.release(row.id);
+      this.deps.log.error({ err: error, subscription: row.id }, "relative news mail failed");
+      return false;
+    }
+  }
+
+  private base(): string {
+    return this.deps.appUrl.replace(/\/+$/, "");
+  }
+}
+
+export interface SubscriberDto {
+  id: string;
+  email: string;
+}

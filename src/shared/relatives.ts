@@ -1,0 +1,18 @@
+/**
+ * What relatives read: the family on the other end of a share link, a memory book's QR code or a
+ * mail. Kept apart from the spec's strings, which stay exact in messages.ts.
+ */
+export const RELATIVES = {
+  /** Before the link to the owner's memories on a memory's page: "From Grandma Rose's Memories". */
+  memoryFrom: "From",
+  /** The shared view's welcome: who shared it, and what the relative can do without an account. */
+  welcomeTitle: (name: string) => `${name} shared these memories with you`,
+  welcomeListen: "Press Play to listen to a memory, right here in the list.",
+  welcomeAnswer:
+    "Open one to answer with your voice: record a spoken comment. No account or password is needed.",
+  /** The play button of a list item, named after the memory. */
+  playMemory: (title: string) => `Play ${title}`,
+  pauseMemory: (title: string) => `Pause ${title}`,
+  /** Beside Delete on a recording that holds no speech: back to the recorder. */
+  recordAgain: "Record again",
+} as const;
