@@ -455,16 +455,19 @@ describe("restores at once", () => {
     try {
       const user = await createUserWithSession(t);
       const held = Array.from({ length: RESTORES_AT_ONCE }, () => new PassThrough());
+      // Each outcome is awaited from the start: a restore that fails while the test awaits another
+      // would otherwise be an unhandled rejection.
       const running = held.map((source) =>
-        t.services.restore.restoreUpload(user.user.id, source, () => false),
+        expect(
+          t.services.restore.restoreUpload(user.user.id, source, () => false),
+        ).rejects.toMatchObject({ statusCode: 400 }),
       );
       const extra = new PassThrough();
       await expect(
         t.services.restore.restoreUpload(user.user.id, extra, () => false),
       ).rejects.toMatchObject({ statusCode: 429 });
       for (const source of held) source.end("not a zip");
-      for (const restore of running)
-        await expect(restore).rejects.toMatchObject({ statusCode: 400 });
+      await Promise.all(running);
       // Once they end, the next one runs.
       const after = t.services.restore.restoreUpload(
         user.user.id,
