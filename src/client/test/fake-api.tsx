@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { vi } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { PAGE_SIZE } from "../../shared/constants";
+import { PAGE_SIZE, PROGRESS_NOTICE_MIN_MS } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import type { Memory, MemoryPage, User } from "../../shared/schemas";
 import { createUploadQueue } from "../app/upload-queue";
@@ -180,4 +180,24 @@ export function stubDownloadLinks() {
     clicked.push({ href: this.getAttribute("href") ?? "", download: this.download });
   });
   return clicked;
+}
+
+/**
+ * Fakes the clock (it still moves on its own too, so Testing Library's waits work) and returns a
+ * user whose typing does not wait on it. The test's afterEach restores real timers.
+ */
+export function fakeClock() {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  return userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+}
+
+/**
+ * Moves the faked clock on by `ms` in steps shorter than a progress notice's minimum time, the
+ * screen rendered after each, so every notice shown meanwhile is on screen at some point.
+ */
+export async function passTime(ms: number): Promise<void> {
+  const step = PROGRESS_NOTICE_MIN_MS / 2;
+  for (let passed = 0; passed < ms; passed += step) {
+    await act(() => vi.advanceTimersByTimeAsync(step));
+  }
 }

@@ -7,18 +7,22 @@ import { dismissToast } from "../../../components/ui/use-toast";
 import {
   type FakeRequest,
   fakeApi,
+  fakeClock,
   json,
   makeMemory,
   me,
+  passTime,
   renderWithApp,
   userHandler,
 } from "../../../test/fake-api";
+import { PROCESSING_POLL_MS } from "../processing/run-processing";
 import { EditMemoryDialog } from "./edit-memory-dialog";
 import { MemoryPage } from "./memory-page";
 
 afterEach(() => {
   act(() => dismissToast());
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 const REGENERATED = {
@@ -27,13 +31,15 @@ const REGENERATED = {
   tags: ["sandcastle", "lucia", "beach"],
 };
 
+const STAGES: PipelineStage[] = ["summarize", "score", "tag", "save"];
+
 /**
  * A server that regenerates: POST .../regenerate answers the memory at 'summarize'; each GET after
  * it moves one stage on, then saves it with the new text (or fails it at `failAt`).
  */
 function regeneratingServer(options: { failAt?: PipelineStage; refuse?: number } = {}) {
   let memory = makeMemory();
-  const stages: PipelineStage[] = ["summarize", "score", "tag", "save"];
+  const stages = STAGES;
   let step = -1;
   const api = fakeApi([
     userHandler(me),
@@ -78,6 +84,9 @@ function regeneratingServer(options: { failAt?: PipelineStage; refuse?: number }
   return api;
 }
 
+/** Moves the clock past every poll of the regeneration, each notice's minimum time included. */
+const passProcessing = () => passTime(STAGES.length * PROCESSING_POLL_MS);
+
 /** Every text the status line showed, in order. */
 function recordNotices(status: HTMLElement): string[] {
   const seen: string[] = [];
@@ -94,13 +103,14 @@ describe("Regenerate on the memory page", () => {
     const api = regeneratingServer();
     renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
     vi.stubGlobal("scrollTo", vi.fn());
-    const user = userEvent.setup();
+    const user = fakeClock();
     const button = await screen.findByRole("button", { name: MESSAGES.regenerate });
     const status = button.parentElement?.querySelector("[role=status]") as HTMLElement;
     const notices = recordNotices(status);
 
     await user.click(button);
-    expect(await screen.findByText(MESSAGES.memoryUpdated, {}, { timeout: 10_000 })).toBeVisible();
+    await passProcessing();
+    expect(screen.getByText(MESSAGES.memoryUpdated)).toBeVisible();
     expect(notices).toEqual([
       MESSAGES.summarizing,
       MESSAGES.scoring,
@@ -113,7 +123,7 @@ describe("Regenerate on the memory page", () => {
       "/api/memories/m1/regenerate",
     ]);
     await waitFor(() => expect(button).toBeEnabled());
-  }, 20_000);
+  });
 
   it("says why when the server refuses (already processing)", async () => {
     regeneratingServer({ refuse: 409 });
@@ -129,15 +139,14 @@ describe("Regenerate on the memory page", () => {
     regeneratingServer({ failAt: "tag" });
     renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
     vi.stubGlobal("scrollTo", vi.fn());
-    const user = userEvent.setup();
+    const user = fakeClock();
     await user.click(await screen.findByRole("button", { name: MESSAGES.regenerate }));
-    expect(
-      await screen.findByText(MESSAGES.regenerateFailed, {}, { timeout: 10_000 }),
-    ).toBeVisible();
+    await passProcessing();
+    expect(screen.getByText(MESSAGES.regenerateFailed)).toBeVisible();
     expect(
       screen.getAllByText(`${MESSAGES.tagsFailedPrefix}${MESSAGES.invalidTagFormat}`).length,
     ).toBeGreaterThan(0);
-  }, 20_000);
+  });
 
   /** The memory page as `viewer` sees `memory`, once its heading shows. */
   async function showMemoryPage(viewer: typeof me, memory: ReturnType<typeof makeMemory>) {
@@ -171,7 +180,7 @@ describe("Save and regenerate in the edit dialog", () => {
     const api = regeneratingServer();
     const onOpenChange = vi.fn();
     renderWithApp(<EditMemoryDialog memory={makeMemory()} open onOpenChange={onOpenChange} />);
-    const user = userEvent.setup();
+    const user = fakeClock();
     const dialog = screen.getByRole("dialog", { name: MESSAGES.editMemory });
     const transcript = within(dialog).getByLabelText("Transcript");
     await user.clear(transcript);
@@ -180,7 +189,8 @@ describe("Save and regenerate in the edit dialog", () => {
     const notices = recordNotices(status);
 
     await user.click(within(dialog).getByRole("button", { name: MESSAGES.saveAndRegenerate }));
-    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false), { timeout: 10_000 });
+    await passProcessing();
+    expect(onOpenChange).toHaveBeenCalledWith(false);
     expect(notices).toEqual([
       MESSAGES.summarizing,
       MESSAGES.scoring,
@@ -194,7 +204,7 @@ describe("Save and regenerate in the edit dialog", () => {
       "POST /api/memories/m1/regenerate",
     ]);
     expect(writes[0]?.body).toMatchObject({ transcript: "We built castles with Lucia." });
-  }, 20_000);
+  });
 
   it("cannot regenerate from an empty transcript", async () => {
     regeneratingServer();

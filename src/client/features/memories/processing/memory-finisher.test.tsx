@@ -1,11 +1,23 @@
 import { screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import type { UploadQueue } from "../../../lib/upload-queue";
-import { fakeApi, json, makeMemory, renderWithApp } from "../../../test/fake-api";
+import {
+  fakeApi,
+  fakeClock,
+  json,
+  makeMemory,
+  passTime,
+  renderWithApp,
+} from "../../../test/fake-api";
 import { memoryKeys } from "../api/memory-keys";
 import { MemorySavedEffects } from "./memory-saved-effects";
+import { PROCESSING_POLL_MS } from "./run-processing";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function server(final: Partial<Memory>) {
   let polls = 0;
@@ -23,15 +35,23 @@ function server(final: Partial<Memory>) {
   ]);
 }
 
-/** Keeps a recording in the app's upload queue and runs it through the 'memory' finisher. */
+/**
+ * Keeps a recording in the app's upload queue and runs it through the 'memory' finisher, the clock
+ * moved past the server's two polls.
+ */
 async function recordAndFinish(uploads: UploadQueue, notices: string[]) {
+  fakeClock();
   const id = await uploads.keep({
     kind: "memory",
     blob: new Blob([new Uint8Array(2048)], { type: "audio/mpeg" }),
     filename: "recording.mp3",
     recordedAt: "2026-05-01T10:00:00.000Z",
   });
-  return uploads.process(id, (notice) => void notices.push(notice));
+  const finished = uploads.process(id, (notice) => void notices.push(notice));
+  // The caller awaits it; a rejection meanwhile is not an unhandled one.
+  finished.catch(() => undefined);
+  await passTime(2 * PROCESSING_POLL_MS);
+  return finished;
 }
 
 describe("the memory finisher", () => {

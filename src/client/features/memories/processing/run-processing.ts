@@ -24,6 +24,9 @@ export interface RunOptions {
   onStarted?: (memory: Memory) => Promise<void>;
 }
 
+/** How often a memory the server is processing is asked for again. */
+export const PROCESSING_POLL_MS = 1000;
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -62,7 +65,7 @@ export async function followProcessing(
   options: RunOptions = {},
 ): Promise<Memory> {
   const sleep = options.sleep ?? defaultSleep;
-  const pollMs = options.pollMs ?? 1000;
+  const pollMs = options.pollMs ?? PROCESSING_POLL_MS;
   let memory = started;
   /** Index in STAGE_ORDER of the last stage whose notice was reported. */
   let reported = -1;

@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -9,6 +9,7 @@ import { dismissToast } from "../../../components/ui/use-toast";
 import { ApiError } from "../../../lib/api-client";
 import { type Finisher, memoryStore, UploadQueue } from "../../../lib/upload-queue";
 import { UploadQueueProvider } from "../../../lib/upload-queue-context";
+import { fakeClock, passTime } from "../../../test/fake-api";
 import { uploadAudio } from "../api/upload-audio";
 import { PendingRecordings } from "./pending-recordings";
 import { Recorder } from "./recorder";
@@ -101,6 +102,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.useRealTimers();
   act(() => dismissToast());
 });
 
@@ -119,7 +121,7 @@ async function record(user: ReturnType<typeof userEvent.setup>) {
 
 describe("Recorder", () => {
   it("records with the spec's settings, then converts, uploads and finishes", async () => {
-    const user = userEvent.setup();
+    const user = fakeClock();
     let release: (value: unknown) => void = () => {};
     const finisher = vi.fn(async (_upload: unknown, report: (notice: string) => void) => {
       report("Transcribing...");
@@ -154,9 +156,9 @@ describe("Recorder", () => {
     await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
     expect(await screen.findByRole("button", { name: MESSAGES.processing })).toBeDisabled();
     // Converting and uploading are quick here; their notices still have their time first.
-    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Transcribing..."), {
-      timeout: 4 * PROGRESS_NOTICE_MIN_MS,
-    });
+    expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.convertingToMp3);
+    await passTime(2 * PROGRESS_NOTICE_MIN_MS);
+    expect(screen.getByRole("status")).toHaveTextContent("Transcribing...");
     expect(track.stop).toHaveBeenCalled();
     expect(screen.queryByRole("button", { name: MESSAGES.cancelRecording })).toBeNull();
 
@@ -194,16 +196,17 @@ describe("Recorder", () => {
     renderRecorder(<Recorder kind="test-fast" onSaved={onSaved} />, finishers);
     await record(user);
     const status = screen.getByRole("status");
+    // From here the clock moves only when the test moves it.
+    vi.useFakeTimers();
     const seen: { text: string; at: number }[] = [];
     const observer = new MutationObserver(() => {
       const text = status.textContent ?? "";
-      if (text !== seen.at(-1)?.text) seen.push({ text, at: performance.now() });
+      if (text !== seen.at(-1)?.text) seen.push({ text, at: Date.now() });
     });
     observer.observe(status, { childList: true, characterData: true, subtree: true });
-    await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
-    await waitFor(() => expect(onSaved).toHaveBeenCalledWith("done"), {
-      timeout: 8 * PROGRESS_NOTICE_MIN_MS,
-    });
+    fireEvent.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
+    await passTime(6 * PROGRESS_NOTICE_MIN_MS);
+    expect(onSaved).toHaveBeenCalledWith("done");
     observer.disconnect();
     expect(seen.map((s) => s.text)).toEqual([
       MESSAGES.convertingToMp3,
@@ -213,10 +216,10 @@ describe("Recorder", () => {
       "Saving...",
       "",
     ]);
-    // Each was on screen for the minimum time (timers may fire a little early in jsdom).
+    // Each was on screen for the minimum time.
     for (let i = 1; i < seen.length; i++) {
       const shownFor = (seen[i]?.at ?? 0) - (seen[i - 1]?.at ?? 0);
-      expect(shownFor, seen[i - 1]?.text).toBeGreaterThanOrEqual(PROGRESS_NOTICE_MIN_MS - 20);
+      expect(shownFor, seen[i - 1]?.text).toBeGreaterThanOrEqual(PROGRESS_NOTICE_MIN_MS);
     }
   });
 
@@ -317,7 +320,7 @@ describe("Recorder", () => {
   });
 
   it("keyboard: focus moves to Stop Recording when recording starts, so a second Enter stops (never cancels), and back to Start after", async () => {
-    const user = userEvent.setup();
+    const user = fakeClock();
     renderRecorder(<Recorder kind="comment" />);
     screen.getByRole("button", { name: MESSAGES.startRecording }).focus();
     await user.keyboard("{Enter}");
@@ -326,11 +329,9 @@ describe("Recorder", () => {
     expect(screen.getByRole("button", { name: MESSAGES.cancelRecording })).not.toHaveFocus();
     // Stopping by keyboard: once the recording is saved, focus is back on Start Recording.
     await user.keyboard("{Enter}");
-    const startButton = await screen.findByRole(
-      "button",
-      { name: MESSAGES.startRecording },
-      { timeout: 8 * PROGRESS_NOTICE_MIN_MS },
-    );
+    // Converting and uploading each have their notice's time.
+    await passTime(2 * PROGRESS_NOTICE_MIN_MS);
+    const startButton = screen.getByRole("button", { name: MESSAGES.startRecording });
     await waitFor(() => expect(startButton).toHaveFocus());
   });
 
