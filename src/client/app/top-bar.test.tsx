@@ -107,9 +107,7 @@ describe("TopBar", () => {
       "/watch",
     );
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.logIn }));
-    expect(
-      await screen.findByRole("dialog", { name: MESSAGES.logIn }, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole("dialog", { name: MESSAGES.logIn })).toBeInTheDocument();
     await userEvent.keyboard("{Escape}");
     await userEvent.click(screen.getByRole("button", { name: MESSAGES.signUp }));
     expect(await screen.findByRole("dialog", { name: MESSAGES.signUp })).toBeInTheDocument();

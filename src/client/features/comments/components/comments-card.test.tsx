@@ -1,4 +1,4 @@
-import { act, screen, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES, removeCommentDescription } from "../../../../shared/messages";
@@ -6,6 +6,7 @@ import type { Comment } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { fakeApi, json, me, renderWithApp, userHandler } from "../../../test/fake-api";
+import { commentKeys } from "../api/comments";
 import { CommentsCard } from "./comments-card";
 
 afterEach(() => {
@@ -38,8 +39,11 @@ function setup(comments: Comment[], isOwner = false) {
       return undefined;
     },
   ]);
-  renderWithApp(<CommentsCard memoryId="m1" isOwner={isOwner} />, "/memory/m1");
-  return { api, user: userEvent.setup() };
+  const { queryClient } = renderWithApp(
+    <CommentsCard memoryId="m1" isOwner={isOwner} />,
+    "/memory/m1",
+  );
+  return { api, queryClient, user: userEvent.setup() };
 }
 
 describe("Comments card", () => {
@@ -48,9 +52,13 @@ describe("Comments card", () => {
     [1, MESSAGES.oneComment],
     [3, "3 comments"],
   ])("labels %i comments as '%s'", async (count, label) => {
-    setup(Array.from({ length: count }, (_, i) => comment(`c${i}`)));
-    expect(await screen.findByRole("heading", { name: label })).toBeInTheDocument();
-    expect(await screen.findAllByTestId("comment").catch(() => [])).toHaveLength(count);
+    const { queryClient } = setup(Array.from({ length: count }, (_, i) => comment(`c${i}`)));
+    // The count shows 'No comments' while loading too: the list is read once it has arrived.
+    await waitFor(() =>
+      expect(queryClient.getQueryState(commentKeys.list("m1"))?.status).toBe("success"),
+    );
+    expect(screen.getByRole("heading", { name: label })).toBeInTheDocument();
+    expect(screen.queryAllByTestId("comment")).toHaveLength(count);
   });
 
   it("shows each comment's name, transcript, player, and its pending or failed state", async () => {

@@ -74,11 +74,7 @@ describe("recordings not saved to an account yet (issue 14)", () => {
         <MemorySavedEffects />
       </>,
     );
-    const list = await screen.findByRole(
-      "list",
-      { name: MESSAGES.unclaimedHeading },
-      { timeout: 5000 },
-    );
+    const list = await screen.findByRole("list", { name: MESSAGES.unclaimedHeading });
     expect(screen.getByRole("heading", { name: MESSAGES.unclaimedHeading })).toBeInTheDocument();
     const [first, second] = within(list).getAllByRole("listitem");
     expect(first).toHaveTextContent("Our day at the beach");
