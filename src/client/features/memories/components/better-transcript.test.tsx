@@ -4,16 +4,38 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES, transcribingAgainLabel } from "../../../../shared/messages";
 import type { PipelineStage } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
-import { fakeApi, json, makeMemory, me, renderWithApp, userHandler } from "../../../test/fake-api";
+import {
+  type FakeRoute,
+  fakeApi,
+  fakeClock,
+  makeMemory,
+  me,
+  passTime,
+  renderWithApp,
+  routes,
+  userHandler,
+} from "../../../test/fake-api";
+import { PROCESSING_POLL_MS } from "../processing/run-processing";
 import { BetterTranscriptsSection } from "./better-transcripts-section";
 import { MemoryPage } from "./memory-page";
 
 afterEach(() => {
   act(() => dismissToast());
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 const BETTER = "We built castles, and the sea took them.";
+
+/** The server as its owner (me) sees it: memory m1 has no comments; `answers` says the rest. */
+function ownerServer(answers: Record<string, FakeRoute>) {
+  return fakeApi([
+    userHandler(me),
+    routes({ "GET /api/memories/m1/comments": { body: [] }, ...answers }),
+  ]);
+}
+
+const STAGES: PipelineStage[] = ["transcribe", "summarize", "score", "tag", "save"];
 
 /**
  * A server holding a memory the fallback transcribed: POST .../retranscribe answers it at
@@ -22,43 +44,37 @@ const BETTER = "We built castles, and the sea took them.";
 function fallbackServer(options: { edited?: boolean } = {}) {
   let memory = makeMemory();
   let engine = "pocketsphinx";
-  const stages: PipelineStage[] = ["transcribe", "summarize", "score", "tag", "save"];
   let step = -1;
-  return fakeApi([
-    userHandler(me),
-    ({ method, url }) => {
-      if (url === "/api/memories/m1/comments") return json([]);
-      if (url === "/api/memories/m1/transcript") {
-        return json({
-          engine,
-          edited: options.edited ?? false,
-          segments: [],
-          retranscribe: engine === "pocketsphinx",
-          proposal: null,
-        });
-      }
-      if (method === "POST" && url === "/api/memories/m1/retranscribe") {
-        step = 0;
-        memory = { ...memory, status: "processing", stage: "transcribe" };
-        return json(memory);
-      }
-      if (method === "GET" && url === "/api/memories/m1") {
-        if (step >= 0) {
-          step += 1;
-          const stage = stages[step];
-          if (!stage) {
-            memory = { ...memory, transcript: BETTER, status: "saved", stage: null };
-            engine = "whisper.cpp ggml-base.bin";
-            step = -1;
-          } else {
-            memory = { ...memory, stage };
-          }
-        }
-        return json(memory);
-      }
-      return undefined;
+  return ownerServer({
+    "GET /api/memories/m1/transcript": () => ({
+      body: {
+        engine,
+        edited: options.edited ?? false,
+        segments: [],
+        retranscribe: engine === "pocketsphinx",
+        proposal: null,
+      },
+    }),
+    "POST /api/memories/m1/retranscribe": () => {
+      step = 0;
+      memory = { ...memory, status: "processing", stage: "transcribe" };
+      return { body: memory };
     },
-  ]);
+    "GET /api/memories/m1": () => {
+      if (step >= 0) {
+        step += 1;
+        const stage = STAGES[step];
+        if (!stage) {
+          memory = { ...memory, transcript: BETTER, status: "saved", stage: null };
+          engine = "whisper.cpp ggml-base.bin";
+          step = -1;
+        } else {
+          memory = { ...memory, stage };
+        }
+      }
+      return { body: memory };
+    },
+  });
 }
 
 describe("a better transcription on the memory page", () => {
@@ -75,8 +91,9 @@ describe("a better transcription on the memory page", () => {
       if (text && seen.at(-1) !== text) seen.push(text);
     }).observe(status, { childList: true, characterData: true, subtree: true });
 
-    await userEvent.setup().click(button);
-    expect(await screen.findByText(MESSAGES.memoryUpdated, {}, { timeout: 15_000 })).toBeVisible();
+    await fakeClock().click(button);
+    await passTime(STAGES.length * PROCESSING_POLL_MS);
+    expect(screen.getByText(MESSAGES.memoryUpdated)).toBeVisible();
     expect(screen.getByText(BETTER)).toBeVisible();
     expect(seen).toEqual([
       MESSAGES.transcribing,
@@ -91,7 +108,7 @@ describe("a better transcription on the memory page", () => {
     expect(api.requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual([
       "/api/memories/m1/retranscribe",
     ]);
-  }, 25_000);
+  });
 
   it("is offered for a transcript the owner edited too, saying theirs stays", async () => {
     fallbackServer({ edited: true });
@@ -116,34 +133,29 @@ function proposalServer(options: { busy?: boolean } = {}) {
     engine: "whisper.cpp ggml-base.bin",
   };
   let edited = true;
-  return fakeApi([
-    userHandler(me),
-    ({ method, url }) => {
-      if (url === "/api/memories/m1/comments") return json([]);
-      if (url === "/api/memories/m1/transcript") {
-        return json({
-          engine: edited ? "pocketsphinx" : "whisper.cpp ggml-base.bin",
-          edited,
-          segments: [],
-          retranscribe: false,
-          proposal,
-        });
-      }
-      if (method === "POST" && url === "/api/memories/m1/proposed-transcript/accept") {
-        if (options.busy) return json({ message: MESSAGES.alreadyProcessing }, 409);
-        memory = { ...memory, transcript: proposal?.transcript ?? "" };
-        proposal = null;
-        edited = false;
-        return json(memory);
-      }
-      if (method === "POST" && url === "/api/memories/m1/proposed-transcript/dismiss") {
-        proposal = null;
-        return new Response(null, { status: 204 });
-      }
-      if (method === "GET" && url === "/api/memories/m1") return json(memory);
-      return undefined;
+  return ownerServer({
+    "GET /api/memories/m1/transcript": () => ({
+      body: {
+        engine: edited ? "pocketsphinx" : "whisper.cpp ggml-base.bin",
+        edited,
+        segments: [],
+        retranscribe: false,
+        proposal,
+      },
+    }),
+    "POST /api/memories/m1/proposed-transcript/accept": () => {
+      if (options.busy) return { status: 409, body: { message: MESSAGES.alreadyProcessing } };
+      memory = { ...memory, transcript: proposal?.transcript ?? "" };
+      proposal = null;
+      edited = false;
+      return { body: memory };
     },
-  ]);
+    "POST /api/memories/m1/proposed-transcript/dismiss": () => {
+      proposal = null;
+      return { status: 204 };
+    },
+    "GET /api/memories/m1": () => ({ body: memory }),
+  });
 }
 
 describe("a new transcription beside the owner's edit", () => {
@@ -204,18 +216,14 @@ describe("a new transcription beside the owner's edit", () => {
 describe("better transcriptions on the Account page", () => {
   it("offers all of them at once, and says how many are being transcribed again", async () => {
     let count = 2;
-    const api = fakeApi([
-      userHandler(me),
-      ({ method, url }) => {
-        if (url !== "/api/memories/retranscribe") return undefined;
-        if (method === "POST") {
-          const queued = count;
-          count = 0;
-          return json({ count: queued });
-        }
-        return json({ count });
+    const api = ownerServer({
+      "GET /api/memories/retranscribe": () => ({ body: { count } }),
+      "POST /api/memories/retranscribe": () => {
+        const queued = count;
+        count = 0;
+        return { body: { count: queued } };
       },
-    ]);
+    });
     renderWithApp(<BetterTranscriptsSection />, "/account");
     expect(
       await screen.findByText(
@@ -231,10 +239,7 @@ describe("better transcriptions on the Account page", () => {
   });
 
   it("shows nothing when there is nothing to transcribe again", async () => {
-    const api = fakeApi([
-      userHandler(me),
-      ({ url }) => (url === "/api/memories/retranscribe" ? json({ count: 0 }) : undefined),
-    ]);
+    const api = ownerServer({ "GET /api/memories/retranscribe": () => ({ body: { count: 0 } }) });
     const { container } = renderWithApp(<BetterTranscriptsSection />, "/account");
     await waitFor(() =>
       expect(api.requests.some((r) => r.url === "/api/memories/retranscribe")).toBe(true),
