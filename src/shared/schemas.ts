@@ -18,7 +18,7 @@ import {
   USERNAME_MIN_LENGTH,
   USERNAME_PATTERN,
 } from "./constants";
-import { MESSAGES } from "./messages";
+import { MEMORY_BOOK, MESSAGES } from "./messages";
 import { PHOTO_SIZE_NAMES, PHOTOS_PER_MEMORY, type PhotoSize } from "./photos";
 import { memoryQuestionSchema } from "./reminders";
 
@@ -374,9 +374,19 @@ export const memoryBookQuerySchema = z
   })
   .refine((query) => !query.from || !query.to || query.from <= query.to, {
     path: ["to"],
-    message: "must not be before from",
+    message: MEMORY_BOOK.toBeforeFrom,
   });
 export type MemoryBookQuery = z.infer<typeof memoryBookQuerySchema>;
+
+/** The memory book dialog: a field left empty does not limit the book. */
+export const memoryBookFormSchema = z
+  .object({ from: z.string(), to: z.string(), tag: z.string() })
+  .transform(({ from, to, tag }) => ({
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    ...(tag.trim() ? { tag } : {}),
+  }))
+  .pipe(memoryBookQuerySchema);
 
 export const isoDateTimeSchema = z.iso.datetime({ offset: true });
 

@@ -3,19 +3,23 @@ import type { z } from "zod";
 import { type FieldErrors, validateForm } from "./form-errors";
 
 /**
- * Form state validated by a shared schema on submit; errors clear as a field changes. Every form of
- * text fields uses it. The forms that hold something else keep their own state: a file (restore a
- * backup), nested settings (reminders), a memory's tags beside its regeneration (edit memory),
- * dates checked as they are typed (memory book), and the typed "delete" that toasts instead of
- * marking a field (typed-delete-dialog).
+ * Form state validated by a shared schema on submit; errors clear as a field changes. With
+ * `asTyped`, the schema's errors show while the person types instead (the memory book's dates).
+ * Every form of text fields uses it, except these, which keep their own state:
+ * - restore a backup: its one value is a file, with nothing to check but that one is chosen;
+ * - reminders and edit memory: the server checks them and its answer is toasted (no field errors);
+ * - the typed-delete dialog: a wrong Enter toasts instead of marking its one field.
  */
 export function useForm<S extends z.ZodType<unknown, Record<string, unknown>>>(
   schema: S,
   initial: Record<string, string>,
   onValid: (data: z.output<S>) => void,
+  { asTyped = false }: { asTyped?: boolean } = {},
 ) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [submitted, setErrors] = useState<FieldErrors>({});
+  const typed = asTyped ? validateForm(schema, values) : null;
+  const errors = typed ? (typed.ok ? {} : typed.errors) : submitted;
   const field = (name: string) => ({
     name,
     value: values[name] ?? "",

@@ -1,6 +1,7 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { TAG_MAX_LENGTH } from "../../../../shared/constants";
 import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
+import { type MemoryBookQuery, memoryBookFormSchema } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import {
   Dialog,
@@ -11,6 +12,7 @@ import {
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
+import { useForm } from "../../../lib/use-form";
 import { downloadMemoryBook } from "../api/memory-book";
 
 /** The printable memory book: optional recorded dates and tag, then the PDF download. */
@@ -21,22 +23,12 @@ export function MemoryBookDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const [from, setFrom] = useState("");
-  const [to, setTo] = useState("");
-  const [tag, setTag] = useState("");
   const [preparing, setPreparing] = useState(false);
-  const toError = from && to && to < from ? MEMORY_BOOK.toBeforeFrom : undefined;
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (toError || preparing) return;
+  const download = async (filter: MemoryBookQuery) => {
+    if (preparing) return;
     setPreparing(true);
     try {
-      await downloadMemoryBook({
-        ...(from ? { from } : {}),
-        ...(to ? { to } : {}),
-        ...(tag.trim() ? { tag: tag.trim() } : {}),
-      });
+      await downloadMemoryBook(filter);
       toast({ title: MEMORY_BOOK.ready });
       onOpenChange(false);
     } catch (error) {
@@ -51,10 +43,18 @@ export function MemoryBookDialog({
     }
   };
 
+  // The dates are checked as they are typed: 'To' before 'From' shows at once.
+  const form = useForm(
+    memoryBookFormSchema,
+    { from: "", to: "", tag: "" },
+    (filter) => void download(filter),
+    { asTyped: true },
+  );
+
   return (
     <Dialog open={open} onOpenChange={(next) => (preparing ? undefined : onOpenChange(next))}>
       <DialogContent>
-        <form onSubmit={(event) => void onSubmit(event)} className="space-y-4">
+        <form onSubmit={form.onSubmit} className="space-y-4">
           <DialogTitle>{MEMORY_BOOK.button}</DialogTitle>
           <DialogDescription>{MEMORY_BOOK.dialogDescription}</DialogDescription>
           <p className="text-sm text-slate-700">{MEMORY_BOOK.shareLinkNote}</p>
@@ -62,23 +62,19 @@ export function MemoryBookDialog({
             <TextField
               label={MEMORY_BOOK.from}
               type="date"
-              value={from}
-              onChange={(event) => setFrom(event.target.value)}
+              {...form.field("from")}
               disabled={preparing}
             />
             <TextField
               label={MEMORY_BOOK.to}
               type="date"
-              value={to}
-              onChange={(event) => setTo(event.target.value)}
-              error={toError}
+              {...form.field("to")}
               disabled={preparing}
             />
           </div>
           <TextField
             label={MEMORY_BOOK.tag}
-            value={tag}
-            onChange={(event) => setTag(event.target.value)}
+            {...form.field("tag")}
             maxLength={TAG_MAX_LENGTH}
             autoComplete="off"
             disabled={preparing}
@@ -90,7 +86,7 @@ export function MemoryBookDialog({
             <Button variant="outline" onClick={() => onOpenChange(false)} disabled={preparing}>
               {MESSAGES.cancel}
             </Button>
-            <Button type="submit" disabled={preparing || Boolean(toError)}>
+            <Button type="submit" disabled={preparing || Boolean(form.errors.to)}>
               {MEMORY_BOOK.create}
             </Button>
           </div>
