@@ -1,8 +1,9 @@
 /**
  * What the API answers, as the browser checks it: the same shapes as the full-zod schemas in
- * schemas.ts, written with `zod/mini` (a few kB gzip instead of about 26) so the first screen can
- * parse every response without carrying zod. responses.test.ts holds each pair to the same type
- * and the same verdicts.
+ * schemas.ts, written with `zod/mini` (about 15 kB gzip with zod's core instead of about 26). The
+ * browser loads this module with its first request that parses an answer, not with the first
+ * screen (`lib/api-client.ts`). responses.test.ts holds each pair to the same type and the same
+ * verdicts.
  */
 import * as z from "zod/mini";
 import {

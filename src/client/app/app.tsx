@@ -1,12 +1,18 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { Toaster } from "../components/ui/toaster";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { MemorySavedEffects } from "../features/memories/processing/memory-saved-effects";
 import { trackInAppHistory } from "../lib/in-app-history";
 import { RelativeViewProvider } from "../lib/relative-view";
 import { UploadQueueProvider } from "../lib/upload-queue-context";
 import { AppRouter } from "./router";
 import { createUploadQueue } from "./upload-queue";
+
+// The toast area (Radix toast: about 10 kB gzip) shows nothing until something is said, so its code
+// is asked for with the first render rather than carried by the first download. A toast raised
+// before it arrives waits in the toast store (use-toast.ts) and shows when it does.
+const Toaster = lazy(() =>
+  import("../components/ui/toaster").then((m) => ({ default: m.Toaster })),
+);
 
 /** The app, over the one query client main.tsx made (and filled with what the page carried). */
 export function App({ queryClient }: { queryClient: QueryClient }) {
@@ -23,7 +29,9 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
         </RelativeViewProvider>
       </UploadQueueProvider>
       <MemorySavedEffects />
-      <Toaster />
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
     </QueryClientProvider>
   );
 }

@@ -21,7 +21,7 @@ describe("the default fetch (spec 7)", () => {
     const client = createQueryClient();
     const data = await client.fetchQuery({
       queryKey: ["thing"],
-      queryFn: () => getJson("/api/thing", z.object({ a: z.number() })),
+      queryFn: () => getJson("/api/thing", () => z.object({ a: z.number() })),
     });
     expect(data).toEqual({ a: 1 });
     expect(fetchFn).toHaveBeenCalledWith("/api/thing", { credentials: "include" });
@@ -29,7 +29,7 @@ describe("the default fetch (spec 7)", () => {
 
   it("throws status plus body text below 500", async () => {
     mockFetch(new Response('{"message":"nope"}', { status: 404, statusText: "Not Found" }));
-    await expect(getJson("/x", z.unknown())).rejects.toThrow('404: {"message":"nope"}');
+    await expect(getJson("/x", () => z.unknown())).rejects.toThrow('404: {"message":"nope"}');
   });
 
   it("throws status plus status text from 500", async () => {
@@ -39,13 +39,13 @@ describe("the default fetch (spec 7)", () => {
 
   it("can treat 401 as no data", async () => {
     mockFetch(new Response("", { status: 401 }));
-    await expect(getJson("/x", z.unknown(), { on401: "returnNull" })).resolves.toBeNull();
+    await expect(getJson("/x", () => z.unknown(), { on401: "returnNull" })).resolves.toBeNull();
   });
 
   it("answers a body of the wrong shape with a product message and logs the details", async () => {
     mockFetch(new Response('{"a":"one"}', { status: 200 }));
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    await expect(getJson("/api/thing", z.object({ a: z.number() }))).rejects.toThrow(
+    await expect(getJson("/api/thing", () => z.object({ a: z.number() }))).rejects.toThrow(
       MESSAGES.unexpectedResponse,
     );
     expect(String(logged.mock.calls[0]?.[0])).toMatch(/unexpected response/);
@@ -56,7 +56,7 @@ describe("the default fetch (spec 7)", () => {
   it("treats a body that is not JSON the same way", async () => {
     mockFetch(new Response("<html>", { status: 200 }));
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    await expect(requestJson("POST", "/x", z.unknown(), {})).rejects.toThrow(
+    await expect(requestJson("POST", "/x", () => z.unknown(), {})).rejects.toThrow(
       MESSAGES.unexpectedResponse,
     );
     expect(logged).toHaveBeenCalled();

@@ -67,11 +67,16 @@ export class UnexpectedResponseError extends Error {
   }
 }
 
-/** Parses a response body with its schema (`src/shared/responses.ts`); a mismatch is logged in full. */
-export async function parseResponse<S extends z.ZodMiniType>(
-  res: Response,
-  schema: S,
-): Promise<z.infer<S>> {
+/** The response schemas of `src/shared/responses.ts`. */
+export type Responses = typeof import("../../shared/responses");
+
+/**
+ * The schemas (and zod's core under them, about 15 kB gzip) load with the first request that parses
+ * an answer, while it is on its way, rather than with the first screen.
+ */
+const loadResponses = (): Promise<Responses> => import("../../shared/responses");
+
+async function parseBody<S extends z.ZodMiniType>(res: Response, schema: S): Promise<z.infer<S>> {
   let body: unknown;
   try {
     body = await res.json();
@@ -85,33 +90,51 @@ export async function parseResponse<S extends z.ZodMiniType>(
   throw new UnexpectedResponseError(res.url);
 }
 
-/** Sends a JSON request (as apiRequest) and answers the response's body parsed with `schema`. */
+/**
+ * Parses a response body with the schema `pick` takes from `src/shared/responses.ts`; a mismatch is
+ * logged in full.
+ */
+export async function parseResponse<S extends z.ZodMiniType>(
+  res: Response,
+  pick: (responses: Responses) => S,
+): Promise<z.infer<S>> {
+  return parseBody(res, pick(await loadResponses()));
+}
+
+/** Sends a JSON request (as apiRequest) and answers the response's body parsed with `pick`'s schema. */
 export async function requestJson<S extends z.ZodMiniType>(
   method: string,
   url: string,
-  schema: S,
+  pick: (responses: Responses) => S,
   data?: unknown,
 ): Promise<z.infer<S>> {
-  return parseResponse(await apiRequest(method, url, data), schema);
+  const [res, responses] = await Promise.all([apiRequest(method, url, data), loadResponses()]);
+  return parseBody(res, pick(responses));
 }
 
 /**
- * Spec 7's default fetch: GET `url` with credentials, the JSON body parsed with `schema`. `null`
- * for a 401 when asked.
+ * Spec 7's default fetch: GET `url` with credentials, the JSON body parsed with `pick`'s schema.
+ * `null` for a 401 when asked.
  */
-export function getJson<S extends z.ZodMiniType>(url: string, schema: S): Promise<z.infer<S>>;
 export function getJson<S extends z.ZodMiniType>(
   url: string,
-  schema: S,
+  pick: (responses: Responses) => S,
+): Promise<z.infer<S>>;
+export function getJson<S extends z.ZodMiniType>(
+  url: string,
+  pick: (responses: Responses) => S,
   options: { on401: "returnNull" },
 ): Promise<z.infer<S> | null>;
 export async function getJson<S extends z.ZodMiniType>(
   url: string,
-  schema: S,
+  pick: (responses: Responses) => S,
   options: { on401?: "returnNull" } = {},
 ): Promise<z.infer<S> | null> {
-  const res = await fetch(url, { credentials: "include" });
+  const [res, responses] = await Promise.all([
+    fetch(url, { credentials: "include" }),
+    loadResponses(),
+  ]);
   if (options.on401 === "returnNull" && res.status === 401) return null;
   await throwIfResNotOk(res);
-  return parseResponse(res, schema);
+  return parseBody(res, pick(responses));
 }

@@ -29,6 +29,14 @@ describe("Toaster", () => {
     expect(screen.getByText("Raised while mounting")).toBeInTheDocument();
   });
 
+  it("shows a toast raised before it was rendered (its code still loading)", () => {
+    act(() => {
+      toast({ title: "Raised while loading" });
+    });
+    render(<Toaster />);
+    expect(screen.getByText("Raised while loading")).toBeInTheDocument();
+  });
+
   it("shows at most one toast, the newest", () => {
     render(<Toaster />);
     act(() => {

@@ -1,12 +1,14 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { appInfoResponse } from "../../../../shared/responses";
 import { getJson } from "../../../lib/api-client";
 
 export const APP_INFO_PATH = "/api/app-info";
 
 /** GET /api/app-info. */
 export const appInfoQueryOptions = () =>
-  queryOptions({ queryKey: ["app-info"], queryFn: () => getJson(APP_INFO_PATH, appInfoResponse) });
+  queryOptions({
+    queryKey: ["app-info"],
+    queryFn: () => getJson(APP_INFO_PATH, (r) => r.appInfoResponse),
+  });
 
 export function useAppInfo() {
   return useQuery(appInfoQueryOptions());

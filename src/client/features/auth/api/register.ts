@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { userResponse } from "../../../../shared/responses";
 import type { RegisterBody, User } from "../../../../shared/schemas";
 import { requestJson } from "../../../lib/api-client";
 import { refreshSession } from "./get-user";
 
 export async function register(body: RegisterBody): Promise<User> {
-  return requestJson("POST", "/api/register", userResponse, body);
+  return requestJson("POST", "/api/register", (r) => r.userResponse, body);
 }
 
 export function useRegister() {

@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { commentListResponse } from "../../../../shared/responses";
 import { getJson } from "../../../lib/api-client";
 
 export function commentsPath(memoryId: string): string {
@@ -17,7 +16,7 @@ export const commentKeys = { list: (memoryId: string) => ["comments", memoryId] 
 export const commentsQueryOptions = (memoryId: string) =>
   queryOptions({
     queryKey: commentKeys.list(memoryId),
-    queryFn: () => getJson(commentsPath(memoryId), commentListResponse),
+    queryFn: () => getJson(commentsPath(memoryId), (r) => r.commentListResponse),
     refetchInterval: (query) =>
       query.state.data?.some((comment) => comment.status === "processing") ? 1500 : false,
   });

@@ -1,5 +1,4 @@
 import { keepPreviousData, type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
-import { memoryPageResponse, memoryYearsResponse } from "../../../../shared/responses";
 import { getJson } from "../../../lib/api-client";
 import { memoriesListUrl, memoryKeys } from "./memory-keys";
 
@@ -20,7 +19,7 @@ export async function invalidateMemoryLists(queryClient: QueryClient): Promise<v
 export const ownMemoriesQueryOptions = (page: number, q: string) =>
   queryOptions({
     queryKey: memoryKeys.own(page, q),
-    queryFn: () => getJson(memoriesListUrl({ page, q }), memoryPageResponse),
+    queryFn: () => getJson(memoriesListUrl({ page, q }), (r) => r.memoryPageResponse),
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
       query.state.data?.items.some((memory) => memory.status === "processing")
@@ -37,7 +36,7 @@ export function useMemories(options: { page: number; search: string }) {
 export const profileMemoriesQueryOptions = (username: string, page: number, q: string) =>
   queryOptions({
     queryKey: memoryKeys.profile(username, page, q),
-    queryFn: () => getJson(memoriesListUrl({ username, page, q }), memoryPageResponse),
+    queryFn: () => getJson(memoriesListUrl({ username, page, q }), (r) => r.memoryPageResponse),
     placeholderData: keepPreviousData,
   });
 
@@ -50,6 +49,6 @@ export const memoryYearsQueryOptions = (username: string | undefined, total: num
   queryOptions({
     queryKey: memoryKeys.years(username, total),
     queryFn: () =>
-      getJson(memoriesListUrl({ username, page: 1, q: "" }, "years"), memoryYearsResponse),
+      getJson(memoriesListUrl({ username, page: 1, q: "" }, "years"), (r) => r.memoryYearsResponse),
     enabled: total !== undefined && total > 0,
   });

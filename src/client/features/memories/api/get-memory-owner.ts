@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { memoryOwnerResponse } from "../../../../shared/responses";
 import { getJson } from "../../../lib/api-client";
 import { memoryKeys, memoryUrl } from "./memory-keys";
 
@@ -7,7 +6,7 @@ import { memoryKeys, memoryUrl } from "./memory-keys";
 export const memoryOwnerQueryOptions = (id: string) =>
   queryOptions({
     queryKey: memoryKeys.owner(id),
-    queryFn: () => getJson(`${memoryUrl(id)}/owner`, memoryOwnerResponse),
+    queryFn: () => getJson(`${memoryUrl(id)}/owner`, (r) => r.memoryOwnerResponse),
   });
 
 export function useMemoryOwner(id: string) {

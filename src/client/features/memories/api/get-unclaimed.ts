@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { unclaimedMemoriesResponse } from "../../../../shared/responses";
 import { getJson } from "../../../lib/api-client";
 import { PROCESSING_REFRESH_MS } from "./get-memories";
 import { memoryKeys, UNCLAIMED_URL } from "./memory-keys";
@@ -11,7 +10,7 @@ import { memoryKeys, UNCLAIMED_URL } from "./memory-keys";
 export const unclaimedQueryOptions = () =>
   queryOptions({
     queryKey: memoryKeys.unclaimed(),
-    queryFn: () => getJson(UNCLAIMED_URL, unclaimedMemoriesResponse),
+    queryFn: () => getJson(UNCLAIMED_URL, (r) => r.unclaimedMemoriesResponse),
   });
 
 /** The unclaimed memories, refreshed while one is still processing. */

@@ -1,9 +1,4 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import {
-  countResponse,
-  memoryResponse,
-  transcriptInfoResponse,
-} from "../../../../shared/responses";
 import type { Memory } from "../../../../shared/schemas";
 import { apiRequest, getJson, requestJson } from "../../../lib/api-client";
 import { memoryKeys, memoryUrl } from "./memory-keys";
@@ -15,7 +10,7 @@ export const captionsUrl = (id: string) => `${memoryUrl(id)}/captions.vtt`;
 export const transcriptQueryOptions = (id: string) =>
   queryOptions({
     queryKey: memoryKeys.transcript(id),
-    queryFn: () => getJson(`${memoryUrl(id)}/transcript`, transcriptInfoResponse),
+    queryFn: () => getJson(`${memoryUrl(id)}/transcript`, (r) => r.transcriptInfoResponse),
   });
 
 export function useTranscript(id: string, enabled = true) {
@@ -24,12 +19,16 @@ export function useTranscript(id: string, enabled = true) {
 
 /** POST /api/memories/{id}/retranscribe: the memory, back in processing at transcription. */
 export function retranscribeMemory(id: string): Promise<Memory> {
-  return requestJson("POST", `${memoryUrl(id)}/retranscribe`, memoryResponse);
+  return requestJson("POST", `${memoryUrl(id)}/retranscribe`, (r) => r.memoryResponse);
 }
 
 /** POST .../proposed-transcript/accept: the new transcription replaces the owner's edit. */
 export function acceptProposedTranscript(id: string): Promise<Memory> {
-  return requestJson("POST", `${memoryUrl(id)}/proposed-transcript/accept`, memoryResponse);
+  return requestJson(
+    "POST",
+    `${memoryUrl(id)}/proposed-transcript/accept`,
+    (r) => r.memoryResponse,
+  );
 }
 
 /** POST .../proposed-transcript/dismiss: the owner keeps their transcript. */
@@ -43,10 +42,10 @@ const RETRANSCRIBE_URL = "/api/memories/retranscribe";
 export const retranscribableQueryOptions = () =>
   queryOptions({
     queryKey: memoryKeys.retranscribable(),
-    queryFn: async () => (await getJson(RETRANSCRIBE_URL, countResponse)).count,
+    queryFn: async () => (await getJson(RETRANSCRIBE_URL, (r) => r.countResponse)).count,
   });
 
 /** POST /api/memories/retranscribe: queues all of them; how many were. */
 export async function retranscribeAll(): Promise<number> {
-  return (await requestJson("POST", RETRANSCRIBE_URL, countResponse)).count;
+  return (await requestJson("POST", RETRANSCRIBE_URL, (r) => r.countResponse)).count;
 }

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { memoryResponse } from "../../../../shared/responses";
 import type { Memory, MemoryUpdateBody } from "../../../../shared/schemas";
 import { requestJson } from "../../../lib/api-client";
 import { invalidateMemoryLists } from "./get-memories";
@@ -25,7 +24,7 @@ export function useUpdateMemory() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, body }: { id: string; body: MemoryUpdateBody }) => {
-      return requestJson("PUT", memoryUrl(id), memoryResponse, body);
+      return requestJson("PUT", memoryUrl(id), (r) => r.memoryResponse, body);
     },
     onSuccess: async (memory) => {
       queryClient.setQueryData(memoryKeys.detail(memory.id), memory);

@@ -247,6 +247,16 @@ describe("Memory page carried by the page", () => {
     expect(screen.queryByText("Not this one")).not.toBeInTheDocument();
     expect(api.requests.filter((r) => r.url === "/api/memories/m1")).toHaveLength(1);
   });
+
+  it("asks the API when the page's block names no memory", async () => {
+    embed(PAGE_MEMORY_SCRIPT_ID, { title: "No id" });
+    const { api } = setup();
+    expect(screen.getByRole("status", { name: MESSAGES.loading })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("heading", { name: "Our day at the beach" }),
+    ).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.url === "/api/memories/m1")).toHaveLength(1);
+  });
 });
 
 describe("Memory page titles and the not-found layout", () => {

@@ -1,5 +1,4 @@
 import { PHOTO_FIELD } from "../../../../shared/photos";
-import { photoResponse } from "../../../../shared/responses";
 import type { Photo } from "../../../../shared/schemas";
 import { parseResponse, throwIfResNotOk } from "../../../lib/api-client";
 
@@ -17,5 +16,5 @@ export async function addPhoto(memoryId: string, file: Blob): Promise<Photo> {
     credentials: "include",
   });
   await throwIfResNotOk(res);
-  return parseResponse(res, photoResponse);
+  return parseResponse(res, (r) => r.photoResponse);
 }

@@ -1,5 +1,4 @@
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import { photoListResponse } from "../../../../shared/responses";
 import type { Memory, Photo } from "../../../../shared/schemas";
 import { apiRequest, requestJson } from "../../../lib/api-client";
 import { invalidateMemoryLists } from "../../memories/api/get-memories";
@@ -33,7 +32,7 @@ export function useReorderPhotos(memoryId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (ids: string[]) =>
-      requestJson("PUT", photosUrl(memoryId), photoListResponse, { ids }),
+      requestJson("PUT", photosUrl(memoryId), (r) => r.photoListResponse, { ids }),
     onSuccess: async ({ photos }) => {
       queryClient.setQueryData<Memory>(memoryKeys.detail(memoryId), (memory) =>
         memory ? { ...memory, photos } : memory,

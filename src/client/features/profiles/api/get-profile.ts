@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { publicProfileResponse } from "../../../../shared/responses";
 import { getJson } from "../../../lib/api-client";
 
 export const profilePath = (username: string) => `/api/users/${encodeURIComponent(username)}`;
@@ -10,7 +9,7 @@ export const profileKeys = { detail: (username: string) => ["profiles", username
 export const profileQueryOptions = (username: string) =>
   queryOptions({
     queryKey: profileKeys.detail(username),
-    queryFn: () => getJson(profilePath(username), publicProfileResponse),
+    queryFn: () => getJson(profilePath(username), (r) => r.publicProfileResponse),
   });
 
 export function useProfile(username: string) {

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { userResponse } from "../../../../shared/responses";
 import type { User, VisibilityBody } from "../../../../shared/schemas";
 import { requestJson } from "../../../lib/api-client";
 import { userKeys } from "../../auth/api/get-user";
 import { profileKeys } from "./get-profile";
 
 export async function updateVisibility(body: VisibilityBody): Promise<User> {
-  return requestJson("POST", "/api/user/visibility", userResponse, body);
+  return requestJson("POST", "/api/user/visibility", (r) => r.userResponse, body);
 }
 
 /** Spec 4: the cached user is updated on success. */

@@ -1,4 +1,3 @@
-import { uploadResponse } from "../../../../shared/responses";
 import type { UploadResponse } from "../../../../shared/schemas";
 import { parseResponse, throwIfResNotOk } from "../../../lib/api-client";
 
@@ -22,5 +21,5 @@ export async function uploadAudio(
     signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
   });
   await throwIfResNotOk(res);
-  return parseResponse(res, uploadResponse);
+  return parseResponse(res, (r) => r.uploadResponse);
 }

@@ -1,7 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CURRENT_QUESTION_SCRIPT_ID } from "../../../../shared/constants";
 import type { CurrentQuestion, ReminderSettingsBody } from "../../../../shared/reminders";
-import { currentQuestionResponse, reminderSettingsResponse } from "../../../../shared/responses";
 import { apiRequest, getJson, requestJson } from "../../../lib/api-client";
 
 export const REMINDERS_PATH = "/api/reminders";
@@ -13,7 +12,7 @@ export const reminderKeys = { settings: ["reminders"] as const, question: ["ques
 export const remindersQueryOptions = () =>
   queryOptions({
     queryKey: reminderKeys.settings,
-    queryFn: () => getJson(REMINDERS_PATH, reminderSettingsResponse),
+    queryFn: () => getJson(REMINDERS_PATH, (r) => r.reminderSettingsResponse),
   });
 
 export function useReminders(enabled = true) {
@@ -25,7 +24,7 @@ export function useSaveReminders() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ReminderSettingsBody) =>
-      requestJson("PUT", REMINDERS_PATH, reminderSettingsResponse, body),
+      requestJson("PUT", REMINDERS_PATH, (r) => r.reminderSettingsResponse, body),
     onSuccess: (settings) => queryClient.setQueryData(reminderKeys.settings, settings),
   });
 }
@@ -51,7 +50,7 @@ export function takeEmbeddedQuestion(): CurrentQuestion | undefined {
 export const currentQuestionQueryOptions = () =>
   queryOptions({
     queryKey: reminderKeys.question,
-    queryFn: () => getJson(QUESTION_PATH, currentQuestionResponse),
+    queryFn: () => getJson(QUESTION_PATH, (r) => r.currentQuestionResponse),
     initialData: takeEmbeddedQuestion,
   });
 
@@ -64,7 +63,7 @@ export function useNextQuestion() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (position: number) =>
-      requestJson("POST", `${QUESTION_PATH}/next`, currentQuestionResponse, { position }),
+      requestJson("POST", `${QUESTION_PATH}/next`, (r) => r.currentQuestionResponse, { position }),
     onSuccess: (next) => queryClient.setQueryData(reminderKeys.question, next),
   });
 }

@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { shareLinkListResponse } from "../../../../shared/responses";
 import { getJson } from "../../../lib/api-client";
 
 export const SHARE_LINKS_PATH = "/api/share-links";
@@ -12,7 +11,7 @@ export const shareLinksQueryOptions = () =>
     queryKey: shareLinkKeys.all,
     // Read again whenever the Account page shows it: a memory book may have added its link.
     refetchOnMount: "always",
-    queryFn: () => getJson(SHARE_LINKS_PATH, shareLinkListResponse),
+    queryFn: () => getJson(SHARE_LINKS_PATH, (r) => r.shareLinkListResponse),
   });
 
 export function useShareLinks() {
