@@ -206,13 +206,6 @@ async function openChecked(file: string, maxTotalBytes: number): Promise<ZipEntr
   return { zip, byName };
 }
 
-async function readText(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
-  const stream = await zip.openReadStreamPromise(entry);
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** The audio entries a memory and its comments refer to. */
 function audioRefs(memory: BackupMemory): { file: string; bytes: number | null }[] {
   return [memory, ...memory.comments]
@@ -388,7 +381,7 @@ export class MemoriesRestore {
     if (entry.uncompressedSize > MANIFEST_MAX_BYTES) throw refuse("memories.json is too large");
     let json: unknown;
     try {
-      json = JSON.parse(await readText(zip, entry));
+      json = JSON.parse((await readEntry(zip, entry)).toString("utf8"));
     } catch (error) {
       if (error instanceof HttpError) throw error;
       throw refuse("memories.json is not valid JSON");

@@ -264,7 +264,7 @@ export class MemoriesRepo {
 
   /** Records the stage now running (the browser shows it as progress). */
   async setStage(id: string, stage: PipelineStage): Promise<boolean> {
-    return this.updateProcessing(id, { stage, error: null, updated_at: nowIso() });
+    return this.updateProcessing(id, { stage, error: null });
   }
 
   /** Stores what a stage produced, so a retry resumes after it. */
@@ -287,28 +287,18 @@ export class MemoriesRepo {
 
   /** The pipeline finished: the memory is saved. */
   async markSaved(id: string): Promise<boolean> {
-    return this.updateProcessing(id, {
-      status: "saved",
-      stage: null,
-      error: null,
-      updated_at: nowIso(),
-    });
+    return this.updateProcessing(id, { status: "saved", stage: null, error: null });
   }
 
   /** The pipeline stopped at `stage` with a message the user sees; the audio stays. */
   async markFailed(id: string, stage: PipelineStage, message: string): Promise<boolean> {
-    return this.updateProcessing(id, {
-      status: "failed",
-      stage,
-      error: message,
-      updated_at: nowIso(),
-    });
+    return this.updateProcessing(id, { status: "failed", stage, error: message });
   }
 
   private async updateProcessing(id: string, changes: Updateable<MemoriesTable>): Promise<boolean> {
     const result = await this.db
       .updateTable("memories")
-      .set(changes)
+      .set({ ...changes, updated_at: nowIso() })
       .where("id", "=", id)
       .where("status", "=", "processing")
       .executeTakeFirst();
