@@ -263,7 +263,7 @@ export class AudioService implements StoredFileOwner {
   /** Attaches files stored by `storeForImport` inside the transaction that creates their owners. */
   async attachImported(rows: readonly ImportedAudio[], trx: Executor): Promise<void> {
     for (const row of rows) {
-      if (!(await this.repo.completeImport(row.id, row.attachment, row.bytes, trx))) {
+      if (!(await this.repo.attach(row.id, row.attachment, trx, row.bytes))) {
         throw new Error(`restored audio ${row.id} is gone or already attached`);
       }
     }

@@ -13,11 +13,7 @@ import { PHOTOS_PER_MEMORY } from "../../shared/photos";
 import { QUESTION_MAX_LENGTH } from "../../shared/reminders";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
 import { commenterNameSchema, PIPELINE_STAGES, type RestoreResult } from "../../shared/schemas";
-import {
-  cleanSegments,
-  type TranscriptSegment,
-  transcriptSegmentsSchema,
-} from "../../shared/transcript";
+import { cleanSegments, transcriptSegmentsSchema } from "../../shared/transcript";
 import { userFacingFailure } from "../ai/ai";
 import type { AudioService, ImportedAudio } from "../audio/audio.service";
 import type { CommentRow } from "../comments/comments.repo";
@@ -31,6 +27,7 @@ import type { ImportedPhoto, PhotosService } from "../photos/photos.service";
 import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo } from "./memories.repo";
 import { BACKUP_FORMAT_VERSION } from "./memories-backup";
+import { segmentsJson } from "./memory-row";
 
 /** memories.json larger than this is refused (a journal of ~20,000 long memories fits). */
 const MANIFEST_MAX_BYTES = 128 * 1024 * 1024;
@@ -81,12 +78,6 @@ const backupPhotoSchema = z.object({
   bytes: z.number().int().nonnegative().nullable(),
   missing: z.literal(true).optional(),
 });
-/** Timed segments as a comment row keeps them: JSON, or null without any. */
-function segmentsJson(segments: TranscriptSegment[] | undefined): string | null {
-  const clean = cleanSegments(segments ?? [], 0);
-  return clean.length ? JSON.stringify(clean) : null;
-}
-
 const backupMemorySchema = z.object({
   id: z.string().min(1).max(100),
   title: z.string(),
@@ -519,7 +510,9 @@ export class MemoriesRestore {
                 : MESSAGES.restoredUnfinished,
           created_at: validDate(comment.createdAt, now),
           transcript_engine: comment.transcription?.engine ?? null,
-          transcript_segments: segmentsJson(comment.transcription?.segments),
+          transcript_segments: segmentsJson(
+            cleanSegments(comment.transcription?.segments ?? [], 0),
+          ),
         });
       }
       const saved = memory.status === "saved";

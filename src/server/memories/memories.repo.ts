@@ -1,5 +1,4 @@
 import type { Kysely, Updateable } from "kysely";
-import { PAGE_SIZE } from "../../shared/constants";
 import type { PipelineStage } from "../../shared/schemas";
 import { keepUnchangedSegments } from "../../shared/transcript";
 import type { DatabaseKind } from "../db/connection";
@@ -23,6 +22,7 @@ import {
   SEARCHED,
   type StageOutput,
   searchable,
+  segmentsJson,
   segmentsOf,
   stageOutputValues,
   type TranscriptProposal,
@@ -143,7 +143,7 @@ export class MemoriesRepo {
           ...(changed
             ? {
                 transcript_edited: 1,
-                transcript_segments: segments.length ? JSON.stringify(segments) : null,
+                transcript_segments: segmentsJson(segments),
               }
             : {}),
           updated_at: nowIso(),
@@ -367,7 +367,7 @@ export class MemoriesRepo {
       .updateTable("memories")
       .set({
         proposed_transcript: proposal.transcript,
-        proposed_segments: proposal.segments.length ? JSON.stringify(proposal.segments) : null,
+        proposed_segments: segmentsJson(proposal.segments),
         proposed_engine: proposal.engine,
         updated_at: nowIso(),
       })
