@@ -57,6 +57,12 @@ const backupAudioFields = {
   audioMissing: z.literal(true).optional(),
 };
 
+/** How a transcript was made; backups made before transcripts were timed have none. */
+const transcriptionFields = {
+  engine: z.string().max(100).nullable(),
+  segments: transcriptSegmentsSchema,
+};
+
 const backupCommentSchema = z.object({
   id: z.string().min(1).max(100),
   commenterName: z.string().max(200),
@@ -64,11 +70,8 @@ const backupCommentSchema = z.object({
   createdAt: z.string().max(40),
   status: z.string().max(20),
   error: z.string().max(2000).nullable().optional(),
-  /** Backups made before transcripts were timed have none; a damaged one is dropped, not refused. */
-  transcription: z
-    .object({ engine: z.string().max(100).nullable(), segments: transcriptSegmentsSchema })
-    .optional()
-    .catch(undefined),
+  /** A damaged transcription is dropped, not refused. */
+  transcription: z.object(transcriptionFields).optional().catch(undefined),
   ...backupAudioFields,
 });
 
@@ -95,13 +98,9 @@ const backupMemorySchema = z.object({
   question: z.string().max(QUESTION_MAX_LENGTH).nullable().optional(),
   /** Backups made before languages were kept have none; an unknown form is dropped, not refused. */
   language: z.string().max(16).nullable().optional(),
-  /** Backups made before transcripts were timed have none; a damaged one is dropped, not refused. */
+  /** A damaged transcription is dropped, not refused. */
   transcription: z
-    .object({
-      engine: z.string().max(100).nullable(),
-      edited: z.boolean(),
-      segments: transcriptSegmentsSchema,
-    })
+    .object({ ...transcriptionFields, edited: z.boolean() })
     .optional()
     .catch(undefined),
   comments: z.array(backupCommentSchema).max(10_000),
