@@ -3,6 +3,7 @@ import { createWriteStream } from "node:fs";
 import { mkdir, readdir, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { pipeline } from "node:stream/promises";
 import type { FastifyBaseLogger } from "fastify";
 import yauzl from "yauzl";
@@ -211,9 +212,7 @@ function photoRefs(memory: BackupMemory): { file: string; bytes: number | null }
 }
 
 async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return buffer(await zip.openReadStreamPromise(entry));
 }
 
 /** A restored id that is the same each time this account restores this memory (idempotent). */

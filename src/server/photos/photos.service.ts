@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { PHOTO_ERRORS } from "../../shared/photo-errors";
 import { PHOTO_MESSAGES, PHOTOS_PER_MEMORY, type PhotoSize } from "../../shared/photos";
 import type { Photo } from "../../shared/schemas";
@@ -224,10 +225,8 @@ export class PhotosService implements StoredFileOwner {
   }
 
   /** A stored photo file's bytes (a medium size is well under 1 MB). */
-  async readFile(key: string): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of this.storage.read(key)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+  readFile(key: string): Promise<Buffer> {
+    return buffer(this.storage.read(key));
   }
 
   /** For the backup: the photos of these memories, each memory's cover first, with their sizes. */
