@@ -146,10 +146,7 @@ export function createServices(deps: ServiceDeps) {
     users,
     audio,
     // A memory's comments are deleted with it (the comments feature owns them).
-    {
-      deleteForMemory: (memoryId, trx) => comments.deleteForMemory(memoryId, trx),
-      deleteForMemories: (memoryIds, trx) => comments.deleteForMemories(memoryIds, trx),
-    },
+    { deleteForMemories: (memoryIds, trx) => comments.deleteForMemories(memoryIds, trx) },
     photos,
     transactions,
   );

@@ -11,6 +11,8 @@ const booleanFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no"])
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
+const positiveInt = z.coerce.number().int().positive();
+
 const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -28,33 +30,25 @@ const configSchema = z.object({
   TRUST_PROXY: booleanFromEnv.default(false),
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
   SESSION_MAX_DAYS: z.coerce.number().positive().default(90),
-  UPLOAD_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(50 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: positiveInt.default(50 * 1024 * 1024),
   /** Largest photo accepted (ADR 0043); bigger ones get 413 and nothing is kept. */
-  PHOTO_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(20 * 1024 * 1024),
+  PHOTO_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
   FEATURE_REQUEST_CONTACT: z.string().default("mailto:hello@example.com"),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Voice Memory Journal <no-reply@localhost>"),
-  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_AUTH_PER_MINUTE: positiveInt.default(10),
   /** Log-ins per username, and reset requests per email, from all addresses together. */
-  RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(100),
-  RATE_LIMIT_UPLOAD_PER_HOUR: z.coerce.number().int().positive().default(60),
-  RATE_LIMIT_PHOTOS_PER_HOUR: z.coerce.number().int().positive().default(120),
-  RATE_LIMIT_PROCESS_PER_HOUR: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_AUTH_PER_ACCOUNT_PER_HOUR: positiveInt.default(100),
+  RATE_LIMIT_UPLOAD_PER_HOUR: positiveInt.default(60),
+  RATE_LIMIT_PHOTOS_PER_HOUR: positiveInt.default(120),
+  RATE_LIMIT_PROCESS_PER_HOUR: positiveInt.default(30),
   /** However many visitor cookies or accounts one address uses. */
-  RATE_LIMIT_PROCESS_PER_DAY_PER_IP: z.coerce.number().int().positive().default(100),
-  RATE_LIMIT_COMMENTS_PER_HOUR: z.coerce.number().int().positive().default(20),
+  RATE_LIMIT_PROCESS_PER_DAY_PER_IP: positiveInt.default(100),
+  RATE_LIMIT_COMMENTS_PER_HOUR: positiveInt.default(20),
   /** Share links opened (`/s/<token>`) per address per minute: guessing stays hopeless. */
-  RATE_LIMIT_SHARE_OPEN_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  RATE_LIMIT_SHARE_OPEN_PER_MINUTE: positiveInt.default(20),
   /** Share links made (and mailed) per account per hour. */
-  RATE_LIMIT_SHARE_LINKS_PER_HOUR: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_SHARE_LINKS_PER_HOUR: positiveInt.default(30),
   ANON_DAILY_RECORDINGS: z.coerce.number().int().nonnegative().default(20),
   CLAIM_WINDOW_HOURS: z.coerce.number().positive().default(168),
   AI_PROVIDER: z.enum(["openai", "local"]).optional(),
@@ -63,11 +57,7 @@ const configSchema = z.object({
   OPENAI_TRANSCRIPTION_BASE_URL: z.url().optional(),
   OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).default("whisper-1"),
   OPENAI_TEXT_MODEL: z.string().min(1).default("gpt-4o"),
-  OPENAI_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(10 * 60 * 1000),
+  OPENAI_TIMEOUT_MS: positiveInt.default(10 * 60 * 1000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().nonnegative().default(2),
   POCKETSPHINX_BIN: z.string().default("pocketsphinx_continuous"),
   /**
@@ -78,11 +68,7 @@ const configSchema = z.object({
   /** whisper.cpp threads per transcription; defaults to the machine's cores (at most 8). */
   WHISPER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   /** Time allowed per 10 minutes of audio before the engine is stopped and the job fails. */
-  WHISPER_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(10 * 60 * 1000),
+  WHISPER_TIMEOUT_MS: positiveInt.default(10 * 60 * 1000),
   /** Where models are fetched from (the whisper.cpp model host), by the server and `npm run models`. */
   WHISPER_MODEL_HOST: z.url().default(DEFAULT_MODEL_HOST),
   /** The local provider fetches a missing WHISPER_MODEL (base, tiny) in the background at start-up. */
@@ -102,7 +88,7 @@ const configSchema = z.object({
    */
   UNATTACHED_UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(192),
   /** On a signal or a crash, the process ends this long after shutdown began, finished or not. */
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(8000),
+  SHUTDOWN_GRACE_MS: positiveInt.default(8000),
   /** How often due reminder mails are looked for (and once at start-up); 0 turns sending off. */
   REMINDER_CHECK_SECONDS: z.coerce.number().nonnegative().default(60),
   /**
@@ -127,12 +113,12 @@ const configSchema = z.object({
   /** Path-style URLs (endpoint/bucket/key), which MinIO and most self-hosted services need. */
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
   /** How long connecting to the bucket may take before the call counts as unreachable. */
-  S3_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  S3_CONNECT_TIMEOUT_MS: positiveInt.default(5000),
   /**
    * How long a bucket call may go without a byte moving either way (a hung server) before it
    * counts as unreachable; a slow but moving transfer never hits it.
    */
-  S3_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  S3_REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
   /**
    * Turns on `GET /metrics` (Prometheus), which then requires it as a bearer token; unset, the
    * route does not exist (404). Long and random, as it guards what the server is doing.
@@ -142,11 +128,7 @@ const configSchema = z.object({
     .min(16, "must be at least 16 characters (for example the output of `openssl rand -hex 32`)")
     .optional(),
   /** Largest backup zip `POST /api/restore` accepts (separate from UPLOAD_MAX_BYTES). */
-  RESTORE_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(4 * 1024 * 1024 * 1024),
+  RESTORE_MAX_BYTES: positiveInt.default(4 * 1024 * 1024 * 1024),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

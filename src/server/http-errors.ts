@@ -1,4 +1,5 @@
 import { MESSAGES } from "../shared/messages";
+import { errorResponseSchema } from "../shared/schemas";
 
 /** An error whose message is safe to show: it becomes `{ message }` with its status. */
 export class HttpError extends Error {
@@ -18,3 +19,11 @@ export const notFound = (message: string = MESSAGES.notFound) => new HttpError(4
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooLarge = (message: string = MESSAGES.tooLarge) => new HttpError(413, message);
 export const tooManyRequests = () => new HttpError(429, MESSAGES.tooManyRequests);
+
+/** A route schema's error answers: `{ message }` under each of these statuses. */
+export function errorResponses<S extends number>(...statuses: S[]) {
+  return Object.fromEntries(statuses.map((s) => [s, errorResponseSchema])) as Record<
+    S,
+    typeof errorResponseSchema
+  >;
+}

@@ -28,11 +28,7 @@ async function main(): Promise<void> {
   await storage.checkWritable();
   logger.info({ storage: storage.description }, "audio storage");
 
-  const target =
-    config.database.kind === "sqlite"
-      ? config.database
-      : { kind: "postgres" as const, url: config.database.url };
-  const database = await openDatabase(target, {
+  const database = await openDatabase(config.database, {
     onConnectionError: (error) => console.warn(`Database connection lost: ${error.message}`),
   }).catch((error: Error) => {
     const where = config.database.kind === "postgres" ? "DATABASE_URL" : "the SQLite file";

@@ -85,11 +85,7 @@ export class RateLimitCounters {
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
     // Best effort: a counter left behind is harmless (it restarts when its window has passed).
-    this.db
-      .deleteFrom("rate_limits")
-      .where("expires_at", "<=", now)
-      .execute()
-      .catch(() => undefined);
+    this.deleteExpired(new Date(now)).catch(() => undefined);
   }
 }
 

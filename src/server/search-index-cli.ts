@@ -16,11 +16,7 @@ async function main(argv: string[]): Promise<number> {
   }
   loadDotEnv();
   const config = loadConfig();
-  const target =
-    config.database.kind === "sqlite"
-      ? config.database
-      : { kind: "postgres" as const, url: config.database.url };
-  const database = await openDatabase(target);
+  const database = await openDatabase(config.database);
   try {
     const indexed = await rebuildSearchIndex(database);
     process.stdout.write(

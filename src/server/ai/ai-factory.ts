@@ -19,22 +19,18 @@ export function openAiProviders(options: OpenAiOptions): AiProviders {
 
 /** Chooses the providers from configuration: `openai` (any compatible server) or `local`. */
 export function createAi(
-  config: Pick<
-    Config,
-    | "aiProvider"
-    | "OPENAI_API_KEY"
-    | "OPENAI_BASE_URL"
-    | "OPENAI_TRANSCRIPTION_BASE_URL"
-    | "OPENAI_TRANSCRIPTION_MODEL"
-    | "OPENAI_TEXT_MODEL"
-    | "OPENAI_TIMEOUT_MS"
-    | "OPENAI_MAX_RETRIES"
-    | "POCKETSPHINX_BIN"
-    | "WHISPER_MODEL"
-    | "WHISPER_THREADS"
-    | "WHISPER_TIMEOUT_MS"
-    | "dataDir"
-  >,
+  config: LocalSpeechConfig &
+    Pick<
+      Config,
+      | "aiProvider"
+      | "OPENAI_API_KEY"
+      | "OPENAI_BASE_URL"
+      | "OPENAI_TRANSCRIPTION_BASE_URL"
+      | "OPENAI_TRANSCRIPTION_MODEL"
+      | "OPENAI_TEXT_MODEL"
+      | "OPENAI_TIMEOUT_MS"
+      | "OPENAI_MAX_RETRIES"
+    >,
 ): AiProviders {
   if (config.aiProvider === "openai") {
     return openAiProviders({
@@ -49,7 +45,7 @@ export function createAi(
   }
   return {
     name: "local",
-    transcriber: localTranscriber(config),
+    transcriber: new LocalTranscriber(config),
     textModel: new LocalTextModel(),
   };
 }
@@ -96,10 +92,6 @@ export class LocalTranscriber implements Transcriber {
       timeoutMs: this.config.WHISPER_TIMEOUT_MS,
     }).transcribe(audio, options);
   }
-}
-
-function localTranscriber(config: LocalSpeechConfig): Transcriber {
-  return new LocalTranscriber(config);
 }
 
 /** The speech engine better than the pocketsphinx fallback that is there now, if any. */

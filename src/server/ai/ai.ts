@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { MESSAGES } from "../../shared/messages";
 import type { Scores } from "../../shared/schemas";
 import type { TranscriptSegment } from "../../shared/transcript";
@@ -118,8 +119,5 @@ export async function withErrorPrefix<T>(
 
 /** Reads a stream (or returns the buffer) so providers can measure and split the audio. */
 export async function audioBytes(bytes: Buffer | Readable): Promise<Buffer> {
-  if (Buffer.isBuffer(bytes)) return bytes;
-  const chunks: Buffer[] = [];
-  for await (const chunk of bytes) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
+  return Buffer.isBuffer(bytes) ? bytes : buffer(bytes);
 }

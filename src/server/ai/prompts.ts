@@ -67,7 +67,6 @@ export const PROMPTS = {
       "No text outside the JSON.",
     ].join(" "),
 
-  /** The transcript goes in the user message, apart from the instructions. */
   /** The user message; a memory recorded as the answer to a question gets the question as context. */
   transcriptMessage: (transcript: string, question?: string, aboutPhoto?: boolean) =>
     `${question ? `The question this memory answers: ${question}\n\n` : ""}${aboutPhoto ? `${PHOTO_NOTE}\n\n` : ""}Transcript of the memory:\n\n${transcript}`,

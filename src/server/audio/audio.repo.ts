@@ -76,32 +76,19 @@ export class AudioRepo {
   }
 
   /**
-   * Attaches an unattached upload to `attachment`. One conditional UPDATE: of concurrent attempts
-   * on one upload exactly one matches `attached_to is null`; the others get false.
+   * Attaches an unattached upload to `attachment` (a restored file's placeholder row also gets its
+   * size, `bytes`). One conditional UPDATE: of concurrent attempts on one upload exactly one
+   * matches `attached_to is null`; the others, and a row that is gone, get false.
    */
-  async attach(audioId: string, attachment: Attachment, ex: Executor = this.db): Promise<boolean> {
-    const result = await ex
-      .updateTable("audio_files")
-      .set({ attached_to: attachmentKey(attachment) })
-      .where("id", "=", audioId)
-      .where("attached_to", "is", null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
-  /**
-   * Attaches a restored file's placeholder row (inserted unattached before its file was written)
-   * and records its size; false when the row is gone or already attached.
-   */
-  async completeImport(
+  async attach(
     audioId: string,
     attachment: Attachment,
-    bytes: number,
     ex: Executor = this.db,
+    bytes?: number,
   ): Promise<boolean> {
     const result = await ex
       .updateTable("audio_files")
-      .set({ attached_to: attachmentKey(attachment), bytes })
+      .set({ attached_to: attachmentKey(attachment), ...(bytes === undefined ? {} : { bytes }) })
       .where("id", "=", audioId)
       .where("attached_to", "is", null)
       .executeTakeFirst();

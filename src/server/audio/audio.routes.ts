@@ -1,11 +1,11 @@
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, idParamsSchema, uploadResponseSchema } from "../../shared/schemas";
+import { idParamsSchema, uploadResponseSchema } from "../../shared/schemas";
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
 import { asMultipartClientError } from "../http/multipart-errors";
-import { badRequest, notFound } from "../http-errors";
+import { badRequest, errorResponses, notFound } from "../http-errors";
 import { type AttachmentVisibility, type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
 import { parseRange } from "./http-range";
 
@@ -52,9 +52,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
         response: {
           200: uploadResponseSchema,
           201: uploadResponseSchema,
-          400: errorResponseSchema,
-          413: errorResponseSchema,
-          429: errorResponseSchema,
+          ...errorResponses(400, 413, 429),
         },
       },
     },

@@ -2,21 +2,13 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { MIN_RECORDING_BYTES } from "../../shared/constants";
 import type { Identity } from "../auth/session.service";
-import type { DatabaseHandle } from "../db/connection";
 import { isForeignKeyViolation } from "../db/constraint-errors";
 import type { Executor } from "../db/transactions";
 import { badRequest, tooLarge, unauthorized } from "../http-errors";
 import { newId, nowIso } from "../ids";
-
 import type { AudioStorage, ByteRange } from "../storage/audio-storage";
 import type { FileReference, StoredFileOwner } from "../storage/stored-files";
-import {
-  type Attachment,
-  type AudioRepo,
-  type AudioRow,
-  attachmentKey,
-  parseAttachment,
-} from "./audio.repo";
+import { type Attachment, type AudioRepo, type AudioRow, parseAttachment } from "./audio.repo";
 import { inspectAudio, SNIFF_BYTES, type SniffedAudio, sniffAudio } from "./audio-sniff";
 
 export type { Attachment, AudioRow } from "./audio.repo";
@@ -58,10 +50,10 @@ function derivedKeyBase(owner: UploadOwner, uploadKey: string): string {
   return createHash("sha256").update(`${who}\n${uploadKey}`).digest("hex").slice(0, 40);
 }
 
-/** Who uploaded: a user, or an anonymous browser's visitor hash. */
 /** A file stored for a restore, with what its row will be attached to. */
 export type ImportedAudio = AudioRow & { attachment: Attachment };
 
+/** Who uploaded: a user, or an anonymous browser's visitor hash. */
 export type UploadOwner = { userId: string } | { anonHash: string };
 
 export interface UploadInput {
@@ -263,7 +255,7 @@ export class AudioService implements StoredFileOwner {
   /** Attaches files stored by `storeForImport` inside the transaction that creates their owners. */
   async attachImported(rows: readonly ImportedAudio[], trx: Executor): Promise<void> {
     for (const row of rows) {
-      if (!(await this.repo.completeImport(row.id, row.attachment, row.bytes, trx))) {
+      if (!(await this.repo.attach(row.id, row.attachment, trx, row.bytes))) {
         throw new Error(`restored audio ${row.id} is gone or already attached`);
       }
     }

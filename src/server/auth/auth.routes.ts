@@ -10,7 +10,7 @@ import {
   userSchema,
 } from "../../shared/schemas";
 import { type Config, publicAppUrl } from "../config";
-import { tooManyRequests, unauthorized } from "../http-errors";
+import { errorResponses, tooManyRequests, unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
 import type { AuthService } from "./auth.service";
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from "./session.service";
@@ -21,7 +21,7 @@ export interface AuthRoutesOptions {
   config: Config;
 }
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
+const errors = errorResponses(400, 401, 429);
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,

@@ -31,21 +31,16 @@ type RegisterInput = Required<Pick<RegisterBody, "username" | "password">> & {
 
 /** Registration, login, logout and password reset. Routes handle cookies; this handles rules. */
 export class AuthService {
-  private readonly users: UsersRepo;
-  private readonly resetTokens: ResetTokensRepo;
   /** Mail still being sent after its request was answered; awaited on shutdown. */
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly deps: AuthServiceDeps) {
-    this.users = deps.users;
-    this.resetTokens = deps.resetTokens;
-  }
+  constructor(private readonly deps: AuthServiceDeps) {}
 
   /** Creates the account and a fresh session (never a promoted earlier one). */
   async register(input: RegisterInput): Promise<{ user: User; token: string; expiresAt: Date }> {
     const passwordHash = await hashPassword(input.password);
     try {
-      const row = await this.users.create({
+      const row = await this.deps.users.create({
         username: input.username,
         displayName: input.displayName,
         email: input.email,
@@ -66,7 +61,7 @@ export class AuthService {
     username: string,
     password: string,
   ): Promise<{ user: User; token: string; expiresAt: Date }> {
-    const row = await this.users.findByUsername(username);
+    const row = await this.deps.users.findByUsername(username);
     const ok = await verifyPassword(row?.password_hash ?? (await DUMMY_PASSWORD_HASH), password);
     if (!row || !ok) throw new HttpError(401, MESSAGES.invalidCredentials);
     const session = await this.deps.sessions.start(row.id);
@@ -95,7 +90,7 @@ export class AuthService {
    * earlier link of the account and lasts as long as a mailed one.
    */
   async createResetLink(username: string, appUrl: string): Promise<string | null> {
-    const user = await this.users.findByUsername(username);
+    const user = await this.deps.users.findByUsername(username);
     return user ? this.newResetLink(user.id, appUrl) : null;
   }
 
@@ -103,7 +98,7 @@ export class AuthService {
     const now = new Date();
     const token = newSecretToken();
     await this.deps.transactions.run((trx) =>
-      this.resetTokens.replaceForUser(
+      this.deps.resetTokens.replaceForUser(
         {
           token_hash: hashToken(token),
           user_id: userId,
@@ -118,7 +113,7 @@ export class AuthService {
 
   private async sendResetMails(email: string, appUrl: string): Promise<void> {
     // Emails are not unique: each account using this address gets its own link.
-    for (const user of await this.users.findByEmail(email)) {
+    for (const user of await this.deps.users.findByEmail(email)) {
       if (!user.email) continue;
       const link = await this.newResetLink(user.id, appUrl);
       await this.deps.mailer.send({
@@ -146,9 +141,9 @@ export class AuthService {
     const passwordHash = await hashPassword(password);
     const tokenHash = hashToken(token);
     const done = await this.deps.transactions.run(async (trx) => {
-      const row = await this.resetTokens.take(tokenHash, trx);
+      const row = await this.deps.resetTokens.take(tokenHash, trx);
       if (!row || Date.parse(row.expires_at) <= Date.now()) return false;
-      await this.users.setPasswordHash(row.user_id, passwordHash, trx);
+      await this.deps.users.setPasswordHash(row.user_id, passwordHash, trx);
       await this.deps.sessions.endAllForUser(row.user_id, trx);
       return true;
     });
@@ -169,8 +164,8 @@ export class AuthService {
     await this.verifyCurrentPassword(userId, currentPassword);
     const passwordHash = await hashPassword(newPassword);
     return this.deps.transactions.run(async (trx) => {
-      await this.users.setPasswordHash(userId, passwordHash, trx);
-      await this.resetTokens.deleteForUser(userId, trx);
+      await this.deps.users.setPasswordHash(userId, passwordHash, trx);
+      await this.deps.resetTokens.deleteForUser(userId, trx);
       await this.deps.sessions.endAllForUser(userId, trx);
       return this.deps.sessions.start(userId, trx);
     });
@@ -181,7 +176,7 @@ export class AuthService {
    * is gone): what changing the password, the email or deleting the account asks first.
    */
   async verifyCurrentPassword(userId: string, password: string): Promise<void> {
-    const row = await this.users.findById(userId);
+    const row = await this.deps.users.findById(userId);
     if (!row) throw unauthorized();
     if (!(await verifyPassword(row.password_hash, password))) {
       throw badRequest(MESSAGES.currentPasswordIncorrect);
@@ -191,7 +186,7 @@ export class AuthService {
   /** Part of deleting an account: every session and reset token of the user, inside `trx`. */
   async endAllAccess(userId: string, trx: Executor): Promise<void> {
     await this.deps.sessions.endAllForUser(userId, trx);
-    await this.resetTokens.deleteForUser(userId, trx);
+    await this.deps.resetTokens.deleteForUser(userId, trx);
   }
 
   /** Waits for mail still being sent (used when the app closes). */

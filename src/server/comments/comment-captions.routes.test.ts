@@ -1,32 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Comment, Memory } from "../../shared/schemas";
 import { SHARE_COOKIE } from "../share-links/share-cookie";
-import { speechMp3 } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import {
-  defaultStubHandler,
-  type OpenAiStub,
-  STUB_TRANSCRIPT,
-  startOpenAiStub,
-  stubProviders,
-} from "../test/openai-stub";
+import { STUB_TRANSCRIPT, stubProviders } from "../test/openai-stub";
 import { upload } from "../test/upload-helpers";
-import { audioSeconds, expectCuesInOrder, parseVtt } from "../test/webvtt";
+import { expectCuesInOrder, parseVtt, spokenRecordingFixture } from "../test/webvtt";
 
-let stub: OpenAiStub;
-let mp3: Buffer;
-let mp3Seconds: number;
-
-beforeAll(async () => {
-  stub = await startOpenAiStub();
-  stub.handle(defaultStubHandler);
-  mp3 = await speechMp3("Today we went to the beach with Grandpa and you built a sandcastle.");
-  mp3Seconds = await audioSeconds(mp3);
-});
-afterAll(async () => {
-  await stub.close();
-});
+const spoken = spokenRecordingFixture();
 
 describe.each(DATABASE_KINDS)("a spoken comment's captions (%s)", (kind) => {
   let t: TestApp;
@@ -48,7 +29,7 @@ describe.each(DATABASE_KINDS)("a spoken comment's captions (%s)", (kind) => {
 
   /** A saved memory of `owner`'s with a spoken comment by them, transcribed. */
   async function commentedMemory(owner: TestUser): Promise<Comment> {
-    const recording = await upload(t, mp3, {
+    const recording = await upload(t, spoken.mp3, {
       cookie: owner.cookie,
       filename: "m.mp3",
       type: "audio/mpeg",
@@ -58,7 +39,7 @@ describe.each(DATABASE_KINDS)("a spoken comment's captions (%s)", (kind) => {
         audioUrl: recording.json<{ url: string }>().url,
       })
     ).json<Memory>();
-    const said = await upload(t, mp3, {
+    const said = await upload(t, spoken.mp3, {
       cookie: owner.cookie,
       filename: "c.mp3",
       type: "audio/mpeg",
@@ -76,7 +57,7 @@ describe.each(DATABASE_KINDS)("a spoken comment's captions (%s)", (kind) => {
     t = await createTestApp({
       kind,
       env: { WORKER_CONCURRENCY: "0" },
-      deps: { ai: stubProviders(stub) },
+      deps: { ai: stubProviders(spoken.stub) },
     });
     publicOwner = await createUserWithSession(t, { isPublic: true });
     privateOwner = await createUserWithSession(t, { isPublic: false });
@@ -96,7 +77,7 @@ describe.each(DATABASE_KINDS)("a spoken comment's captions (%s)", (kind) => {
     const cues = parseVtt(response.body);
     expect(cues).toHaveLength(2);
     expect(cues.map((cue) => cue.text).join(" ")).toBe(STUB_TRANSCRIPT);
-    expectCuesInOrder(cues, mp3Seconds);
+    expectCuesInOrder(cues, spoken.mp3Seconds);
   });
 
   it("answers exactly as the comment's audio: owner, visitors of a public profile, share links", async () => {

@@ -4,6 +4,7 @@ import type { TranscriptSegment } from "../../shared/transcript";
 import type { CommentsTable, Database } from "../db/schema";
 import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
+import { segmentsJson } from "../memories/memory-row";
 
 export type CommentRow = Selectable<CommentsTable>;
 
@@ -101,7 +102,7 @@ export class CommentsRepo {
         status: "saved",
         error: null,
         transcript_engine: made.engine ?? null,
-        transcript_segments: made.segments?.length ? JSON.stringify(made.segments) : null,
+        transcript_segments: segmentsJson(made.segments),
       })
       .where("id", "=", id)
       .execute();
@@ -128,17 +129,7 @@ export class CommentsRepo {
     return row ? { audioId: row.audio_id } : undefined;
   }
 
-  /** Deletes every comment of a memory; returns the audio ids they used. */
-  async deleteForMemory(memoryId: string, ex: Executor): Promise<string[]> {
-    const rows = await ex
-      .deleteFrom("comments")
-      .where("memory_id", "=", memoryId)
-      .returning("audio_id")
-      .execute();
-    return rows.map((row) => row.audio_id).filter((id): id is string => id !== null);
-  }
-
-  /** Deletes every comment of some memories (an account being deleted); returns their audio ids. */
+  /** Deletes every comment of these memories; returns the audio ids they used. */
   async deleteForMemories(memoryIds: readonly string[], ex: Executor): Promise<string[]> {
     const audioIds: string[] = [];
     for (let i = 0; i < memoryIds.length; i += ID_CHUNK) {

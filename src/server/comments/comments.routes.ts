@@ -1,23 +1,13 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import {
-  commentSchema,
-  createCommentBodySchema,
-  errorResponseSchema,
-  idParamsSchema,
-} from "../../shared/schemas";
+import { commentSchema, createCommentBodySchema, idParamsSchema } from "../../shared/schemas";
+import { errorResponses } from "../http-errors";
 import { sendCaptions } from "../memories/transcripts.routes";
 import type { CommentsService } from "./comments.service";
 
 const commentParamsSchema = idParamsSchema.extend({ commentId: z.string().min(1).max(100) });
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  429: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 429);
 
 export const commentsRoutes: FastifyPluginAsyncZod<{
   comments: CommentsService;

@@ -99,12 +99,7 @@ export class CommentsService implements MemoryDependents {
     return this.repo.insertRow(row, trx);
   }
 
-  /** Part of deleting a memory: its comments go in the same transaction. */
-  deleteForMemory(memoryId: string, trx: Executor): Promise<string[]> {
-    return this.repo.deleteForMemory(memoryId, trx);
-  }
-
-  /** Part of deleting an account: the comments on all its memories go in the same transaction. */
+  /** Part of deleting memories (one, or an account's): their comments go in the same transaction. */
   deleteForMemories(memoryIds: readonly string[], trx: Executor): Promise<string[]> {
     return this.repo.deleteForMemories(memoryIds, trx);
   }

@@ -102,6 +102,7 @@ export async function openDatabase(
   target: DatabaseTarget,
   options: OpenOptions = {},
 ): Promise<DatabaseHandle> {
+  let db: Kysely<Database>;
   if (target.kind === "sqlite") {
     makeSqliteFilesPrivate(target.file);
     const sqlite = new SqliteDatabase(target.file);
@@ -112,38 +113,23 @@ export async function openDatabase(
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // One connection: better-sqlite3 runs each query synchronously, and a deployment that needs
     // concurrency uses PostgreSQL.
-    const db = new Kysely<Database>({
+    db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     });
-    const handle: DatabaseHandle = {
-      db,
-      kind: "sqlite",
-      ping: async () => {
-        await sql`select 1`.execute(db);
-      },
-      close: () => db.destroy(),
-    };
-    try {
-      await migrateToLatest(handle);
-    } catch (error) {
-      await db.destroy().catch(() => undefined);
-      throw error;
-    }
-    return handle;
+  } else {
+    const pool = createPostgresPool(target.url, options.onConnectionError);
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-
-  const pool = createPostgresPool(target.url, options.onConnectionError);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const handle: DatabaseHandle = {
     db,
-    kind: "postgres",
+    kind: target.kind,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
   };
   try {
-    await handle.ping();
+    if (target.kind === "postgres") await handle.ping();
     await migrateToLatest(handle);
   } catch (error) {
     await db.destroy().catch(() => undefined);

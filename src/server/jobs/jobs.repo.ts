@@ -5,7 +5,6 @@ import { newId } from "../ids";
 import { type JobKind, validateJobTarget } from "./job-kinds";
 
 export type Job = Selectable<JobsTable>;
-export type JobStatus = "queued" | "running" | "done" | "failed";
 
 /** How much work of one kind is in the queue right now (health and metrics). */
 export interface QueueStats {
@@ -43,33 +42,19 @@ export class JobsRepo {
   ): Promise<void> {
     const targetId = validateJobTarget(job.kind, job.targetId);
     const now = new Date().toISOString();
-    const runAfter = (job.runAfter ?? new Date()).toISOString();
+    const queued = {
+      status: "queued",
+      attempts: 0,
+      run_after: (job.runAfter ?? new Date()).toISOString(),
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      updated_at: now,
+    };
     await executor
       .insertInto("jobs")
-      .values({
-        id: newId(),
-        kind: job.kind,
-        target_id: targetId,
-        status: "queued",
-        attempts: 0,
-        run_after: runAfter,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.columns(["kind", "target_id"]).doUpdateSet({
-          status: "queued",
-          attempts: 0,
-          run_after: runAfter,
-          locked_by: null,
-          locked_until: null,
-          last_error: null,
-          updated_at: now,
-        }),
-      )
+      .values({ id: newId(), kind: job.kind, target_id: targetId, ...queued, created_at: now })
+      .onConflict((oc) => oc.columns(["kind", "target_id"]).doUpdateSet(queued))
       .execute();
   }
 

@@ -3,6 +3,7 @@ import { createWriteStream } from "node:fs";
 import { mkdir, readdir, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { pipeline } from "node:stream/promises";
 import type { FastifyBaseLogger } from "fastify";
 import yauzl from "yauzl";
@@ -13,11 +14,7 @@ import { PHOTOS_PER_MEMORY } from "../../shared/photos";
 import { QUESTION_MAX_LENGTH } from "../../shared/reminders";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
 import { commenterNameSchema, PIPELINE_STAGES, type RestoreResult } from "../../shared/schemas";
-import {
-  cleanSegments,
-  type TranscriptSegment,
-  transcriptSegmentsSchema,
-} from "../../shared/transcript";
+import { cleanSegments, transcriptSegmentsSchema } from "../../shared/transcript";
 import { userFacingFailure } from "../ai/ai";
 import type { AudioService, ImportedAudio } from "../audio/audio.service";
 import type { CommentRow } from "../comments/comments.repo";
@@ -31,6 +28,7 @@ import type { ImportedPhoto, PhotosService } from "../photos/photos.service";
 import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo } from "./memories.repo";
 import { BACKUP_FORMAT_VERSION } from "./memories-backup";
+import { segmentsJson } from "./memory-row";
 
 /** memories.json larger than this is refused (a journal of ~20,000 long memories fits). */
 const MANIFEST_MAX_BYTES = 128 * 1024 * 1024;
@@ -60,6 +58,12 @@ const backupAudioFields = {
   audioMissing: z.literal(true).optional(),
 };
 
+/** How a transcript was made; backups made before transcripts were timed have none. */
+const transcriptionFields = {
+  engine: z.string().max(100).nullable(),
+  segments: transcriptSegmentsSchema,
+};
+
 const backupCommentSchema = z.object({
   id: z.string().min(1).max(100),
   commenterName: z.string().max(200),
@@ -67,11 +71,8 @@ const backupCommentSchema = z.object({
   createdAt: z.string().max(40),
   status: z.string().max(20),
   error: z.string().max(2000).nullable().optional(),
-  /** Backups made before transcripts were timed have none; a damaged one is dropped, not refused. */
-  transcription: z
-    .object({ engine: z.string().max(100).nullable(), segments: transcriptSegmentsSchema })
-    .optional()
-    .catch(undefined),
+  /** A damaged transcription is dropped, not refused. */
+  transcription: z.object(transcriptionFields).optional().catch(undefined),
   ...backupAudioFields,
 });
 
@@ -81,12 +82,6 @@ const backupPhotoSchema = z.object({
   bytes: z.number().int().nonnegative().nullable(),
   missing: z.literal(true).optional(),
 });
-/** Timed segments as a comment row keeps them: JSON, or null without any. */
-function segmentsJson(segments: TranscriptSegment[] | undefined): string | null {
-  const clean = cleanSegments(segments ?? [], 0);
-  return clean.length ? JSON.stringify(clean) : null;
-}
-
 const backupMemorySchema = z.object({
   id: z.string().min(1).max(100),
   title: z.string(),
@@ -104,13 +99,9 @@ const backupMemorySchema = z.object({
   question: z.string().max(QUESTION_MAX_LENGTH).nullable().optional(),
   /** Backups made before languages were kept have none; an unknown form is dropped, not refused. */
   language: z.string().max(16).nullable().optional(),
-  /** Backups made before transcripts were timed have none; a damaged one is dropped, not refused. */
+  /** A damaged transcription is dropped, not refused. */
   transcription: z
-    .object({
-      engine: z.string().max(100).nullable(),
-      edited: z.boolean(),
-      segments: transcriptSegmentsSchema,
-    })
+    .object({ ...transcriptionFields, edited: z.boolean() })
     .optional()
     .catch(undefined),
   comments: z.array(backupCommentSchema).max(10_000),
@@ -206,13 +197,6 @@ async function openChecked(file: string, maxTotalBytes: number): Promise<ZipEntr
   return { zip, byName };
 }
 
-async function readText(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
-  const stream = await zip.openReadStreamPromise(entry);
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** The audio entries a memory and its comments refer to. */
 function audioRefs(memory: BackupMemory): { file: string; bytes: number | null }[] {
   return [memory, ...memory.comments]
@@ -228,9 +212,7 @@ function photoRefs(memory: BackupMemory): { file: string; bytes: number | null }
 }
 
 async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return buffer(await zip.openReadStreamPromise(entry));
 }
 
 /** A restored id that is the same each time this account restores this memory (idempotent). */
@@ -388,7 +370,7 @@ export class MemoriesRestore {
     if (entry.uncompressedSize > MANIFEST_MAX_BYTES) throw refuse("memories.json is too large");
     let json: unknown;
     try {
-      json = JSON.parse(await readText(zip, entry));
+      json = JSON.parse((await readEntry(zip, entry)).toString("utf8"));
     } catch (error) {
       if (error instanceof HttpError) throw error;
       throw refuse("memories.json is not valid JSON");
@@ -526,7 +508,9 @@ export class MemoriesRestore {
                 : MESSAGES.restoredUnfinished,
           created_at: validDate(comment.createdAt, now),
           transcript_engine: comment.transcription?.engine ?? null,
-          transcript_segments: segmentsJson(comment.transcription?.segments),
+          transcript_segments: segmentsJson(
+            cleanSegments(comment.transcription?.segments ?? [], 0),
+          ),
         });
       }
       const saved = memory.status === "saved";

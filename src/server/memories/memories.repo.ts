@@ -1,5 +1,4 @@
 import type { Kysely, Updateable } from "kysely";
-import { PAGE_SIZE } from "../../shared/constants";
 import type { PipelineStage } from "../../shared/schemas";
 import { keepUnchangedSegments } from "../../shared/transcript";
 import type { DatabaseKind } from "../db/connection";
@@ -23,6 +22,7 @@ import {
   SEARCHED,
   type StageOutput,
   searchable,
+  segmentsJson,
   segmentsOf,
   stageOutputValues,
   type TranscriptProposal,
@@ -143,7 +143,7 @@ export class MemoriesRepo {
           ...(changed
             ? {
                 transcript_edited: 1,
-                transcript_segments: segments.length ? JSON.stringify(segments) : null,
+                transcript_segments: segmentsJson(segments),
               }
             : {}),
           updated_at: nowIso(),
@@ -264,7 +264,7 @@ export class MemoriesRepo {
 
   /** Records the stage now running (the browser shows it as progress). */
   async setStage(id: string, stage: PipelineStage): Promise<boolean> {
-    return this.updateProcessing(id, { stage, error: null, updated_at: nowIso() });
+    return this.updateProcessing(id, { stage, error: null });
   }
 
   /** Stores what a stage produced, so a retry resumes after it. */
@@ -287,28 +287,18 @@ export class MemoriesRepo {
 
   /** The pipeline finished: the memory is saved. */
   async markSaved(id: string): Promise<boolean> {
-    return this.updateProcessing(id, {
-      status: "saved",
-      stage: null,
-      error: null,
-      updated_at: nowIso(),
-    });
+    return this.updateProcessing(id, { status: "saved", stage: null, error: null });
   }
 
   /** The pipeline stopped at `stage` with a message the user sees; the audio stays. */
   async markFailed(id: string, stage: PipelineStage, message: string): Promise<boolean> {
-    return this.updateProcessing(id, {
-      status: "failed",
-      stage,
-      error: message,
-      updated_at: nowIso(),
-    });
+    return this.updateProcessing(id, { status: "failed", stage, error: message });
   }
 
   private async updateProcessing(id: string, changes: Updateable<MemoriesTable>): Promise<boolean> {
     const result = await this.db
       .updateTable("memories")
-      .set(changes)
+      .set({ ...changes, updated_at: nowIso() })
       .where("id", "=", id)
       .where("status", "=", "processing")
       .executeTakeFirst();
@@ -377,7 +367,7 @@ export class MemoriesRepo {
       .updateTable("memories")
       .set({
         proposed_transcript: proposal.transcript,
-        proposed_segments: proposal.segments.length ? JSON.stringify(proposal.segments) : null,
+        proposed_segments: segmentsJson(proposal.segments),
         proposed_engine: proposal.engine,
         updated_at: nowIso(),
       })

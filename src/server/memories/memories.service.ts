@@ -22,9 +22,7 @@ import { memoryVisibleTo } from "./memory-visibility";
 
 /** What other features keep per memory and delete with it (the comments feature implements it). */
 export interface MemoryDependents {
-  /** Deletes whatever belongs to the memory inside `trx`; returns the audio ids it used. */
-  deleteForMemory(memoryId: string, trx: Executor): Promise<string[]>;
-  /** The same for many memories at once (an account being deleted). */
+  /** Deletes whatever belongs to these memories inside `trx`; returns the audio ids it used. */
   deleteForMemories(memoryIds: readonly string[], trx: Executor): Promise<string[]>;
 }
 
@@ -207,7 +205,7 @@ export class MemoriesService {
       const memory = await this.repo.findForDelete(id, trx);
       // Gone, or claimed by an account between the check and the lock: not this caller's any more.
       if (!memory || memory.user_id !== checked.user_id) throw notFound();
-      const commentAudio = await this.dependents.deleteForMemory(id, trx);
+      const commentAudio = await this.dependents.deleteForMemories([id], trx);
       const photoKeys = await this.photos.deleteForMemories([id], trx);
       if (!(await this.repo.delete(id, trx))) throw notFound();
       const audioIds = [memory.audio_id, ...commentAudio].filter((a): a is string => a !== null);

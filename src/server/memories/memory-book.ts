@@ -200,14 +200,10 @@ export interface MemoryBookOptions {
  * memories. Nothing is kept but one page number per memory (see docs/adr/0017-memory-book.md).
  */
 export class MemoryBook {
-  private readonly photos: MemoryBookPhotos | undefined;
-
   constructor(
     private readonly repo: Pick<MemoriesRepo, "batchForBook">,
     private readonly options: MemoryBookOptions,
-  ) {
-    this.photos = options.photos;
-  }
+  ) {}
 
   /** The saved memories the book holds, oldest recorded first, read in batches, with photos. */
   private async *memories(userId: string, filter: MemoryBookFilter): AsyncGenerator<BookEntry> {
@@ -219,7 +215,7 @@ export class MemoryBook {
     let after: { recordedAt: string; seq: number } | null = null;
     for (;;) {
       const rows = await this.repo.batchForBook(userId, range, after, BATCH_SIZE);
-      const photos = (await this.photos?.forBook(rows.map((row) => row.id))) ?? new Map();
+      const photos = (await this.options.photos?.forBook(rows.map((row) => row.id))) ?? new Map();
       for (const row of rows) {
         if (tag && !toMemoryDto(row).tags.some((t) => t.trim().toLowerCase() === tag)) continue;
         yield { row, photos: photos.get(row.id) ?? [] };
@@ -309,7 +305,7 @@ export class MemoryBook {
    */
   private async readPhoto(key: string): Promise<Buffer | null> {
     try {
-      return await (this.photos as MemoryBookPhotos).readFile(key);
+      return await (this.options.photos as MemoryBookPhotos).readFile(key);
     } catch (error) {
       if (error instanceof StorageUnavailableError) throw error;
       return null;

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
-  errorResponseSchema,
   idParamsSchema,
   memoryCreateBodySchema,
   memorySchema,
@@ -9,7 +8,7 @@ import {
 } from "../../shared/schemas";
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
-import { tooManyRequests } from "../http-errors";
+import { errorResponses, tooManyRequests } from "../http-errors";
 import type { MemoryProcessingService } from "./memory-processing.service";
 
 export interface MemoryProcessingRoutesOptions {
@@ -20,14 +19,7 @@ export interface MemoryProcessingRoutesOptions {
   >;
 }
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  429: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
 
 /** Processing costs money: limited per session (user or visitor) and client address. */
 export function processRateKey(request: FastifyRequest): string {

@@ -106,9 +106,7 @@ export function toValues(input: NewMemory) {
     question: input.question ?? null,
     language: input.language ?? null,
     transcript_engine: input.transcriptEngine ?? null,
-    transcript_segments: input.transcriptSegments?.length
-      ? JSON.stringify(input.transcriptSegments)
-      : null,
+    transcript_segments: segmentsJson(input.transcriptSegments),
     transcript_edited: input.transcriptEdited ? 1 : 0,
   };
 }
@@ -165,6 +163,11 @@ export function mayRetranscribe(row: MemoryRow, unknownToo: boolean): boolean {
   );
 }
 
+/** Timed segments as a row keeps them: JSON, or null without any. */
+export function segmentsJson(segments: readonly TranscriptSegment[] | null | undefined) {
+  return segments?.length ? JSON.stringify(segments) : null;
+}
+
 /** A row's timed segments; none when there are none or they cannot be read. */
 export function segmentsOf(row: { transcript_segments: string | null }): TranscriptSegment[] {
   return parseSegments(row.transcript_segments);
@@ -218,11 +221,7 @@ export function stageOutputValues(output: StageOutput) {
       ? { transcript_engine: output.transcriptEngine }
       : {}),
     ...(output.transcriptSegments !== undefined
-      ? {
-          transcript_segments: output.transcriptSegments.length
-            ? JSON.stringify(output.transcriptSegments)
-            : null,
-        }
+      ? { transcript_segments: segmentsJson(output.transcriptSegments) }
       : {}),
     ...(output.summary !== undefined ? { summary: output.summary } : {}),
     ...(output.title !== undefined ? { title: output.title } : {}),

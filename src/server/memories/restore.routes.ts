@@ -1,9 +1,9 @@
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, restoreResultSchema } from "../../shared/schemas";
+import { restoreResultSchema } from "../../shared/schemas";
 import type { Config } from "../config";
 import { asMultipartClientError } from "../http/multipart-errors";
-import { badRequest, unauthorized } from "../http-errors";
+import { badRequest, errorResponses, unauthorized } from "../http-errors";
 import type { MemoriesRestore } from "./memories-restore";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -37,10 +37,7 @@ export const restoreRoutes: FastifyPluginAsyncZod<{
         consumes: ["multipart/form-data"],
         response: {
           200: restoreResultSchema,
-          400: errorResponseSchema,
-          401: errorResponseSchema,
-          413: errorResponseSchema,
-          429: errorResponseSchema,
+          ...errorResponses(400, 401, 413, 429),
         },
       },
     },

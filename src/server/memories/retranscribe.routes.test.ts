@@ -1,11 +1,13 @@
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { Updateable } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages";
 import type { Memory } from "../../shared/schemas";
 import type { TranscriptInfo } from "../../shared/transcript";
 import type { AudioInput, CallOptions, Transcriber, TranscriptionResult } from "../ai/ai";
 import { type LocalSpeechConfig, LocalTranscriber } from "../ai/ai-factory";
+import type { MemoriesTable } from "../db/schema";
 import { speechMp3 } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, makeTempDir, type TestApp } from "../test/harness";
@@ -32,6 +34,35 @@ afterAll(async () => {
 const ROUGH = "we planted a cherry tree and you carry the water in can";
 const BETTER = "We planted a cherry tree and you carried the watering can.";
 
+/** A saved memory of `owner`'s that the stub transcribed as ROUGH, its row then given `changes`. */
+async function roughMemory(
+  t: TestApp,
+  owner: TestUser,
+  changes: Updateable<MemoriesTable>,
+): Promise<Memory> {
+  stub.handle((request) =>
+    request.path.endsWith("/audio/transcriptions")
+      ? transcriptionReply(request, ROUGH, 2)
+      : defaultStubHandler(request),
+  );
+  const uploaded = await upload(t, mp3, {
+    cookie: owner.cookie,
+    filename: "a.mp3",
+    type: "audio/mpeg",
+  });
+  const created = await t.app.inject({
+    method: "POST",
+    url: "/api/memories/process",
+    payload: { audioUrl: uploaded.json<{ url: string }>().url },
+    headers: { cookie: owner.cookie },
+  });
+  const memory = created.json<Memory>();
+  expect(await t.app.worker.drain()).toBe(1);
+  await t.database.db.updateTable("memories").set(changes).where("id", "=", memory.id).execute();
+  stub.handle(defaultStubHandler);
+  return memory;
+}
+
 describe.each(DATABASE_KINDS)("transcribing the fallback's memories again (%s)", (kind) => {
   let t: TestApp;
   let owner: TestUser;
@@ -54,33 +85,7 @@ describe.each(DATABASE_KINDS)("transcribing the fallback's memories again (%s)",
   });
 
   /** A saved memory as the pocketsphinx fallback made it (the stub stands in for it). */
-  async function fallbackMemory(): Promise<Memory> {
-    stub.handle((request) =>
-      request.path.endsWith("/audio/transcriptions")
-        ? transcriptionReply(request, ROUGH, 2)
-        : defaultStubHandler(request),
-    );
-    const uploaded = await upload(t, mp3, {
-      cookie: owner.cookie,
-      filename: "a.mp3",
-      type: "audio/mpeg",
-    });
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/api/memories/process",
-      payload: { audioUrl: uploaded.json<{ url: string }>().url },
-      headers: { cookie: owner.cookie },
-    });
-    const memory = created.json<Memory>();
-    expect(await t.app.worker.drain()).toBe(1);
-    await t.database.db
-      .updateTable("memories")
-      .set({ transcript_engine: "pocketsphinx" })
-      .where("id", "=", memory.id)
-      .execute();
-    stub.handle(defaultStubHandler);
-    return memory;
-  }
+  const fallbackMemory = () => roughMemory(t, owner, { transcript_engine: "pocketsphinx" });
 
   const inject = (method: "GET" | "POST" | "PUT", url: string, cookie?: string, payload?: object) =>
     t.app.inject({
@@ -370,33 +375,8 @@ describe.each(DATABASE_KINDS)("memories transcribed before engines were recorded
   });
 
   /** A saved memory as versions before engines were recorded left it (no engine). */
-  async function unknownMemory(transcript = ROUGH): Promise<Memory> {
-    stub.handle((request) =>
-      request.path.endsWith("/audio/transcriptions")
-        ? transcriptionReply(request, ROUGH, 2)
-        : defaultStubHandler(request),
-    );
-    const uploaded = await upload(t, mp3, {
-      cookie: owner.cookie,
-      filename: "a.mp3",
-      type: "audio/mpeg",
-    });
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/api/memories/process",
-      payload: { audioUrl: uploaded.json<{ url: string }>().url },
-      headers: { cookie: owner.cookie },
-    });
-    expect(await t.app.worker.drain()).toBe(1);
-    const id = created.json<Memory>().id;
-    await t.database.db
-      .updateTable("memories")
-      .set({ transcript_engine: null, transcript_segments: null, transcript })
-      .where("id", "=", id)
-      .execute();
-    stub.handle(defaultStubHandler);
-    return created.json<Memory>();
-  }
+  const unknownMemory = (transcript = ROUGH) =>
+    roughMemory(t, owner, { transcript_engine: null, transcript_segments: null, transcript });
   const get = async <T>(url: string) =>
     (await t.app.inject({ method: "GET", url, headers: { cookie: owner.cookie } })).json<T>();
 

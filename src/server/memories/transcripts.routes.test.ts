@@ -1,32 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Memory } from "../../shared/schemas";
 import type { TranscriptInfo } from "../../shared/transcript";
-import { speechMp3 } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup, restoreBackup } from "../test/backup-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import {
-  defaultStubHandler,
-  type OpenAiStub,
-  STUB_TRANSCRIPT,
-  startOpenAiStub,
-  stubProviders,
-} from "../test/openai-stub";
+import { defaultStubHandler, STUB_TRANSCRIPT, stubProviders } from "../test/openai-stub";
 import { upload } from "../test/upload-helpers";
-import { audioSeconds, expectCuesInOrder, parseVtt } from "../test/webvtt";
+import { expectCuesInOrder, parseVtt, spokenRecordingFixture } from "../test/webvtt";
 
-let stub: OpenAiStub;
-let mp3: Buffer;
-let mp3Seconds: number;
-
-beforeAll(async () => {
-  stub = await startOpenAiStub();
-  mp3 = await speechMp3("Today we went to the beach with Grandpa and you built a sandcastle.");
-  mp3Seconds = await audioSeconds(mp3);
-});
-afterAll(async () => {
-  await stub.close();
-});
+const spoken = spokenRecordingFixture();
 
 describe.each(DATABASE_KINDS)("timed transcripts and captions (%s)", (kind) => {
   let t: TestApp;
@@ -38,13 +20,13 @@ describe.each(DATABASE_KINDS)("timed transcripts and captions (%s)", (kind) => {
     t = await createTestApp({
       kind,
       env: { WORKER_CONCURRENCY: "0" },
-      deps: { ai: stubProviders(stub) },
+      deps: { ai: stubProviders(spoken.stub) },
     });
     owner = await createUserWithSession(t, { isPublic: false });
     stranger = await createUserWithSession(t);
-    stub.handle(defaultStubHandler);
-    stub.requests.length = 0;
-    const uploaded = await upload(t, mp3, {
+    spoken.stub.handle(defaultStubHandler);
+    spoken.stub.requests.length = 0;
+    const uploaded = await upload(t, spoken.mp3, {
       cookie: owner.cookie,
       filename: "story.mp3",
       type: "audio/mpeg",
@@ -63,14 +45,14 @@ describe.each(DATABASE_KINDS)("timed transcripts and captions (%s)", (kind) => {
     await t.cleanup();
   });
   beforeEach(() => {
-    stub.handle(defaultStubHandler);
+    spoken.stub.handle(defaultStubHandler);
   });
 
   const get = (url: string, cookie?: string) =>
     t.app.inject({ method: "GET", url, headers: cookie ? { cookie } : {} });
 
   it("asks the server for segments and keeps them with the engine that made them", async () => {
-    const request = stub.requests.find((r) => r.path.endsWith("/audio/transcriptions"));
+    const request = spoken.stub.requests.find((r) => r.path.endsWith("/audio/transcriptions"));
     expect(request?.form?.fields).toMatchObject({
       model: "whisper-1",
       response_format: "verbose_json",
@@ -92,7 +74,7 @@ describe.each(DATABASE_KINDS)("timed transcripts and captions (%s)", (kind) => {
     expect(response.headers["content-type"]).toBe("text/vtt; charset=utf-8");
     const cues = parseVtt(response.body);
     expect(cues.map((cue) => cue.text).join(" ")).toBe(STUB_TRANSCRIPT);
-    expectCuesInOrder(cues, mp3Seconds);
+    expectCuesInOrder(cues, spoken.mp3Seconds);
   });
 
   it("answers the captions exactly as the audio: 404 to whoever may not hear it", async () => {
@@ -133,7 +115,7 @@ describe.each(DATABASE_KINDS)("timed transcripts and captions (%s)", (kind) => {
 
   it("keeps the engine, the segments and the edit through a backup and its restore", async () => {
     // A spoken comment is transcribed with its times too.
-    const said = await upload(t, mp3, {
+    const said = await upload(t, spoken.mp3, {
       cookie: owner.cookie,
       filename: "c.mp3",
       type: "audio/mpeg",

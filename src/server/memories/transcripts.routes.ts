@@ -1,21 +1,16 @@
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorResponseSchema, idParamsSchema, memorySchema } from "../../shared/schemas";
+import { idParamsSchema, memorySchema } from "../../shared/schemas";
 import { transcriptInfoSchema } from "../../shared/transcript";
+import { errorResponses } from "../http-errors";
 import type { TranscriptsService } from "./transcripts.service";
 
 export interface TranscriptsRoutesOptions {
   transcripts: TranscriptsService;
 }
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 /** A WebVTT captions file (a memory's or a comment's); visibility can change, so never cached. */
 export function sendCaptions(reply: FastifyReply, vtt: string): FastifyReply {
   return reply

@@ -14,18 +14,13 @@ import {
 } from "../../shared/schemas";
 import type { Config } from "../config";
 import { asMultipartClientError } from "../http/multipart-errors";
-import { badRequest, notFound, tooLarge } from "../http-errors";
+import { badRequest, errorResponses, notFound, tooLarge } from "../http-errors";
 import { PHOTO_CONTENT_TYPE } from "./photo-image";
 import type { PhotosService } from "./photos.service";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 
 /** Adding, ordering, removing and serving a memory's photos (ADR 0043). */
 export const photosRoutes: FastifyPluginAsyncZod<{

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { PHOTO_ERRORS } from "../../shared/photo-errors";
 import { PHOTO_MESSAGES, PHOTOS_PER_MEMORY, type PhotoSize } from "../../shared/photos";
 import type { Photo } from "../../shared/schemas";
@@ -193,15 +194,8 @@ export class PhotosService implements StoredFileOwner {
   }
 
   /** The photos of these memories for their JSON, each memory's cover first. */
-  async forMemories(memoryIds: readonly string[]): Promise<Map<string, Photo[]>> {
-    const byMemory = new Map<string, Photo[]>();
-    if (memoryIds.length === 0) return byMemory;
-    for (const row of await this.repo.listForMemories(memoryIds)) {
-      const list = byMemory.get(row.memory_id) ?? [];
-      list.push(toPhotoDto(row));
-      byMemory.set(row.memory_id, list);
-    }
-    return byMemory;
+  forMemories(memoryIds: readonly string[]): Promise<Map<string, Photo[]>> {
+    return this.byMemory(memoryIds, toPhotoDto);
   }
 
   /**
@@ -213,22 +207,26 @@ export class PhotosService implements StoredFileOwner {
   }
 
   /** For the memory book: each memory's photos, cover first, by the key of their medium size. */
-  async forBook(memoryIds: readonly string[]): Promise<Map<string, BookPhoto[]>> {
-    const byMemory = new Map<string, BookPhoto[]>();
+  forBook(memoryIds: readonly string[]): Promise<Map<string, BookPhoto[]>> {
+    return this.byMemory(memoryIds, (row) => ({
+      key: row.medium_key,
+      width: row.width,
+      height: row.height,
+    }));
+  }
+
+  private async byMemory<T>(memoryIds: readonly string[], as: (row: PhotoRow) => T) {
+    const byMemory = new Map<string, T[]>();
     if (memoryIds.length === 0) return byMemory;
     for (const row of await this.repo.listForMemories(memoryIds)) {
-      const list = byMemory.get(row.memory_id) ?? [];
-      list.push({ key: row.medium_key, width: row.width, height: row.height });
-      byMemory.set(row.memory_id, list);
+      byMemory.set(row.memory_id, [...(byMemory.get(row.memory_id) ?? []), as(row)]);
     }
     return byMemory;
   }
 
   /** A stored photo file's bytes (a medium size is well under 1 MB). */
-  async readFile(key: string): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of this.storage.read(key)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+  readFile(key: string): Promise<Buffer> {
+    return buffer(this.storage.read(key));
   }
 
   /** For the backup: the photos of these memories, each memory's cover first, with their sizes. */

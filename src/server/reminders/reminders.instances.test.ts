@@ -1,18 +1,9 @@
-import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServices, type Services } from "../compose";
-import { loadConfig } from "../config";
+import { createServices } from "../compose";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { LocalAudioStorage } from "../storage/local-storage";
 import { createUserWithSession } from "../test/auth-helpers";
-import {
-  createTestDatabase,
-  DATABASE_KINDS,
-  makeTempDir,
-  silentLog,
-  type TestDatabase,
-} from "../test/harness";
-import { type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { createTwoInstances, DATABASE_KINDS, silentLog, type TwoInstances } from "../test/harness";
 
 const USERS = 12;
 
@@ -22,42 +13,19 @@ const USERS = 12;
  * and an instance started afterwards (a restart) repeats none.
  */
 describe.each(DATABASE_KINDS)("reminders with two instances on one %s database", (kind) => {
-  let smtp: SmtpSink;
-  let testDb: TestDatabase;
-  let second: DatabaseHandle;
+  let instances: TwoInstances;
   let third: DatabaseHandle | undefined;
-  let dataDir: string;
-  let a: Services;
-  let b: Services;
 
   beforeAll(async () => {
-    smtp = await startSmtpSink();
-    dataDir = await makeTempDir("vmj-remind-");
-    testDb = await createTestDatabase(kind);
-    second = await openDatabase(testDb.target);
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      NODE_ENV: "test",
-      SMTP_URL: smtp.url,
-      APP_URL: "https://journal.example.org",
-    });
-    const storage = new LocalAudioStorage(config.audioDir);
-    const build = (database: DatabaseHandle) =>
-      createServices({ config, database, storage, log: silentLog });
-    a = build(testDb.handle);
-    b = build(second);
+    instances = await createTwoInstances(kind);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await second?.close();
     await third?.close();
-    await testDb?.cleanup();
-    await smtp?.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await instances?.cleanup();
   });
 
   it("mails each occurrence exactly once, and a restarted instance repeats none", async () => {
+    const { a, b, testDb, smtp } = instances;
     const t = { database: testDb.handle, config: a.config };
     const emails: string[] = [];
     for (let i = 0; i < USERS; i++) {

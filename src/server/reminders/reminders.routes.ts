@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { REMINDER_MESSAGES } from "../../shared/reminder-messages";
 import {
@@ -8,8 +7,9 @@ import {
   reminderSettingsSchema,
   unsubscribeQuerySchema,
 } from "../../shared/reminders";
-import { errorResponseSchema, okResponseSchema } from "../../shared/schemas";
-import { badRequest, unauthorized } from "../http-errors";
+import { okResponseSchema } from "../../shared/schemas";
+import { badRequest, errorResponses } from "../http-errors";
+import { requireUser } from "../users/account.routes";
 import type { QuestionsService } from "./questions.service";
 import type { RemindersService } from "./reminders.service";
 
@@ -20,13 +20,7 @@ export interface RemindersRoutesOptions {
   unsubscribePerMinute: number;
 }
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
-
-function requireUser(request: FastifyRequest): string {
-  const userId = request.identity.userId;
-  if (!userId) throw unauthorized();
-  return userId;
-}
+const errors = errorResponses(400, 401, 429);
 
 /**
  * Reminder settings (GET/PUT /api/reminders), the one-click unsubscribe (no login: the link is

@@ -9,7 +9,7 @@ import {
 } from "../../shared/reminders";
 import { badRequest } from "../http-errors";
 import type { Mailer } from "../mail/mailer";
-import type { ServerSecretsRepo } from "../secrets/server-secrets.repo";
+import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
 import type { QuestionsService } from "./questions.service";
 import { type DueReminder, dueReminders } from "./reminder-schedule";
@@ -48,7 +48,7 @@ export interface RemindersOptions {
  * there first; docs/adr/0020) and the signed one-click unsubscribe.
  */
 export class RemindersService {
-  private secret: Promise<Buffer> | undefined;
+  private readonly key: () => Promise<Buffer>;
 
   constructor(
     private readonly repo: RemindersRepo,
@@ -60,7 +60,9 @@ export class RemindersService {
       log: Pick<FastifyBaseLogger, "info" | "error">;
     },
     private readonly options: RemindersOptions,
-  ) {}
+  ) {
+    this.key = cachedSecret(deps.secrets, SECRET_NAME);
+  }
 
   async get(userId: string): Promise<ReminderSettings> {
     const [row, user] = await Promise.all([
@@ -126,14 +128,6 @@ export class RemindersService {
   }
 
   // ---- Unsubscribe ------------------------------------------------------------------------
-
-  private key(): Promise<Buffer> {
-    this.secret ??= this.deps.secrets.getOrCreate(SECRET_NAME).catch((error: unknown) => {
-      this.secret = undefined;
-      throw error;
-    });
-    return this.secret;
-  }
 
   /**
    * The signature in a user's unsubscribe link: when it was made, and HMAC-SHA256 of the user id

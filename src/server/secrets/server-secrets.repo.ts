@@ -25,3 +25,18 @@ export class ServerSecretsRepo {
     return Buffer.from(row.value, "base64url");
   }
 }
+
+/** The secret `name`, read once and kept by the caller; a failed read is tried again next time. */
+export function cachedSecret(
+  secrets: Pick<ServerSecretsRepo, "getOrCreate">,
+  name: string,
+): () => Promise<Buffer> {
+  let secret: Promise<Buffer> | undefined;
+  return () => {
+    secret ??= secrets.getOrCreate(name).catch((error: unknown) => {
+      secret = undefined;
+      throw error;
+    });
+    return secret;
+  };
+}

@@ -1,20 +1,9 @@
-import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServices, type Services } from "../compose";
-import { loadConfig } from "../config";
-import { type DatabaseHandle, openDatabase } from "../db/connection";
+import type { Services } from "../compose";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { Scheduler } from "../scheduler";
-import { LocalAudioStorage } from "../storage/local-storage";
 import { createUserWithSession } from "../test/auth-helpers";
-import {
-  createTestDatabase,
-  DATABASE_KINDS,
-  makeTempDir,
-  silentLog,
-  type TestDatabase,
-} from "../test/harness";
-import { type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { createTwoInstances, DATABASE_KINDS, silentLog, type TwoInstances } from "../test/harness";
 
 const RELATIVES = 8;
 
@@ -23,41 +12,17 @@ const RELATIVES = 8;
  * out exactly once however their checks interleave, through their schedulers too.
  */
 describe.each(DATABASE_KINDS)("relatives' news with two instances on one %s database", (kind) => {
-  let smtp: SmtpSink;
-  let testDb: TestDatabase;
-  let second: DatabaseHandle;
-  let dataDir: string;
-  let a: Services;
-  let b: Services;
+  let instances: TwoInstances;
 
   beforeAll(async () => {
-    smtp = await startSmtpSink();
-    dataDir = await makeTempDir("vmj-news-");
-    testDb = await createTestDatabase(kind);
-    second = await openDatabase(testDb.target);
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      NODE_ENV: "test",
-      SMTP_URL: smtp.url,
-      APP_URL: "https://journal.example.org",
-      RELATIVE_DIGEST_MINUTES: "60",
-    });
-    const storage = new LocalAudioStorage(config.audioDir);
-    const build = (database: DatabaseHandle) =>
-      createServices({ config, database, storage, log: silentLog });
-    a = build(testDb.handle);
-    b = build(second);
+    instances = await createTwoInstances(kind, { RELATIVE_DIGEST_MINUTES: "60" });
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await second?.close();
-    await testDb?.cleanup();
-    await smtp?.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await instances?.cleanup();
   });
 
   it("mails each relative once, from whichever instance claims it first", async () => {
+    const { a, b, testDb, smtp } = instances;
     const t = { database: testDb.handle, config: a.config };
     const { user } = await createUserWithSession(t, {});
     for (let i = 0; i < RELATIVES; i++) {

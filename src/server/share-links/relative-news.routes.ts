@@ -1,25 +1,19 @@
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorResponseSchema, okResponseSchema } from "../../shared/schemas";
+import { okResponseSchema } from "../../shared/schemas";
 import {
   newsUnsubscribeQuerySchema,
   relativeNewsBodySchema,
   SHARE_MESSAGES,
 } from "../../shared/share-links";
 import type { Config } from "../config";
-import { badRequest } from "../http-errors";
+import { badRequest, errorResponses } from "../http-errors";
 import { requireUser } from "../users/account.routes";
 import type { RelativeNewsService } from "./relative-news.service";
 import { readShareTokens } from "./share-cookie";
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  429: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 404, 409, 429);
 
 function escapeHtml(text: string): string {
   return text.replace(

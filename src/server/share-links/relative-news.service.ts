@@ -17,7 +17,7 @@ import { conflict, notFound } from "../http-errors";
 import { hashToken, newId } from "../ids";
 import type { Mailer } from "../mail/mailer";
 import type { MemoriesRepo } from "../memories/memories.repo";
-import type { ServerSecretsRepo } from "../secrets/server-secrets.repo";
+import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
 import type { ShareLinkSubscriptionsRepo } from "./share-link-subscriptions.repo";
 import type { ShareLinkRow, ShareLinksRepo } from "./share-links.repo";
@@ -53,19 +53,18 @@ export interface RelativeNewsDeps {
  * (RFC 8058) that works as long as the share link does.
  */
 export class RelativeNewsService {
-  private secret: Promise<Buffer> | undefined;
   private readonly now: () => Date;
+  private readonly key: () => Promise<Buffer>;
 
   constructor(private readonly deps: RelativeNewsDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.key = cachedSecret(deps.secrets, SECRET_NAME);
   }
 
-  private key(): Promise<Buffer> {
-    this.secret ??= this.deps.secrets.getOrCreate(SECRET_NAME).catch((error: unknown) => {
-      this.secret = undefined;
-      throw error;
-    });
-    return this.secret;
+  private async sealKey(): Promise<Buffer> {
+    return createHmac("sha256", await this.key())
+      .update("seal")
+      .digest();
   }
 
   /**
@@ -73,21 +72,15 @@ export class RelativeNewsService {
    * share_links, and the mail needs the token itself for its links.
    */
   private async seal(token: string): Promise<string> {
-    const key = createHmac("sha256", await this.key())
-      .update("seal")
-      .digest();
     const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    const cipher = createCipheriv("aes-256-gcm", await this.sealKey(), iv);
     const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
   }
 
   private async unseal(sealed: string): Promise<string> {
-    const key = createHmac("sha256", await this.key())
-      .update("seal")
-      .digest();
     const bytes = Buffer.from(sealed, "base64url");
-    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
+    const decipher = createDecipheriv("aes-256-gcm", await this.sealKey(), bytes.subarray(0, 12));
     decipher.setAuthTag(bytes.subarray(12, 28));
     return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
   }

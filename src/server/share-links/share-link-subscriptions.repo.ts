@@ -26,14 +26,6 @@ export class ShareLinkSubscriptionsRepo {
     return Number(row?.n ?? 0);
   }
 
-  findById(id: string): Promise<SubscriptionRow | undefined> {
-    return this.db
-      .selectFrom("share_link_subscriptions")
-      .selectAll()
-      .where("id", "=", id)
-      .executeTakeFirst();
-  }
-
   /** The addresses on these links, oldest first (for the owner's list). */
   async listForLinks(shareLinkIds: readonly string[]) {
     if (shareLinkIds.length === 0) return [];

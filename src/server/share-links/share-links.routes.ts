@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorResponseSchema, idParamsSchema } from "../../shared/schemas";
+import { idParamsSchema } from "../../shared/schemas";
 import {
   createdShareLinkSchema,
   createShareLinkBodySchema,
@@ -9,6 +9,7 @@ import {
   shareLinkListSchema,
 } from "../../shared/share-links";
 import type { Config } from "../config";
+import { errorResponses } from "../http-errors";
 import { requireUser } from "../users/account.routes";
 import { addShareToken } from "./share-cookie";
 import type { ShareLinksService } from "./share-links.service";
@@ -16,13 +17,7 @@ import type { ShareLinksService } from "./share-links.service";
 /** A memory id in a book's link (ids are base64url); anything else is answered as missing. */
 const MEMORY_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  429: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 404, 409, 429);
 
 /**
  * The owner's side of share links (ADR 0019), under /api: create (and mail), list, revoke. Only a

@@ -12,7 +12,7 @@ import {
 import { conflict, notFound, unauthorized } from "../http-errors";
 import { hashToken, newId, newSecretToken } from "../ids";
 import type { Mailer } from "../mail/mailer";
-import type { ServerSecretsRepo } from "../secrets/server-secrets.repo";
+import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
 import type { RelativeNewsService } from "./relative-news.service";
 import type { ShareLinkRow, ShareLinksRepo } from "./share-links.repo";
@@ -61,10 +61,11 @@ export function toShareLinkDto(
  */
 export class ShareLinksService {
   private readonly now: () => Date;
-  private bookSecret: Promise<Buffer> | undefined;
+  private readonly bookKey: () => Promise<Buffer>;
 
   constructor(private readonly deps: ShareLinksServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.bookKey = cachedSecret(deps.secrets, BOOK_SECRET_NAME);
   }
 
   /** Makes a link for the owner and, when `email` is given, mails it there. */
@@ -74,18 +75,8 @@ export class ShareLinksService {
   ): Promise<CreatedShareLink> {
     const owner = await this.deps.users.getUser(userId);
     if (!owner) throw unauthorized();
-    // A soft cap (two racing requests may pass it together): it only bounds abuse.
-    if ((await this.deps.repo.countForUser(userId)) >= SHARE_LINKS_PER_USER) {
-      throw conflict(SHARE_MESSAGES.tooMany);
-    }
     const token = newSecretToken();
-    const row = await this.deps.repo.create({
-      id: newId(),
-      user_id: userId,
-      token_hash: hashToken(token),
-      label: input.label,
-      created_at: this.now().toISOString(),
-    });
+    const row = await this.insert(userId, newId(), token, input.label);
     const url = this.urlOf(token);
     let mailed = false;
     if (input.email) {
@@ -139,27 +130,25 @@ export class ShareLinksService {
       const token = tokenOf(row.id);
       if (hashToken(token) === row.token_hash) return this.urlOf(token);
     }
+    const id = newId();
+    const token = tokenOf(id);
+    await this.insert(userId, id, token, label);
+    return this.urlOf(token);
+  }
+
+  /** Stores a new link of the owner's (409 past SHARE_LINKS_PER_USER). */
+  private async insert(userId: string, id: string, token: string, label: string) {
+    // A soft cap (two racing requests may pass it together): it only bounds abuse.
     if ((await this.deps.repo.countForUser(userId)) >= SHARE_LINKS_PER_USER) {
       throw conflict(SHARE_MESSAGES.tooMany);
     }
-    const id = newId();
-    const token = tokenOf(id);
-    await this.deps.repo.create({
+    return this.deps.repo.create({
       id,
       user_id: userId,
       token_hash: hashToken(token),
       label,
       created_at: this.now().toISOString(),
     });
-    return this.urlOf(token);
-  }
-
-  private bookKey(): Promise<Buffer> {
-    this.bookSecret ??= this.deps.secrets.getOrCreate(BOOK_SECRET_NAME).catch((error: unknown) => {
-      this.bookSecret = undefined;
-      throw error;
-    });
-    return this.bookSecret;
   }
 
   async list(userId: string): Promise<ShareLink[]> {

@@ -91,15 +91,18 @@ export class LocalAudioStorage implements AudioStorage {
     await rm(this.pathFor(key), { force: true });
   }
 
-  async *list(): AsyncIterable<StoredFile> {
-    let names: string[];
+  /** The folder's file names; none while it does not exist. */
+  private async names(): Promise<string[]> {
     try {
-      names = await readdir(this.dir);
+      return await readdir(this.dir);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw error;
     }
-    for (const name of names.sort()) {
+  }
+
+  async *list(): AsyncIterable<StoredFile> {
+    for (const name of (await this.names()).sort()) {
       if (!isSafeKey(name)) continue;
       const bytes = await this.size(name);
       if (bytes !== null) yield { key: name, bytes };
@@ -139,15 +142,8 @@ export class LocalAudioStorage implements AudioStorage {
    */
   async sweepTemporaryFiles(now: Date): Promise<number> {
     const cutoff = now.getTime() - TEMPORARY_FILE_GRACE_MS;
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
-      throw error;
-    }
     let removed = 0;
-    for (const name of names) {
+    for (const name of await this.names()) {
       if (!TEMPORARY_FILE.test(name)) continue;
       const file = path.join(this.dir, name);
       try {

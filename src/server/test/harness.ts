@@ -15,9 +15,11 @@ import {
 } from "../db/connection";
 import { newId } from "../ids";
 import type { AudioStorage } from "../storage/audio-storage";
+import { LocalAudioStorage } from "../storage/local-storage";
 import type { S3StorageSettings } from "../storage/s3-storage";
 import { createAudioStorage } from "../storage/storage-factory";
 import { startTestS3, type TestS3 } from "./s3-server";
+import { type SmtpSink, startSmtpSink } from "./smtp-sink";
 
 export const TEST_POSTGRES_URL =
   process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -212,6 +214,57 @@ export async function createTestApp(
       await app.close();
       await testDb.cleanup();
       await ownServer?.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TwoInstances {
+  /** The first instance's services, on the test database's own connection. */
+  a: Services;
+  /** The second instance's services, on a second connection pool to the same database. */
+  b: Services;
+  testDb: TestDatabase;
+  /** Where both instances send their mail (SMTP_URL). */
+  smtp: SmtpSink;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Two app instances (each its own connection pool and services) on one fresh database, as behind
+ * a load balancer, sharing a data folder and one SMTP sink; `env` adds to their configuration.
+ */
+export async function createTwoInstances(
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+): Promise<TwoInstances> {
+  const smtp = await startSmtpSink();
+  const dataDir = await makeTempDir("vmj-instances-");
+  const testDb = await createTestDatabase(kind);
+  const second = await openDatabase(testDb.target);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    NODE_ENV: "test",
+    SMTP_URL: smtp.url,
+    APP_URL: "https://journal.example.org",
+    ...env,
+  });
+  const storage = new LocalAudioStorage(config.audioDir);
+  const build = (database: DatabaseHandle) =>
+    createServices({ config, database, storage, log: silentLog });
+  const a = build(testDb.handle);
+  const b = build(second);
+  return {
+    a,
+    b,
+    testDb,
+    smtp,
+    cleanup: async () => {
+      await a.close();
+      await b.close();
+      await second.close();
+      await testDb.cleanup();
+      await smtp.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

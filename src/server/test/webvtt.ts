@@ -1,8 +1,10 @@
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { run } from "../ai/audio-split";
+import { speechMp3 } from "./audio-fixtures";
 import { makeTempDir } from "./harness";
+import { defaultStubHandler, type OpenAiStub, startOpenAiStub } from "./openai-stub";
 
 /** The cues of a WebVTT file; fails the test when it is not one (header, blank line, timed cues). */
 export function parseVtt(vtt: string): { start: number; end: number; text: string }[] {
@@ -57,4 +59,24 @@ export async function audioSeconds(bytes: Buffer, name = "a.mp3"): Promise<numbe
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A spoken recording, its length, and an OpenAI stub that transcribes it into timed segments:
+ * made before the calling file's tests, the stub closed after them.
+ */
+export function spokenRecordingFixture(): { stub: OpenAiStub; mp3: Buffer; mp3Seconds: number } {
+  const spoken = {} as { stub: OpenAiStub; mp3: Buffer; mp3Seconds: number };
+  beforeAll(async () => {
+    spoken.stub = await startOpenAiStub();
+    spoken.stub.handle(defaultStubHandler);
+    spoken.mp3 = await speechMp3(
+      "Today we went to the beach with Grandpa and you built a sandcastle.",
+    );
+    spoken.mp3Seconds = await audioSeconds(spoken.mp3);
+  });
+  afterAll(async () => {
+    await spoken.stub?.close();
+  });
+  return spoken;
 }

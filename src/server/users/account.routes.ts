@@ -10,7 +10,7 @@ import {
 } from "../../shared/schemas";
 import { clearSessionCookie, setSessionCookie } from "../auth/session.service";
 import type { Config } from "../config";
-import { tooManyRequests, unauthorized } from "../http-errors";
+import { errorResponses, tooManyRequests, unauthorized } from "../http-errors";
 import type { AccountService } from "./account.service";
 
 export interface AccountRoutesOptions {
@@ -18,7 +18,7 @@ export interface AccountRoutesOptions {
   config: Config;
 }
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema };
+const errors = errorResponses(400, 401, 429);
 
 /** The logged-in user's id, or 401 (a share link never logs anyone in). */
 export function requireUser(request: FastifyRequest): string {

@@ -5,13 +5,7 @@ import type { UserRow, UsersRepo } from "./users.repo";
 
 /** The API shape of the logged-in user (includes the email). */
 export function toUser(row: UserRow): User {
-  return {
-    id: row.id,
-    username: row.username,
-    displayName: row.display_name,
-    isPublic: Number(row.is_public) === 1,
-    email: row.email,
-  };
+  return { ...toPublicProfile(row), email: row.email };
 }
 
 /** The API shape anyone may see of a visible profile (no email). */

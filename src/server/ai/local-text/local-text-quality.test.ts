@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { titleFromSummary, validateGeneratedTags } from "../../../shared/rules";
+import { QUALITY_SET } from "../../test/local-text-quality-set";
 import { LocalTextModel } from "../providers/local-text-model";
 import { isStopWord, MONTHS } from "./languages";
-import { QUALITY_SET } from "./quality-set";
 
 const model = new LocalTextModel();
 const now = new Date("2026-11-22T12:00:00.000Z");

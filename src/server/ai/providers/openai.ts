@@ -176,10 +176,8 @@ export class OpenAiTextModel implements TextModel {
   score(transcript: string, options: TextOptions = {}): Promise<Scores> {
     return withErrorPrefix(
       MESSAGES.scoreFailedPrefix,
-      async () => {
-        const json = await this.completeJson(PROMPTS.scoreSystem, transcript, options);
-        return normalizeScores(json);
-      },
+      async () =>
+        normalizeScores(await this.completeJson(PROMPTS.scoreSystem, transcript, options)),
       options.signal,
     );
   }
