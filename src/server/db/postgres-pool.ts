@@ -1,5 +1,8 @@
 import pg from "pg";
 
+/** Connections one process holds at most. */
+export const POSTGRES_POOL_SIZE = 10;
+
 /**
  * The PostgreSQL pool. A connection the server drops (a restart, a failover, an administrator's
  * `pg_terminate_backend`) makes its client emit `error`, and an `error` with no listener ends the
@@ -12,7 +15,11 @@ export function createPostgresPool(
   url: string,
   onConnectionError?: (error: Error) => void,
 ): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POSTGRES_POOL_SIZE,
+    connectionTimeoutMillis: 5000,
+  });
   pool.on("connect", (client) => {
     client.on("error", (error) => onConnectionError?.(error));
   });
