@@ -493,14 +493,15 @@ describe.each(DATABASE_KINDS)("a worker that lost its lease on %s", (kind) => {
     const jobsA = new StallingJobsRepo(testDb.handle.db, kind);
     const audio = await storeAudioFixture(testDb.handle, storage, mp3);
     const row = await queueMemory(testDb.handle, audio.id, "v", NOW.toISOString());
-    // A's transcription hangs well past its lease; B's (the second) answers at once.
+    // A's transcription hangs until A hangs up (the stub's timeout at most, far past A's lease),
+    // so A can go on only by ignoring its lost lease; B's (the second) answers at once.
     let transcriptions = 0;
     stub.requests.length = 0;
     stub.handle((request) => {
       if (!request.path.endsWith("/audio/transcriptions")) return defaultStubHandler(request);
       transcriptions++;
       return transcriptions === 1
-        ? { delayMs: 2_500, body: { text: "Worker A heard this." } }
+        ? { delayMs: 60_000, body: { text: "Worker A heard this." } }
         : { body: { text: "Worker B heard this at the beach." } };
     });
     const worker = (jobs: JobsRepo, handle: DatabaseHandle, leaseMs: number) =>

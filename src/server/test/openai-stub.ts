@@ -157,7 +157,16 @@ export async function startOpenAiStub(
     } catch (error) {
       reply = { status: 500, body: { error: { message: String(error) } } };
     }
-    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    // A delayed reply ends early when the caller hangs up (an aborted or timed-out call).
+    if (reply.delayMs) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, reply.delayMs);
+        res.on("close", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
     if (res.destroyed) return;
     res.statusCode = reply.status ?? 200;
     res.setHeader("content-type", "application/json");
