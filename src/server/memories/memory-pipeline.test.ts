@@ -10,7 +10,7 @@ import { AudioService } from "../audio/audio.service";
 import { loadConfig } from "../config";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { JobsRepo } from "../jobs/jobs.repo";
-import { JobWorker } from "../jobs/worker";
+import { type JobOutcome, JobWorker, type WorkerOptions } from "../jobs/worker";
 import { LocalAudioStorage } from "../storage/local-storage";
 import { speechMp3, storeAudioFixture } from "../test/audio-fixtures";
 import {
@@ -493,8 +493,8 @@ describe.each(DATABASE_KINDS)("a worker that lost its lease on %s", (kind) => {
     const jobsA = new StallingJobsRepo(testDb.handle.db, kind);
     const audio = await storeAudioFixture(testDb.handle, storage, mp3);
     const row = await queueMemory(testDb.handle, audio.id, "v", NOW.toISOString());
-    // A's transcription hangs until A hangs up (the stub's timeout at most, far past A's lease),
-    // so A can go on only by ignoring its lost lease; B's (the second) answers at once.
+    // A's transcription hangs until A hangs up, which only its lost lease makes it do (its own
+    // timeout is past the test's); B's (the second) answers at once.
     let transcriptions = 0;
     stub.requests.length = 0;
     stub.handle((request) => {
@@ -504,20 +504,34 @@ describe.each(DATABASE_KINDS)("a worker that lost its lease on %s", (kind) => {
         ? { delayMs: 60_000, body: { text: "Worker A heard this." } }
         : { body: { text: "Worker B heard this at the beach." } };
     });
-    const worker = (jobs: JobsRepo, handle: DatabaseHandle, leaseMs: number) =>
+    let aEnded!: (outcome: JobOutcome) => void;
+    const aOutcome = new Promise<JobOutcome>((resolve) => {
+      aEnded = resolve;
+    });
+    const worker = (
+      jobs: JobsRepo,
+      handle: DatabaseHandle,
+      options: Partial<WorkerOptions>,
+      ai: AiProviders,
+    ) =>
       new JobWorker(
         jobs,
         {
           [PROCESS_MEMORY_JOB]: new MemoryPipeline(
             new MemoriesRepo(handle.db, kind),
             audioOf(handle, storage),
-            openAi(),
+            ai,
           ),
         },
-        { concurrency: 1, pollMs: 20, leaseMs },
+        { concurrency: 1, pollMs: 20, ...options },
       );
-    const a = worker(jobsA, testDb.handle, 400);
-    const b = worker(new JobsRepo(second.db, kind), second, 60_000);
+    const a = worker(
+      jobsA,
+      testDb.handle,
+      { leaseMs: 400, observer: { jobFinished: (_kind, outcome) => aEnded(outcome) } },
+      stubProviders(stub, { timeoutMs: 60_000 }),
+    );
+    const b = worker(new JobsRepo(second.db, kind), second, { leaseMs: 60_000 }, openAi());
     a.start();
     const deadline = Date.now() + 15_000;
     while (stub.requests.length === 0 && Date.now() < deadline) {
@@ -529,7 +543,9 @@ describe.each(DATABASE_KINDS)("a worker that lost its lease on %s", (kind) => {
       await new Promise((r) => setTimeout(r, 20));
     }
     jobsA.stalled = false;
-    // Waits for A's job to end (without the abort, after A's answer arrives and it writes).
+    // A's next heartbeat finds the lease lost and hangs up; without that, A would wait past the
+    // test's timeout.
+    expect(await aOutcome).toBe("abandoned");
     await a.stop(5_000);
     await b.stop();
 

@@ -35,13 +35,16 @@ export interface OpenAiStub {
 }
 
 /** The real OpenAI providers pointed at the stub: no retries, a 5 s timeout. */
-export function stubProviders(stub: Pick<OpenAiStub, "baseURL">): AiProviders {
+export function stubProviders(
+  stub: Pick<OpenAiStub, "baseURL">,
+  { timeoutMs = 5_000 }: { timeoutMs?: number } = {},
+): AiProviders {
   return openAiProviders({
     apiKey: "sk-test",
     baseURL: stub.baseURL,
     transcriptionModel: "whisper-1",
     textModel: "gpt-4o",
-    timeoutMs: 5_000,
+    timeoutMs,
     maxRetries: 0,
   });
 }
