@@ -23,9 +23,11 @@ import {
 /**
  * List and search latency and throughput over HTTP with 1,000 and 20,000 memories for one user,
  * on SQLite and PostgreSQL, beside two floors measured in the same run: the same repository query
- * called directly (what the database costs without HTTP, sessions and JSON), and a bare Fastify
+ * called directly (what the database costs without HTTP, sessions and JSON), a bare Fastify
  * route on loopback returning the same response body (what HTTP and Fastify cost without the
- * database, sessions, helmet and zod), loaded with the same connections and duration.
+ * database, sessions, helmet and zod), and the bare route running the same query before it
+ * answers (the best share of the query's rate any app could reach: the query and HTTP, nothing
+ * of the app), loaded with the same connections and duration.
  */
 const SIZES = (process.env.BENCH_SIZES ?? "1000,20000").split(",").map(Number);
 const KINDS = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",") as DatabaseKind[];
@@ -66,8 +68,13 @@ async function main(): Promise<void> {
   // The bare floor: one route answering any path with the body it is given, no hooks or plugins.
   // Fastify serializes the parsed body on each request, as the real route does.
   let bareBody: unknown = null;
+  let bareQuery: () => Promise<unknown> = async () => {};
   const bare = Fastify({ logger: false });
   bare.get("/*", async () => bareBody);
+  bare.get("/with-query/*", async () => {
+    await bareQuery();
+    return bareBody;
+  });
   const bareAddress = await bare.listen({ port: 0, host: "127.0.0.1" });
   await warmUp(`${bareAddress}/`, "");
   cleanups.push(() => bare.close());
@@ -130,6 +137,7 @@ async function main(): Promise<void> {
             const text = await response.text();
             if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
             bareBody = JSON.parse(text);
+            bareQuery = direct;
             const bareCheck = await (await fetch(`${bareAddress}${path}`)).text();
             if (bareCheck.length !== text.length) {
               throw new Error(`${path}: bare body ${bareCheck.length} chars, real ${text.length}`);
@@ -138,6 +146,7 @@ async function main(): Promise<void> {
             const http = await load(`${address}${path}`, owner.cookie);
             const query = await queryFloor(direct, undefined, undefined, FLOOR_SECONDS);
             const fastify = await load(`${bareAddress}${path}`, owner.cookie);
+            const withQuery = await load(`${bareAddress}/with-query${path}`, owner.cookie);
             rows.push([
               kind,
               loadAverage(),
@@ -154,6 +163,8 @@ async function main(): Promise<void> {
               ms(fastify.latency.p50, 2),
               ms(fastify.latency.p95, 2),
               fastify.perSecond.toFixed(0),
+              withQuery.perSecond.toFixed(0),
+              `${((100 * withQuery.perSecond) / query.perSecond).toFixed(0)}%`,
               `${((100 * http.perSecond) / query.perSecond).toFixed(0)}%`,
               ms(http.loopDelay.p99, 1),
               ms(http.loopDelay.max, 1),
@@ -184,6 +195,8 @@ async function main(): Promise<void> {
     "Fastify p50 ms",
     "Fastify p95 ms",
     "Fastify req/s",
+    "Fastify+query req/s",
+    "Fastify+query/query",
     "HTTP/query",
     "loop p99 ms",
     "loop max ms",
@@ -193,6 +206,7 @@ async function main(): Promise<void> {
     `\n${CONNECTIONS} connections, ${HTTP_SECONDS} s per request type, for the app and for the bare Fastify route. ` +
       `query = the repository query alone, sequential, 40 times (rows with HTTP load: at least ${FLOOR_SECONDS} s of calls); query/s = 1000 / its mean. ` +
       "Fastify = one route on loopback returning the same body (no database, session, helmet or zod), " +
+      "Fastify+query = that route running the row's query before it answers (the share no app can beat), " +
       `measured right after its row; "-" where a row has no HTTP load (a cold page is cold once). HTTP/query = HTTP req/s as a share of query/s. loop = this process's event-loop delay during the HTTP load (the app runs in it). load = 1-minute load average at the row. ${seeding.join("; ")}. Total ${((Date.now() - began) / 1000).toFixed(0)} s.\n`,
   );
 }

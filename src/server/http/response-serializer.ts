@@ -39,11 +39,10 @@ export function isPlainTree(schema: unknown): boolean {
 }
 
 /**
- * Writes a response already checked by its zod schema. fast-json-stringify, compiled from the
- * schema, writes a 15-memory page in about two thirds of JSON.stringify's time (ADR 0033); where
- * the schema is not a plain tree (or zod cannot express it as JSON Schema) JSON.stringify does.
+ * The writer compiled from a plain tree's JSON Schema, or undefined where the schema is not one
+ * (or zod cannot express it as JSON Schema: a transform, a date).
  */
-function compileStringify(schema: ZodType): (data: unknown) => string {
+function compilePlainTree(schema: ZodType): ((data: unknown) => string) | undefined {
   try {
     const json = z.toJSONSchema(schema, {
       io: "output",
@@ -52,25 +51,30 @@ function compileStringify(schema: ZodType): (data: unknown) => string {
     }) as JsonSchema;
     if (isPlainTree(json)) return fastJsonStringify(json as never) as (data: unknown) => string;
   } catch {
-    // Not expressible as JSON Schema (a transform, a date): JSON.stringify below.
+    // Not expressible as JSON Schema: zod and JSON.stringify below.
   }
-  return (data) => JSON.stringify(data);
+  return undefined;
 }
 
 /**
- * Serializes every response that has a schema: zod checks it and drops every field the schema
- * does not declare (a private column never reaches a response), then the compiled writer writes
- * it. As fastify-type-provider-zod's serializer, with a faster writer.
+ * Serializes every response that has a schema; no field the schema does not declare is ever
+ * written (a private column never reaches a response). A plain tree's response is written by
+ * fast-json-stringify compiled from the schema, which writes only the declared fields and fails
+ * on a missing one, without zod's copy of the whole response first (the handlers' return types
+ * are the schema's, checked when compiling). Any other schema is checked by zod, which drops the
+ * undeclared fields, then written by JSON.stringify, as fastify-type-provider-zod's serializer.
  */
 export const responseSerializerCompiler: FastifySerializerCompiler<ZodType> = ({
   schema,
   method,
   url,
 }) => {
-  const stringify = compileStringify(schema);
+  const writePlainTree = compilePlainTree(schema);
+  // Its error (a missing field) reaches the error handler as any other: a 500, nothing sent.
+  if (writePlainTree) return writePlainTree;
   return (data) => {
     const result = z.safeEncode(schema, data);
     if (result.error) throw new ResponseSerializationError(method, url, { cause: result.error });
-    return stringify(result.data);
+    return JSON.stringify(result.data);
   };
 };
