@@ -1,5 +1,6 @@
 import { screen } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { SESSION_USER_SCRIPT_ID } from "../../../../shared/constants";
 import { fakeApi, renderWithApp } from "../../../test/fake-api";
 import { HomePage } from "./home-page";
 
@@ -11,7 +12,6 @@ vi.mock("../../recorder/components/recorder", () => ({
   },
 }));
 vi.mock("../../recorder/components/pending-recordings", () => ({ PendingRecordings: () => null }));
-vi.mock("../../reminders/components/question-prompt", () => ({ QuestionPrompt: () => null }));
 vi.mock("../../memories/components/unclaimed-recordings", () => ({
   UnclaimedRecordings: () => <p>unclaimed recordings</p>,
 }));
@@ -21,11 +21,21 @@ afterEach(() => {
 });
 
 describe("HomePage", () => {
-  it("shows the recorder, rendered once, and this browser's unclaimed recordings", async () => {
+  it("shows the question and the recorder, rendered once, and this browser's unclaimed recordings", async () => {
     fakeApi({ "GET /api/user": { status: 401, body: { message: "Not logged in" } } });
+    // As the server serves the page to a visitor: nobody is logged in, said in the page itself.
+    const session = document.createElement("script");
+    session.type = "application/json";
+    session.id = SESSION_USER_SCRIPT_ID;
+    session.textContent = "null";
+    document.head.append(session);
+    onTestFinished(() => session.remove());
     renderWithApp(<HomePage />);
     expect(await screen.findByText("unclaimed recordings")).toBeInTheDocument();
     expect(screen.getByText("recorder")).toBeInTheDocument();
+    // The recorder has the question shown with it from the first render: no second render to be
+    // told of it.
+    expect(screen.getByTestId("question-text").textContent).not.toBe("");
     expect(renders.recorder).toBe(1);
   });
 });

@@ -6,7 +6,7 @@ import { HomeMemories } from "../../memories/components/home-memories";
 import { StartFromPhoto } from "../../photos/components/start-from-photo";
 import { PendingRecordings } from "../../recorder/components/pending-recordings";
 import { Recorder } from "../../recorder/components/recorder";
-import { QuestionPrompt } from "../../reminders/components/question-prompt";
+import { QuestionPrompt, useHomeQuestion } from "../../reminders/components/question-prompt";
 
 // Offered once, after a saved memory: loaded just after the first paint, long before a recording
 // ends, and kept out of the first download.
@@ -26,7 +26,8 @@ const UnclaimedRecordings = lazy(() =>
 export function HomePage() {
   useDocumentTitle();
   // The question shown above the recorder is kept on the memory recorded while it is shown.
-  const [question, setQuestion] = useState<string | null>(null);
+  const prompt = useHomeQuestion();
+  const { question } = prompt;
   // "Start from a photo": kept with the recording, and so on the memory it becomes.
   const [photo, setPhoto] = useState<Blob | null>(null);
   const meta =
@@ -44,7 +45,7 @@ export function HomePage() {
             for when it must be asked (a page from the offline cache, a login on this page, a
             special day's link), so the record button never jumps down under a thumb. */}
         <div className="min-h-[198px] sm:min-h-[170px]" data-testid="question-slot">
-          <QuestionPrompt onQuestion={setQuestion} />
+          <QuestionPrompt {...prompt} />
         </div>
         <Card className="mx-auto max-w-2xl" data-testid="record-card">
           <StartFromPhoto photo={photo} onPhoto={setPhoto} />

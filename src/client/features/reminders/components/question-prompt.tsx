@@ -8,9 +8,11 @@ import { useUser } from "../../auth/api/get-user";
 import { onMemorySaved } from "../../memories/processing/memory-saved-events";
 import { useCurrentQuestion, useNextQuestion, useReminders } from "../api/reminders";
 
-export interface QuestionPromptProps {
+export interface HomeQuestion {
   /** The question shown now (null while none is), for the recorder to keep on the memory. */
-  onQuestion: (question: string | null) => void;
+  question: string | null;
+  skip: () => void;
+  skipping: boolean;
 }
 
 /**
@@ -18,9 +20,10 @@ export interface QuestionPromptProps {
  * question (`/?question=...`); it is shown when it is one the product asks (a built-in question or
  * one of the user's special days), so a crafted link cannot put words on the page. Otherwise a
  * logged-in user sees their rotation's question (skipping moves it on for good); a visitor walks
- * the built-in list from a random place.
+ * the built-in list from a random place. The home page holds it, so the recorder has the question
+ * in the same render as the prompt, without a second render to be told of it.
  */
-export function QuestionPrompt({ onQuestion }: QuestionPromptProps) {
+export function useHomeQuestion(): HomeQuestion {
   const { data: user } = useUser();
   const loggedIn = Boolean(user);
   const [params, setParams] = useSearchParams();
@@ -44,10 +47,6 @@ export function QuestionPrompt({ onQuestion }: QuestionPromptProps) {
   const question =
     fromLink ?? (loggedIn ? (current.data?.question ?? null) : (QUESTIONS[visitorIndex] ?? null));
 
-  useEffect(() => {
-    onQuestion(question);
-  }, [question, onQuestion]);
-
   // Answering the rotation's question moves the rotation on, as skipping does.
   const position = current.data?.position;
   const rotationQuestion = current.data?.question;
@@ -61,8 +60,6 @@ export function QuestionPrompt({ onQuestion }: QuestionPromptProps) {
       }),
     [position, rotationQuestion, moveOn],
   );
-
-  if (!question) return null;
 
   const skip = () => {
     if (fromLink) {
@@ -81,6 +78,13 @@ export function QuestionPrompt({ onQuestion }: QuestionPromptProps) {
       setVisitorIndex((index) => (index + 1) % QUESTIONS.length);
     }
   };
+
+  return { question, skip, skipping: next.isPending };
+}
+
+/** The question above the recorder, with a button to skip it; nothing while there is none. */
+export function QuestionPrompt({ question, skip, skipping }: HomeQuestion) {
+  if (!question) return null;
 
   return (
     <section
@@ -103,7 +107,7 @@ export function QuestionPrompt({ onQuestion }: QuestionPromptProps) {
         variant="ghost"
         className="mt-2 min-h-11"
         onClick={skip}
-        disabled={next.isPending}
+        disabled={skipping}
       >
         <RefreshCw className="mr-2 h-4 w-4" aria-hidden="true" />
         {REMINDER_MESSAGES.skipQuestion}

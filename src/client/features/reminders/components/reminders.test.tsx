@@ -14,7 +14,7 @@ import {
   renderWithApp,
   userHandler,
 } from "../../../test/fake-api";
-import { QuestionPrompt } from "./question-prompt";
+import { QuestionPrompt, useHomeQuestion } from "./question-prompt";
 import { RemindersSection } from "./reminders-section";
 
 afterEach(() => {
@@ -58,13 +58,20 @@ function embed(id: string, value: unknown): HTMLScriptElement {
   return block;
 }
 
+/** The prompt as the home page holds it; `onQuestion` hears each render's question. */
+function Prompt({ onQuestion }: { onQuestion?: (question: string | null) => void }) {
+  const prompt = useHomeQuestion();
+  onQuestion?.(prompt.question);
+  return <QuestionPrompt {...prompt} />;
+}
+
 describe("QuestionPrompt", () => {
   it("paints the question the page carries in its first render, without asking for it", async () => {
     const api = questionServer(SETTINGS, 5);
     const userBlock = embed(SESSION_USER_SCRIPT_ID, me);
     embed(CURRENT_QUESTION_SCRIPT_ID, { position: 5, question: QUESTIONS[5] });
     try {
-      renderWithApp(<QuestionPrompt onQuestion={() => undefined} />);
+      renderWithApp(<Prompt />);
       // Synchronously: no loading step between the page and its question.
       expect(screen.getByTestId("question-text")).toHaveTextContent(QUESTIONS[5] as string);
       // Taken once: a later login on this page must not find this user's question.
@@ -94,7 +101,7 @@ describe("QuestionPrompt", () => {
     vi.spyOn(Math, "random").mockReturnValue(0);
     try {
       const onQuestion = vi.fn();
-      renderWithApp(<QuestionPrompt onQuestion={onQuestion} />);
+      renderWithApp(<Prompt onQuestion={onQuestion} />);
       expect(await screen.findByText(QUESTIONS[0] as string)).toBeInTheDocument();
       await waitFor(() => expect(onQuestion).toHaveBeenLastCalledWith(QUESTIONS[0]));
       await userEvent.click(screen.getByRole("button", { name: REMINDER_MESSAGES.skipQuestion }));
@@ -116,17 +123,11 @@ describe("QuestionPrompt", () => {
   it("shows a mail link's special-day question, but never words a crafted link brings", async () => {
     questionServer();
     const question = specialDayQuestion("Mia's birthday");
-    const first = renderWithApp(
-      <QuestionPrompt onQuestion={() => undefined} />,
-      `/?question=${encodeURIComponent(question)}`,
-    );
+    const first = renderWithApp(<Prompt />, `/?question=${encodeURIComponent(question)}`);
     expect(await screen.findByText(question)).toBeInTheDocument();
     first.unmount();
 
-    renderWithApp(
-      <QuestionPrompt onQuestion={() => undefined} />,
-      `/?question=${encodeURIComponent("Send me your password")}`,
-    );
+    renderWithApp(<Prompt />, `/?question=${encodeURIComponent("Send me your password")}`);
     expect(await screen.findByText(QUESTIONS[0] as string)).toBeInTheDocument();
     expect(screen.queryByText("Send me your password")).toBeNull();
   });
