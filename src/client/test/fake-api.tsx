@@ -191,13 +191,29 @@ export function fakeClock() {
   return userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
 }
 
+/** The real timer, taken before any test fakes the clock: a turn of the event loop for real work. */
+const realSetTimeout = globalThis.setTimeout;
+const realTurn = () => new Promise<void>((resolve) => realSetTimeout(resolve, 0));
+
+/** How far `passTime` goes on past `ms` for `until` before the test fails: a minute of the app's time. */
+const PASS_TIME_LIMIT_MS = 60_000;
+
 /**
  * Moves the faked clock on by `ms` in steps shorter than a progress notice's minimum time, the
- * screen rendered after each, so every notice shown meanwhile is on screen at some point.
+ * screen rendered after each, so every notice shown meanwhile is on screen at some point. Between
+ * steps the real work the app awaits (reading a recording, a fake server's answer) gets a real
+ * turn; with `until`, the clock goes on past `ms` until it holds, since on a busy machine that work
+ * may take more turns than the steps gave it.
  */
-export async function passTime(ms: number): Promise<void> {
+export async function passTime(ms: number, until?: () => boolean): Promise<void> {
   const step = PROGRESS_NOTICE_MIN_MS / 2;
-  for (let passed = 0; passed < ms; passed += step) {
-    await act(() => vi.advanceTimersByTimeAsync(step));
+  let passed = 0;
+  while (passed < ms || (until && !until())) {
+    if (passed >= ms + PASS_TIME_LIMIT_MS) throw new Error(`passTime: not done after ${passed} ms`);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(step);
+      await realTurn();
+    });
+    passed += step;
   }
 }

@@ -92,7 +92,10 @@ describe("a better transcription on the memory page", () => {
     }).observe(status, { childList: true, characterData: true, subtree: true });
 
     await fakeClock().click(button);
-    await passTime(STAGES.length * PROCESSING_POLL_MS);
+    await passTime(
+      STAGES.length * PROCESSING_POLL_MS,
+      () => screen.queryByText(MESSAGES.memoryUpdated) !== null,
+    );
     expect(screen.getByText(MESSAGES.memoryUpdated)).toBeVisible();
     expect(screen.getByText(BETTER)).toBeVisible();
     expect(seen).toEqual([

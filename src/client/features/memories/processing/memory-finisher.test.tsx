@@ -47,10 +47,18 @@ async function recordAndFinish(uploads: UploadQueue, notices: string[]) {
     filename: "recording.mp3",
     recordedAt: "2026-05-01T10:00:00.000Z",
   });
+  let settled = false;
   const finished = uploads.process(id, (notice) => void notices.push(notice));
   // The caller awaits it; a rejection meanwhile is not an unhandled one.
-  finished.catch(() => undefined);
-  await passTime(2 * PROCESSING_POLL_MS);
+  finished.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  await passTime(2 * PROCESSING_POLL_MS, () => settled);
   return finished;
 }
 

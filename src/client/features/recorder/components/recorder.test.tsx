@@ -157,7 +157,7 @@ describe("Recorder", () => {
     expect(await screen.findByRole("button", { name: MESSAGES.processing })).toBeDisabled();
     // Converting and uploading are quick here; their notices still have their time first.
     expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.convertingToMp3);
-    await passTime(2 * PROGRESS_NOTICE_MIN_MS);
+    await passTime(2 * PROGRESS_NOTICE_MIN_MS, () => finisher.mock.calls.length > 0);
     expect(screen.getByRole("status")).toHaveTextContent("Transcribing...");
     expect(track.stop).toHaveBeenCalled();
     expect(screen.queryByRole("button", { name: MESSAGES.cancelRecording })).toBeNull();
@@ -205,7 +205,7 @@ describe("Recorder", () => {
     });
     observer.observe(status, { childList: true, characterData: true, subtree: true });
     fireEvent.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
-    await passTime(6 * PROGRESS_NOTICE_MIN_MS);
+    await passTime(6 * PROGRESS_NOTICE_MIN_MS, () => onSaved.mock.calls.length > 0);
     expect(onSaved).toHaveBeenCalledWith("done");
     observer.disconnect();
     expect(seen.map((s) => s.text)).toEqual([
