@@ -136,7 +136,12 @@ describe("WhisperTranscriber", () => {
 
   it("kills an engine that runs past its time limit", async () => {
     let enginePid = 0;
-    const error = await transcriber({ timeoutMs: 300, onEngineStart: (pid) => (enginePid = pid) })
+    // The engine is paused as it starts, so it runs past its limit however fast this machine is.
+    const pauseEngine = (pid: number) => {
+      enginePid = pid;
+      process.kill(pid, "SIGSTOP");
+    };
+    const error = await transcriber({ timeoutMs: 300, onEngineStart: pauseEngine })
       .transcribe(audio(speech))
       .catch((e: Error) => e);
     expect((error as Error).message).toBe(
@@ -152,7 +157,9 @@ describe("WhisperTranscriber", () => {
     const pending = transcriber({
       onEngineStart: (pid) => {
         enginePid = pid;
-        setTimeout(() => controller.abort(reason), 100);
+        // Paused first, so the abort finds it running however fast this machine is.
+        process.kill(pid, "SIGSTOP");
+        controller.abort(reason);
       },
     })
       .transcribe(audio(speech), { signal: controller.signal })
