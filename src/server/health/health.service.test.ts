@@ -18,15 +18,16 @@ describe("HealthService", () => {
       database: testDb.handle,
       storage: hanging,
       jobs: new JobsRepo(testDb.handle.db, "sqlite"),
-      timeoutMs: 50,
+      // Long enough for the database's own answer on a busy machine.
+      timeoutMs: 500,
     });
     const started = Date.now();
     const report = await health.check();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
     expect(report.healthy).toBe(false);
     if (report.healthy) return;
     expect(report.unreachable.map((u) => u.part)).toEqual(["storage"]);
-    expect(String(report.unreachable[0]?.error)).toMatch(/did not answer within 50 ms/);
+    expect(String(report.unreachable[0]?.error)).toMatch(/did not answer within 500 ms/);
   });
 
   it("says degraded, with the reason, when the data disk has less room than one upload", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
 import { JobsRepo } from "./jobs.repo";
@@ -120,8 +120,7 @@ describe("JobWorker", () => {
     expect(Date.now() - before).toBeLessThan(2_000);
     expect((await repo.find(KIND, "slow"))?.status).toBe("running");
     release();
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await repo.find(KIND, "slow"))?.status).toBe("done");
+    await vi.waitFor(async () => expect((await repo.find(KIND, "slow"))?.status).toBe("done"));
   });
 
   it("drops a job whose payload is invalid when taken", async () => {

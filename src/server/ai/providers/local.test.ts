@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../../test/harness";
 import { run } from "../audio-split";
 import { PocketsphinxTranscriber, parsePocketsphinx } from "./local";
@@ -127,7 +127,6 @@ describe("PocketsphinxTranscriber", () => {
     expect(pid).toBeGreaterThan(0);
     controller.abort(reason);
     expect(await pending).toBe(reason);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(/ESRCH/));
   });
 });

@@ -1,6 +1,6 @@
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "../../../shared/messages";
 import { makeTempDir } from "../../test/harness";
 import {
@@ -139,10 +139,13 @@ describe("OpenAiTranscriber", () => {
   });
 
   it("stops the request when its signal is aborted, with the signal's reason, not a failure", async () => {
-    stub.handle(() => ({ delayMs: 3_000, body: { text: "too late" } }));
     const controller = new AbortController();
     const reason = new Error("lease lost");
-    setTimeout(() => controller.abort(reason), 200);
+    // Aborted once the request has reached the server, so it is a request in flight that stops.
+    stub.handle(() => {
+      controller.abort(reason);
+      return { delayMs: 3_000, body: { text: "too late" } };
+    });
     const started = Date.now();
     const error = await new OpenAiTranscriber(options())
       .transcribe(
@@ -154,8 +157,7 @@ describe("OpenAiTranscriber", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     // Not retried, and the server saw the connection close.
     expect(stub.requests).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(stub.requests[0]?.aborted).toBe(true);
+    await vi.waitFor(() => expect(stub.requests[0]?.aborted).toBe(true));
   });
 });
 
@@ -295,18 +297,19 @@ describe("OpenAiTextModel", () => {
   });
 
   it("stops a completion when its signal is aborted, and never starts one after", async () => {
-    stub.handle(() => ({ ...chatReply("late"), delayMs: 3_000 }));
     const model = new OpenAiTextModel(options());
     const controller = new AbortController();
     const reason = new Error("lease lost");
-    setTimeout(() => controller.abort(reason), 200);
+    stub.handle(() => {
+      controller.abort(reason);
+      return { ...chatReply("late"), delayMs: 3_000 };
+    });
     await expect(model.score(transcript, { signal: controller.signal })).rejects.toBe(reason);
     await expect(model.tags(transcript, new Date(), { signal: controller.signal })).rejects.toBe(
       reason,
     );
     await expect(model.summarize(transcript, { signal: controller.signal })).rejects.toBe(reason);
     expect(stub.requests).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(stub.requests[0]?.aborted).toBe(true);
+    await vi.waitFor(() => expect(stub.requests[0]?.aborted).toBe(true));
   });
 });
