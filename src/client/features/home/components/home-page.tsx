@@ -7,14 +7,7 @@ import { StartFromPhoto } from "../../photos/components/start-from-photo";
 import { PendingRecordings } from "../../recorder/components/pending-recordings";
 import { Recorder } from "../../recorder/components/recorder";
 import { QuestionPrompt, useHomeQuestion } from "../../reminders/components/question-prompt";
-
-// Offered once, after a saved memory: loaded just after the first paint, long before a recording
-// ends, and kept out of the first download.
-const WeeklyReminderOffer = lazy(() =>
-  import("../../reminders/components/weekly-reminder-offer").then((m) => ({
-    default: m.WeeklyReminderOffer,
-  })),
-);
+import { WeeklyReminderOfferAfterSave } from "../../reminders/components/weekly-reminder-offer-after-save";
 
 // What this browser recorded without an account: rare, so kept out of the first download.
 const UnclaimedRecordings = lazy(() =>
@@ -51,9 +44,7 @@ export function HomePage() {
           <StartFromPhoto photo={photo} onPhoto={setPhoto} />
           <Recorder kind="memory" variant="card" meta={meta} />
         </Card>
-        <Suspense fallback={null}>
-          <WeeklyReminderOffer />
-        </Suspense>
+        <WeeklyReminderOfferAfterSave />
       </div>
       <PendingRecordings />
       <Suspense fallback={null}>

@@ -17,7 +17,7 @@ import { useUser } from "../../auth/api/get-user";
 import { announceMemorySaved } from "../../memories/processing/memory-saved-events";
 import { useReminders } from "../api/reminders";
 import { browserTimeZone } from "../browser-time-zone";
-import { WeeklyReminderOffer } from "./weekly-reminder-offer";
+import { WeeklyReminderOfferAfterSave } from "./weekly-reminder-offer-after-save";
 
 beforeEach(() => {
   localStorage.clear();
@@ -67,7 +67,7 @@ function Host() {
   const { data: settings } = useReminders(false);
   return (
     <div data-testid={user ? "offer-host" : undefined}>
-      <WeeklyReminderOffer />
+      <WeeklyReminderOfferAfterSave />
       {settings ? <span data-testid="settings-known" /> : null}
     </div>
   );
@@ -75,7 +75,7 @@ function Host() {
 
 const accept = () => screen.findByRole("button", { name: REMINDER_MESSAGES.weeklyOfferAccept });
 
-describe("WeeklyReminderOffer", () => {
+describe("WeeklyReminderOfferAfterSave", () => {
   it("offers the weekly reminder after the owner's memory; one tap turns it on, and it goes", async () => {
     const api = remindersServer();
     const user = userEvent.setup();

@@ -1,12 +1,12 @@
 import { BellRing } from "lucide-react";
 import { useEffect, useState } from "react";
 import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
+import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useUser } from "../../auth/api/get-user";
-import { onMemorySaved } from "../../memories/processing/memory-saved-events";
 import { useReminders, useSaveReminders } from "../api/reminders";
 import { browserTimeZone } from "../browser-time-zone";
 
@@ -30,20 +30,18 @@ function markOffered(userId: string): void {
 }
 
 /**
- * After the owner saves a memory, while they have never set up reminders: the weekly reminder in
+ * After the owner saves a memory (`saved`, the latest), while they have never set up reminders: the weekly reminder in
  * one tap (the server's day and hour, in this browser's time zone), or Not now. Made once; never
  * when reminders are on, were set up on the account page, or cannot reach them (no email).
  */
-export function WeeklyReminderOffer() {
+export function WeeklyReminderOffer({ saved }: { saved: Memory }) {
   const { data: user } = useUser();
   const userId = user?.id;
   const [offerFor, setOfferFor] = useState<string | null>(null);
+  // Each saved memory is a new object: the offer is considered again for every one.
   useEffect(() => {
-    if (!userId) return;
-    return onMemorySaved((memory) => {
-      if (memory.user_id === userId && !wasOffered(userId)) setOfferFor(userId);
-    });
-  }, [userId]);
+    if (userId && saved.user_id === userId && !wasOffered(userId)) setOfferFor(userId);
+  }, [saved, userId]);
 
   const asked = offerFor !== null && offerFor === userId;
   const reminders = useReminders(asked);
