@@ -24,7 +24,7 @@ const TOTAL_MEMORIES = PAGE_SIZE + 5;
 const listItems = (page: Page) =>
   page.getByRole("list", { name: "Memories" }).getByRole("listitem");
 
-/** Issue 8, journey 2: the owner records, plays, edits, tags, searches, pages, backs up, deletes. */
+/** The owner records, plays, edits, tags, searches, pages, backs up, deletes. */
 describe("journey 2: an owner lives with their memories", () => {
   let journey: JourneySetup;
   let speechSeconds: number;

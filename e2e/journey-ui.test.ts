@@ -78,7 +78,7 @@ async function logIn(page: Page, serverUrl: string) {
   expect(login.status()).toBe(200);
 }
 
-/** Issue 14, "What families expect": the player, URL state, confirmations, phone layout, 404s. */
+/** The player, URL state, confirmations, phone layout, 404s. */
 describe("journey: the everyday screens at phone and desktop sizes", () => {
   let journey: JourneySetup;
   let server: RunningServer;

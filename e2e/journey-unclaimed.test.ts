@@ -95,7 +95,7 @@ async function slowFirstList(page: Page, ms: number): Promise<() => Promise<Memo
   };
 }
 
-describe("issue 14: a visitor's recording is never stranded", () => {
+describe("a visitor's recording is never stranded", () => {
   let journey: JourneySetup;
   let server: RunningServer;
   let browser: Browser;

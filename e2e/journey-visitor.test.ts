@@ -10,7 +10,7 @@ import { newPage, type RunningServer, unexpectedConsoleErrors } from "./harness"
 const OWNER = "journey_owner";
 const COMMENT_TEXT = "That picnic was the best day of the summer.";
 
-/** Issue 8, journey 3: a visitor on a public profile, then the same visitor once it is private. */
+/** A visitor on a public profile, then the same visitor once it is private. */
 describe("journey 3: a visitor on a profile that becomes private", () => {
   let journey: JourneySetup;
   let server: RunningServer;

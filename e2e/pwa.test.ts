@@ -66,7 +66,7 @@ function unexpected(errors: string[]): string[] {
 }
 
 /**
- * Issue 14: the app installs on a phone, opens and records with no connection, uploads what it
+ * The app installs on a phone, opens and records with no connection, uploads what it
  * recorded offline once the connection returns, and offers a new version when one is deployed.
  */
 describe("the installable app in Chromium", () => {

@@ -20,7 +20,7 @@ const HOUR_MS = 3_600_000;
 /** How close to an hour's end the test waits for the next one before setting this hour's reminder. */
 const HOUR_END_MARGIN_MS = 120_000;
 
-/** Issue 15: reminder settings on the account page, a mail in the outbox, its link, unsubscribe. */
+/** Reminder settings on the account page, a mail in the outbox, its link, unsubscribe. */
 describe("journey: a reminder mail opens the recorder with its question", () => {
   let journey: JourneySetup;
   let smtp: SmtpSink;

@@ -16,7 +16,7 @@ import { fixture, upload, visitorCookie } from "./test/upload-helpers";
 import { unzip } from "./test/zip";
 
 /**
- * Issue 12: the holes found under attack. Each test here failed before its fix; the races run many
+ * The holes found under attack. Each test here failed before its fix; the races run many
  * times on both databases.
  */
 let stub: OpenAiStub;

@@ -127,7 +127,7 @@ export const MESSAGES = {
   retry: "Retry",
   discard: "Discard",
 
-  // Recordings made without an account, on the home page (issue 14)
+  // Recordings made without an account, on the home page
   unclaimedHeading: "Not saved to an account yet",
   unclaimedIntro:
     "Only this browser can see these recordings. Save them to an account to keep them.",
@@ -224,7 +224,7 @@ export const MESSAGES = {
   regenerateNeedsTranscript:
     "transcript: there is no transcript to make a summary from; add one and save it first",
 
-  // Regenerate (issue 13): summary, title, scores and tags made again from the transcript
+  // Regenerate: summary, title, scores and tags made again from the transcript
   regenerate: "Regenerate",
   regenerateHint: "Make the title, summary, scores and tags again from the transcript",
   saveAndRegenerate: "Save and regenerate",
@@ -253,7 +253,7 @@ export const MESSAGES = {
   playFromHere: "Play from here",
   captions: "Captions",
 
-  // Player, comments, profile and page titles (issue 14)
+  // Player, comments, profile and page titles
   recording: "Recording",
   play: "Play",
   pause: "Pause",

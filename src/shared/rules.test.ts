@@ -141,7 +141,7 @@ describe("small rules", () => {
     expect(tagsUsedLabel(3, 5)).toBe("3/5 tags used");
     expect(failedSaveMemoryDescription("Upload failed")).toBe("Upload failed. Please try again.");
   });
-  it("says 'try again' once when the message already says what to do (issue 14)", () => {
+  it("says 'try again' once when the message already says what to do", () => {
     expect(failedSaveMemoryDescription(MESSAGES.tooManyRequests)).toBe(MESSAGES.tooManyRequests);
     expect(failedSaveMemoryDescription(MESSAGES.internalError)).toBe(MESSAGES.internalError);
     const dailyLimit =

@@ -51,7 +51,7 @@ describe("the pipeline tells the text model the spoken language", () => {
       status: "processing",
       stage: "summarize",
     });
-    // The speech engine keeps the language on the memory (a `language` column, issue 13).
+    // The speech engine keeps the language on the memory (a `language` column).
     const memories = Object.create(repo) as MemoriesRepo;
     memories.findById = async (id: string) => {
       const found = await repo.findById(id);

@@ -28,7 +28,7 @@ const HELMET_OPTIONS: FastifyHelmetOptions = {
 /**
  * The headers helmet adds with these options, worked out once by asking it on a throwaway app:
  * @fastify/helmet builds its middleware (and parses the policy) anew on every request, which
- * was a tenth of the app's own cost per API request (issue 18). They depend on nothing in the
+ * was a tenth of the app's own cost per API request. They depend on nothing in the
  * request, so the same headers serve every response.
  */
 async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {

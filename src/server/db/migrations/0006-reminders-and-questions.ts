@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { DialectMigration } from "../migrate";
 
 /**
- * Reminders and questions (issue 15, docs/adr/0020):
+ * Reminders and questions (docs/adr/0020):
  * - `reminder_settings`: one row per user (weekly day, hour and IANA time zone; special days as a
  *   JSON list; when the user last unsubscribed);
  * - `reminder_occurrences`: one row per reminder mail due, its primary key (user, kind, local date)

@@ -70,7 +70,7 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
         <p className="text-sm">{comment.transcript}</p>
       )}
       {canRemove && confirming ? (
-        // Asks first: a spoken comment cannot be recorded again by its visitor (issue 14).
+        // Asks first: a spoken comment cannot be recorded again by its visitor.
         <Suspense fallback={null}>
           <RemoveCommentDialog
             commenterName={comment.commenterName}

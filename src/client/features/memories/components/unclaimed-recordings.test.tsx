@@ -64,7 +64,7 @@ function server() {
   return api;
 }
 
-describe("recordings not saved to an account yet (issue 14)", () => {
+describe("recordings not saved to an account yet", () => {
   it("shows a visitor each one, in any state, with a way to save it; a silent one records again or deletes", async () => {
     const api = server();
     const user = userEvent.setup();

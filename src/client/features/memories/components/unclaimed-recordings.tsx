@@ -10,7 +10,7 @@ const UnclaimedList = lazy(() =>
 
 /**
  * Home: what this browser recorded without an account and can still save to one (processing,
- * saved or failed), so a dismissed save-account dialog never strands a recording (issue 14).
+ * saved or failed), so a dismissed save-account dialog never strands a recording.
  */
 export function UnclaimedRecordings() {
   const { isLoading: sessionLoading } = useUser();

@@ -8,7 +8,7 @@ import { MemorySavedEffects } from "./memory-saved-effects";
 import { announceMemorySaved } from "./memory-saved-events";
 
 /**
- * Issue 14: after "Account saved!" the claimed memory was missing ("No memories found.") whenever
+ * After "Account saved!" the claimed memory was missing ("No memories found.") whenever
  * the first list response was slow: it was answered before the claim, and refreshing the lists
  * joined that fetch instead of asking again.
  */
