@@ -68,13 +68,17 @@ async function settled(page: Page, server: RunningServer, id: string): Promise<M
 
 /**
  * The first GET /api/memories?page=1 is answered by the server at once but reaches the page only
- * after `ms`; the claim is held back a moment so that the list request goes first. Resolves what
- * that first answer held once it has been delivered.
+ * after `ms`; the claim reaches the server only once that list has been answered, so the answer
+ * holds nothing. Resolves what that first answer held once it has been delivered.
  */
 async function slowFirstList(page: Page, ms: number): Promise<() => Promise<Memory[]>> {
   let first: Promise<Memory[]> | undefined;
+  let listAnswered: () => void = () => {};
+  const answeredByServer = new Promise<void>((resolve) => {
+    listAnswered = resolve;
+  });
   await page.route(/\/api\/memories\/[^/]+\/claim$/, async (route) => {
-    await new Promise((r) => setTimeout(r, 300));
+    await answeredByServer;
     await route.continue();
   });
   await page.route(/\/api\/memories\?page=1$/, async (route) => {
@@ -84,6 +88,7 @@ async function slowFirstList(page: Page, ms: number): Promise<() => Promise<Memo
       done = resolve;
     });
     const response = await route.fetch();
+    listAnswered();
     const body = (await response.json()) as { items: Memory[] };
     await new Promise((r) => setTimeout(r, ms));
     await route.fulfill({ response });

@@ -100,13 +100,3 @@ const currentToasts = () => toasts;
 export function useToasts(): ToastItem[] {
   return useSyncExternalStore(subscribe, currentToasts, currentToasts);
 }
-
-const anyRaised = () => counter > 0;
-
-/**
- * Whether a toast was ever raised on this page: the toast area's code is fetched only then (most
- * visits raise none), and the toast waits in this store until it arrives.
- */
-export function useToastRaised(): boolean {
-  return useSyncExternalStore(subscribe, anyRaised, anyRaised);
-}
