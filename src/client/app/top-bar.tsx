@@ -6,11 +6,7 @@ import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
 import { useUser } from "../features/auth/api/get-user";
 import { useIsRelativeView } from "../lib/relative-view";
-
-// Only a logged-in user has the menu (Radix menu and its positioning: about 20 kB gzip, most of
-// the difference between the budget and the home page's other scripts). Its code is asked for with
-// the first render; until it arrives nothing stands in its place, so no tap can go to a stand-in.
-const UserMenu = lazy(() => import("./user-menu").then((m) => ({ default: m.UserMenu })));
+import { UserMenu } from "./user-menu";
 
 const LoginDialog = lazy(() =>
   import("../features/auth/components/login-dialog").then((m) => ({ default: m.LoginDialog })),
@@ -48,9 +44,7 @@ export function TopBar() {
           {isLoading ? (
             <Spinner label="Loading session" />
           ) : user ? (
-            <Suspense fallback={null}>
-              <UserMenu user={user} />
-            </Suspense>
+            <UserMenu user={user} />
           ) : unknownOffline || relative ? null : (
             <LoggedOutControls />
           )}

@@ -12,15 +12,14 @@ import { lazy, Suspense, useState } from "react";
 import { useLocation } from "wouter";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import type { User } from "../../shared/schemas";
-import { Button } from "../components/ui/button";
 import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "../components/ui/dropdown-menu";
+  Menu,
+  MenuButton,
+  MenuContent,
+  MenuItem,
+  MenuLabel,
+  MenuSeparator,
+} from "../components/ui/menu";
 import { toast } from "../components/ui/use-toast";
 import { useLogout } from "../features/auth/api/logout";
 import { useUpdateVisibility } from "../features/profiles/api/update-visibility";
@@ -32,7 +31,7 @@ const ShareLinkDialog = lazy(() =>
   })),
 );
 
-/** The logged-in user's menu (Radix dropdown) in the top bar. */
+/** The logged-in user's menu in the top bar. */
 export function UserMenu({ user }: { user: User }) {
   const [, navigate] = useLocation();
   const logout = useLogout();
@@ -81,47 +80,45 @@ export function UserMenu({ user }: { user: User }) {
           <ShareLinkDialog onClose={() => setShareLinkOpen(false)} />
         </Suspense>
       ) : null}
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button variant="outline" aria-label={MESSAGES.userMenu}>
-            <CircleUser className="h-5 w-5" aria-hidden="true" />
-            <span className="max-w-40 truncate">{user.displayName || user.username}</span>
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end">
-          <DropdownMenuLabel>{signedInAs(user)}</DropdownMenuLabel>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem onSelect={() => navigate(profileUrl)}>
+      <Menu>
+        <MenuButton variant="outline" aria-label={MESSAGES.userMenu}>
+          <CircleUser className="h-5 w-5" aria-hidden="true" />
+          <span className="max-w-40 truncate">{user.displayName || user.username}</span>
+        </MenuButton>
+        <MenuContent>
+          <MenuLabel>{signedInAs(user)}</MenuLabel>
+          <MenuSeparator />
+          <MenuItem onSelect={() => navigate(profileUrl)}>
             <UserIcon className="h-4 w-4" aria-hidden="true" />
             {MESSAGES.viewProfile}
-          </DropdownMenuItem>
-          <DropdownMenuItem onSelect={() => navigate("/account")}>
+          </MenuItem>
+          <MenuItem onSelect={() => navigate("/account")}>
             <Settings className="h-4 w-4" aria-hidden="true" />
             {MESSAGES.account}
-          </DropdownMenuItem>
-          <DropdownMenuItem onSelect={() => void shareProfile()}>
+          </MenuItem>
+          <MenuItem onSelect={() => void shareProfile()}>
             <Share2 className="h-4 w-4" aria-hidden="true" />
             {MESSAGES.shareProfile}
-          </DropdownMenuItem>
-          <DropdownMenuItem onSelect={toggleVisibility} disabled={visibility.isPending}>
+          </MenuItem>
+          <MenuItem onSelect={toggleVisibility} disabled={visibility.isPending}>
             {user.isPublic ? (
               <EyeOff className="h-4 w-4" aria-hidden="true" />
             ) : (
               <Eye className="h-4 w-4" aria-hidden="true" />
             )}
             {user.isPublic ? MESSAGES.makeProfilePrivate : MESSAGES.makeProfilePublic}
-          </DropdownMenuItem>
-          <DropdownMenuItem onSelect={() => navigate("/watch")}>
+          </MenuItem>
+          <MenuItem onSelect={() => navigate("/watch")}>
             <Watch className="h-4 w-4" aria-hidden="true" />
             {MESSAGES.watchView}
-          </DropdownMenuItem>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem onSelect={logOut} disabled={logout.isPending}>
+          </MenuItem>
+          <MenuSeparator />
+          <MenuItem onSelect={logOut} disabled={logout.isPending}>
             <LogOut className="h-4 w-4" aria-hidden="true" />
             {MESSAGES.logOut}
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
+          </MenuItem>
+        </MenuContent>
+      </Menu>
     </>
   );
 }
