@@ -73,3 +73,34 @@ describe("the default fetch (spec 7)", () => {
     expect(defaults.mutations?.retry).toBe(false);
   });
 });
+
+describe("a change whose answer could not be read", () => {
+  afterEach(() => {
+    vi.doUnmock("../../shared/responses");
+    vi.resetModules();
+  });
+
+  /** The api client as a page gets it when the schemas' chunk fails to load (a connection blip). */
+  async function clientWithoutSchemas() {
+    vi.resetModules();
+    vi.doMock("../../shared/responses", () => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+    return import("./api-client");
+  }
+
+  it("is not sent, so the server never makes a change the person is told failed", async () => {
+    const { requestJson: request, sendParsed: send } = await clientWithoutSchemas();
+    const fetchFn = mockFetch(new Response('{"id":"c1"}', { status: 201 }));
+    await expect(
+      request("POST", "/api/memories/m1/comments", (r) => r.commentResponse, {}),
+    ).rejects.toThrow();
+    await expect(
+      send(
+        () => fetch("/api/memories/m1/photos", { method: "POST" }),
+        (r) => r.photoResponse,
+      ),
+    ).rejects.toThrow();
+    expect(fetchFn).not.toHaveBeenCalled();
+  });
+});

@@ -72,7 +72,7 @@ export type Responses = typeof import("../../shared/responses");
 
 /**
  * The schemas (and zod's core under them, about 15 kB gzip) load with the first request that parses
- * an answer, while it is on its way, rather than with the first screen.
+ * an answer rather than with the first screen: while a GET is on its way, before a change is sent.
  */
 const loadResponses = (): Promise<Responses> => import("../../shared/responses");
 
@@ -91,25 +91,32 @@ async function parseBody<S extends z.ZodMiniType>(res: Response, schema: S): Pro
 }
 
 /**
- * Parses a response body with the schema `pick` takes from `src/shared/responses.ts`; a mismatch is
- * logged in full.
+ * Sends a request built by `send` (a form, a file) and answers its body parsed with `pick`'s schema.
+ * The schemas are loaded first: a change goes out only once its answer can be read, so a schema
+ * chunk that fails to load (a connection blip) fails the request before the server has made the
+ * change, rather than after, when the person would be told it failed and might make it twice.
  */
-export async function parseResponse<S extends z.ZodMiniType>(
-  res: Response,
+export async function sendParsed<S extends z.ZodMiniType>(
+  send: () => Promise<Response>,
   pick: (responses: Responses) => S,
 ): Promise<z.infer<S>> {
-  return parseBody(res, pick(await loadResponses()));
+  const responses = await loadResponses();
+  const res = await send();
+  await throwIfResNotOk(res);
+  return parseBody(res, pick(responses));
 }
 
-/** Sends a JSON request (as apiRequest) and answers the response's body parsed with `pick`'s schema. */
-export async function requestJson<S extends z.ZodMiniType>(
+/**
+ * Sends a JSON request (as apiRequest) and answers the response's body parsed with `pick`'s schema,
+ * loading the schemas before sending (see sendParsed).
+ */
+export function requestJson<S extends z.ZodMiniType>(
   method: string,
   url: string,
   pick: (responses: Responses) => S,
   data?: unknown,
 ): Promise<z.infer<S>> {
-  const [res, responses] = await Promise.all([apiRequest(method, url, data), loadResponses()]);
-  return parseBody(res, pick(responses));
+  return sendParsed(() => apiRequest(method, url, data), pick);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory, PipelineStage, ProcessMemoryBody } from "../../../../shared/schemas";
-import { requestJson } from "../../../lib/api-client";
+import { getJson, requestJson } from "../../../lib/api-client";
 import { memoryUrl } from "../api/memory-keys";
 
 /** The notice shown while the server runs each stage (the recorder shows convert and upload). */
@@ -25,7 +25,7 @@ export async function startProcessing(body: ProcessMemoryBody): Promise<Memory> 
 
 /** GET /api/memories/{id}: polled for progress. */
 export async function fetchMemory(id: string): Promise<Memory> {
-  return requestJson("GET", memoryUrl(id), (r) => r.memoryResponse);
+  return getJson(memoryUrl(id), (r) => r.memoryResponse);
 }
 
 /** POST /api/memories/{id}/retry: resumes a failed memory at the stage that failed. */

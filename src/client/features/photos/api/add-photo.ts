@@ -1,6 +1,6 @@
 import { PHOTO_FIELD } from "../../../../shared/photos";
 import type { Photo } from "../../../../shared/schemas";
-import { parseResponse, throwIfResNotOk } from "../../../lib/api-client";
+import { sendParsed } from "../../../lib/api-client";
 
 export function photosUrl(memoryId: string): string {
   return `/api/memories/${encodeURIComponent(memoryId)}/photos`;
@@ -10,11 +10,8 @@ export function photosUrl(memoryId: string): string {
 export async function addPhoto(memoryId: string, file: Blob): Promise<Photo> {
   const form = new FormData();
   form.append(PHOTO_FIELD, file);
-  const res = await fetch(photosUrl(memoryId), {
-    method: "POST",
-    body: form,
-    credentials: "include",
-  });
-  await throwIfResNotOk(res);
-  return parseResponse(res, (r) => r.photoResponse);
+  return sendParsed(
+    () => fetch(photosUrl(memoryId), { method: "POST", body: form, credentials: "include" }),
+    (r) => r.photoResponse,
+  );
 }

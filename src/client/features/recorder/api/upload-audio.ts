@@ -1,5 +1,5 @@
 import type { UploadResponse } from "../../../../shared/schemas";
-import { parseResponse, throwIfResNotOk } from "../../../lib/api-client";
+import { sendParsed } from "../../../lib/api-client";
 
 const UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -12,14 +12,16 @@ export async function uploadAudio(
 ): Promise<UploadResponse> {
   const form = new FormData();
   form.append("audio", recording, filename);
-  const res = await fetch("/api/upload", {
-    method: "POST",
-    body: form,
-    credentials: "include",
-    headers: uploadKey ? { "x-upload-key": uploadKey } : {},
-    // A stalled connection must fail (and be retried) rather than hang; slow links get long enough.
-    signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
-  });
-  await throwIfResNotOk(res);
-  return parseResponse(res, (r) => r.uploadResponse);
+  return sendParsed(
+    () =>
+      fetch("/api/upload", {
+        method: "POST",
+        body: form,
+        credentials: "include",
+        headers: uploadKey ? { "x-upload-key": uploadKey } : {},
+        // A stalled connection must fail (and be retried) rather than hang; slow links get long enough.
+        signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+      }),
+    (r) => r.uploadResponse,
+  );
 }
