@@ -37,6 +37,10 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A page in a real browser can take more than expect.poll's default second to show what
+          // it fetched when the machine is busy (a CI run): the value is still asserted, only
+          // given time to arrive.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
