@@ -12,6 +12,12 @@ export function useDeleteMemory() {
     },
     onSuccess: async (id) => {
       queryClient.removeQueries({ queryKey: memoryKeys.detail(id) });
+      // A list shown again before its refetch answers (the home page after a memory's page) must
+      // not show the memory just deleted.
+      queryClient.setQueriesData<{ items: { id: string }[] }>(
+        { queryKey: memoryKeys.lists() },
+        (list) => list && { ...list, items: list.items.filter((memory) => memory.id !== id) },
+      );
       await invalidateMemoryLists(queryClient);
     },
   });

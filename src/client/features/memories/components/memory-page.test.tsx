@@ -7,6 +7,7 @@ import type { Memory } from "../../../../shared/schemas";
 import { MemoryScreen as MemoryPage } from "../../../app/memory-screen";
 import { dismissToast } from "../../../components/ui/use-toast";
 import { fakeApi, json, makeMemory, me, renderWithApp, userHandler } from "../../../test/fake-api";
+import { memoryKeys } from "../api/memory-keys";
 
 afterEach(() => {
   act(() => dismissToast());
@@ -118,6 +119,22 @@ describe("Memory page", () => {
       "/api/memories/m1",
     ]);
     await waitFor(() => expect(location.history?.at(-1)).toBe("/"));
+  });
+
+  it("drops a deleted memory from the lists kept from before, so home never shows it again", async () => {
+    const { user, queryClient } = setup();
+    const other = makeMemory({ id: "m2", title: "Another day" });
+    const ownList = memoryKeys.own(1, "");
+    queryClient.setQueryData(ownList, { items: [makeMemory(), other], total: 2, page: 1 });
+    await user.click(await screen.findByRole("button", { name: "Delete memory" }));
+    await user.type(
+      within(await screen.findByRole("dialog")).getByLabelText("Confirmation"),
+      "delete",
+    );
+    await user.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Delete" }));
+    expect(await screen.findByText(MESSAGES.memoryDeleted)).toBeInTheDocument();
+    const kept = queryClient.getQueryData<{ items: Memory[] }>(ownList);
+    expect(kept?.items.map((memory) => memory.id)).toEqual(["m2"]);
   });
 
   it("says 'Failed to delete memory' when the server refuses", async () => {
