@@ -70,7 +70,12 @@ describe("Memory page", () => {
     const { user } = setup();
     const trigger = await screen.findByRole("button", { name: MESSAGES.memoryScores });
     expect(screen.queryByText("Cuteness")).not.toBeInTheDocument();
+    expect(trigger).toHaveAttribute("aria-expanded", "false");
     await user.click(trigger);
+    expect(trigger).toHaveAttribute("aria-expanded", "true");
+    expect(document.getElementById(trigger.getAttribute("aria-controls") ?? "")).toContainElement(
+      screen.getByText("Cuteness"),
+    );
     const expected = {
       meaningfulness: 7,
       cuteness: 9,
@@ -87,6 +92,7 @@ describe("Memory page", () => {
     }
     await user.click(trigger);
     expect(screen.queryByText("Cuteness")).not.toBeInTheDocument();
+    expect(trigger).toHaveAttribute("aria-expanded", "false");
   });
 
   it("hides the delete icon and tag editing from someone who is not the owner", async () => {

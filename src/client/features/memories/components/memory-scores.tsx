@@ -1,6 +1,5 @@
-import * as Collapsible from "@radix-ui/react-collapsible";
 import { ChevronDown } from "lucide-react";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { SCORE_DIMENSIONS, SCORE_MAX } from "../../../../shared/constants";
 import { MESSAGES } from "../../../../shared/messages";
 import { scoreBarPercent } from "../../../../shared/rules";
@@ -11,43 +10,51 @@ function label(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-/** The collapsible 'Memory Scores': each name with value/10 and a bar of value x10 percent. */
+/**
+ * The collapsible 'Memory Scores' (a disclosure button): each name with value/10 and a bar of
+ * value x10 percent, shown only while open.
+ */
 export function MemoryScores({ scores }: { scores: Scores }) {
   const [open, setOpen] = useState(false);
+  const contentId = useId();
   return (
     <Card>
-      <Collapsible.Root open={open} onOpenChange={setOpen}>
-        <Collapsible.Trigger className="flex w-full items-center justify-between text-left text-lg font-semibold">
-          {MESSAGES.memoryScores}
-          <ChevronDown
-            className={`h-5 w-5 transition-transform ${open ? "rotate-180" : ""}`}
-            aria-hidden="true"
-          />
-        </Collapsible.Trigger>
-        <Collapsible.Content>
-          <dl className="mt-4 space-y-3">
-            {SCORE_DIMENSIONS.map((name) => {
-              const value = scores[name];
-              return (
-                <div key={name} className="grid grid-cols-[1fr_auto] gap-x-2 gap-y-1 text-sm">
-                  <dt>{label(name)}</dt>
-                  <dd>{`${value}/${SCORE_MAX}`}</dd>
-                  <dd
-                    className="col-span-2 h-2 overflow-hidden rounded-full bg-brand-100"
-                    aria-hidden="true"
-                  >
-                    <div
-                      className="h-full rounded-full bg-brand-700"
-                      data-testid={`score-bar-${name}`}
-                      style={{ width: `${scoreBarPercent(value)}%` }}
-                    />
-                  </dd>
-                </div>
-              );
-            })}
-          </dl>
-        </Collapsible.Content>
-      </Collapsible.Root>
+      <button
+        type="button"
+        className="flex w-full items-center justify-between text-left text-lg font-semibold"
+        aria-expanded={open}
+        aria-controls={open ? contentId : undefined}
+        onClick={() => setOpen((wasOpen) => !wasOpen)}
+      >
+        {MESSAGES.memoryScores}
+        <ChevronDown
+          className={`h-5 w-5 transition-transform ${open ? "rotate-180" : ""}`}
+          aria-hidden="true"
+        />
+      </button>
+      {open && (
+        <dl id={contentId} className="mt-4 space-y-3">
+          {SCORE_DIMENSIONS.map((name) => {
+            const value = scores[name];
+            return (
+              <div key={name} className="grid grid-cols-[1fr_auto] gap-x-2 gap-y-1 text-sm">
+                <dt>{label(name)}</dt>
+                <dd>{`${value}/${SCORE_MAX}`}</dd>
+                <dd
+                  className="col-span-2 h-2 overflow-hidden rounded-full bg-brand-100"
+                  aria-hidden="true"
+                >
+                  <div
+                    className="h-full rounded-full bg-brand-700"
+                    data-testid={`score-bar-${name}`}
+                    style={{ width: `${scoreBarPercent(value)}%` }}
+                  />
+                </dd>
+              </div>
+            );
+          })}
+        </dl>
+      )}
     </Card>
   );
 }
