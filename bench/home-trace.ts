@@ -13,7 +13,9 @@
  * dist/ built with `vite build --minify false`, whose function and component names are readable);
  * HOME_TRACE_RUNS=n loads the page n times; HOME_TRACE_COMMITS=1 lists React's commits and the
  * components that rendered in each; HOME_TRACE_INVALIDATIONS=1 records why style and layout were
- * invalidated; HOME_TRACE_OUT=file keeps the last trace (for Chromium's Performance panel).
+ * invalidated; HOME_TRACE_OUT=file keeps the last trace (for Chromium's Performance panel);
+ * HOME_TRACE_PAGE=memory traces the last seeded memory's page as a visitor instead (the page
+ * bench/lighthouse.ts measures as "memory page, visitor").
  */
 import { writeFileSync } from "node:fs";
 import { chromium } from "playwright-core";
@@ -25,6 +27,7 @@ const CPU = Number(process.env.HOME_TRACE_CPU ?? 4);
 const MIN_MS = Number(process.env.HOME_TRACE_MIN_MS ?? 30);
 const RUNS = Number(process.env.HOME_TRACE_RUNS ?? 1);
 const ENTRY = process.env.HOME_TRACE_ENTRY ?? "dist/server/main.js";
+const MEMORY_PAGE = process.env.HOME_TRACE_PAGE === "memory";
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 interface TraceEvent {
@@ -57,8 +60,9 @@ const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHR
 try {
   const owner = new ApiClient(server.url);
   await owner.register("trace_user");
+  let lastMemory: { id: string } | undefined;
   for (let i = 0; i < 20; i++) {
-    await seedMemory(owner, {
+    lastMemory = await seedMemory(owner, {
       title: `Our day at the beach ${i + 1}`,
       transcript: "We built a sandcastle together and watched the sun go down.",
       summary: "Our day at the beach. You built a sandcastle, my love.",
@@ -73,7 +77,7 @@ try {
       deviceScaleFactor: 1.75,
       isMobile: true,
     });
-    await addClientCookies(context, server.url, owner.cookieHeader());
+    if (!MEMORY_PAGE) await addClientCookies(context, server.url, owner.cookieHeader());
     // React DOM reports each commit to a DevTools hook, when there is one: a stand-in that lists,
     // per commit, the components that rendered in it (readable names need an unminified build).
     // (A string: tsx would wrap named functions in a helper the page does not have.)
@@ -142,7 +146,8 @@ try {
     await cdp.send("Profiler.start");
     // No locator polls the page while it is traced (they are tasks of their own): the list is
     // looked for once the trace has ended.
-    await page.goto(`${server.url}/`, { waitUntil: "load" });
+    const route = MEMORY_PAGE ? `/memory/${lastMemory?.id}` : "/";
+    await page.goto(`${server.url}${route}`, { waitUntil: "load" });
     await page.waitForTimeout(Number(process.env.HOME_TRACE_WAIT_MS ?? 4000));
     const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
     await cdp.send("Tracing.end");
@@ -164,8 +169,13 @@ try {
         );
       }
     }
-    const cards = await page.getByRole("list", { name: "Memories" }).getByRole("listitem").count();
-    if (cards !== 15) print(`(run ${run}: ${cards} cards when the trace ended, not 15)`);
+    // What the page shows once loaded: the memory's heading, or the list's first page.
+    const [shown, expected] = MEMORY_PAGE
+      ? [await page.getByRole("heading", { name: "Our day at the beach 20" }).count(), 1]
+      : [await page.getByRole("list", { name: "Memories" }).getByRole("listitem").count(), 15];
+    if (shown !== expected) {
+      print(`(run ${run}: ${shown} of ${expected} elements shown when the trace ended)`);
+    }
     report(run, events, profile);
     await context.close();
   }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatRecordedAt } from "../src/client/lib/format-date";
 import { chatReply, defaultStubHandler } from "../src/server/test/openai-stub";
 import { unzip } from "../src/server/test/zip";
 import { GENERATED_TAG_COUNT, MAX_TAGS, PAGE_SIZE } from "../src/shared/constants";
@@ -132,18 +133,8 @@ describe("journey 2: an owner lives with their memories", () => {
     await expect
       .poll(() => listItems(page).first().textContent(), { timeout: 30_000 })
       .toContain(NEW_TITLE);
-    const shownDate = await page.evaluate((local) => {
-      const [date = "", time = ""] = local.split("T");
-      const [y, mo, d] = date.split("-").map(Number);
-      const [h, mi] = time.split(":").map(Number);
-      return new Date(y ?? 0, (mo ?? 1) - 1, d, h, mi).toLocaleString(undefined, {
-        year: "numeric",
-        month: "long",
-        day: "numeric",
-        hour: "numeric",
-        minute: "2-digit",
-      });
-    }, NEW_DATE);
+    // The browser runs in this machine's time zone: the local date-time typed, read back as shown.
+    const shownDate = formatRecordedAt(new Date(NEW_DATE).toISOString());
     expect(await listItems(page).first().textContent()).toContain(shownDate);
     expect(await page.getByText(TITLE).count()).toBe(0);
     await page.getByRole("button", { name: `Edit ${NEW_TITLE}` }).click();

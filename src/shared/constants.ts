@@ -92,14 +92,6 @@ export const PAGE_MEMORY_SCRIPT_ID = "page-memory";
 /** Beside it, whose memory it is (what GET /api/memories/{id}/owner would send the same browser). */
 export const PAGE_MEMORY_OWNER_SCRIPT_ID = "page-memory-owner";
 
-/** How a recorded date and time reads everywhere a family sees one (in the viewer's language). */
-export const RECORDED_AT_FORMAT: Intl.DateTimeFormatOptions = {
-  year: "numeric",
-  month: "long",
-  day: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-};
 export const MEMORY_STATUSES = ["processing", "saved", "failed"] as const;
 /** Pipeline stages, in order; each has a progress notice in the browser. */
 export const PIPELINE_STAGES = ["transcribe", "summarize", "score", "tag", "save"] as const;

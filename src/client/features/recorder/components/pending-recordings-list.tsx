@@ -1,9 +1,9 @@
 import { CloudUpload } from "lucide-react";
 import { useState } from "react";
-import { RECORDED_AT_FORMAT } from "../../../../shared/constants";
 import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
 import { familyMessage } from "../../../../shared/rules";
 import { Button } from "../../../components/ui/button";
+import { formatRecordedAt } from "../../../lib/format-date";
 import type { PendingSummary } from "../../../lib/upload-queue";
 import { usePendingRecordings, useUploadQueue } from "../../../lib/upload-queue-context";
 
@@ -47,7 +47,7 @@ export function PendingRecordingsList() {
         .map((item) => (
           <div key={item.id} className="flex flex-wrap items-center gap-3">
             <p className="min-w-0 flex-1">
-              {new Date(item.recordedAt).toLocaleString(undefined, RECORDED_AT_FORMAT)}:{" "}
+              {formatRecordedAt(item.recordedAt)}:{" "}
               {familyMessage(item.lastError, MESSAGES.failedUploadAudio)}
             </p>
             <Button size="sm" variant="ghost" onClick={() => void queue.discard(item.id)}>

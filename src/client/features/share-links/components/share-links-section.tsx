@@ -12,13 +12,11 @@ import {
 import { Spinner } from "../../../components/ui/spinner";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
+import { formatRecordedAt } from "../../../lib/format-date";
 import { useShareLinks } from "../api/get-share-links";
 import { useRemoveSubscriber } from "../api/remove-subscriber";
 import { useRevokeShareLink } from "../api/revoke-share-link";
 import { CreateShareLinkForm } from "./create-share-link-form";
-
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** The account page's share links (ADR 0019): make, mail, copy once, see use, revoke. */
 export function ShareLinksSection() {
@@ -47,9 +45,9 @@ export function ShareLinksSection() {
                 <div className="min-w-0 space-y-1">
                   <p className="font-medium text-slate-900">{link.label}</p>
                   <p className="text-sm text-slate-700">
-                    {SHARE_MESSAGES.createdAt} {formatDate(link.createdAt)} ·{" "}
+                    {SHARE_MESSAGES.createdAt} {formatRecordedAt(link.createdAt)} ·{" "}
                     {link.lastUsedAt
-                      ? `${SHARE_MESSAGES.lastUsed} ${formatDate(link.lastUsedAt)}`
+                      ? `${SHARE_MESSAGES.lastUsed} ${formatRecordedAt(link.lastUsedAt)}`
                       : SHARE_MESSAGES.neverUsed}{" "}
                     · {SHARE_MESSAGES.visits}: {link.visits}
                   </p>
