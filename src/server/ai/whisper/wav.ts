@@ -22,7 +22,7 @@ export function wavSamples(wav: Buffer): Float32Array {
         bits: wav.readUInt16LE(body + 14),
       };
     } else if (id === "data") {
-      if (!format || format.bits !== 16 || format.channels !== 1) {
+      if (format?.bits !== 16 || format.channels !== 1) {
         throw new Error("expected 16-bit mono PCM");
       }
       // ffmpeg streaming to a pipe writes a placeholder size: take what is there.
