@@ -3,11 +3,11 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { promisify } from "node:util";
+import SqliteDatabase from "better-sqlite3";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Memory } from "../../shared/schemas";
 import { loadConfig } from "../config";
 import { openDatabase } from "../db/connection";
-import { SqliteDatabase } from "../db/sqlite-driver";
 import { createAudioStorage } from "../storage/storage-factory";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import {

@@ -1,10 +1,10 @@
 import { chmod, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../test/harness";
 import { openDatabase, withStatementCache } from "./connection";
-import { SqliteDatabase } from "./sqlite-driver";
 
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 

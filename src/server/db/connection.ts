@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
 import {
   Kysely,
   type SqliteDatabase as KyselySqliteDatabase,
@@ -11,7 +12,6 @@ import pg from "pg";
 import { migrateToLatest } from "./migrate";
 import { createPostgresPool } from "./postgres-pool";
 import type { Database } from "./schema";
-import { SqliteDatabase } from "./sqlite-driver";
 
 export type DatabaseKind = "sqlite" | "postgres";
 

@@ -1,4 +1,4 @@
-import { SqliteDatabase } from "./sqlite-driver";
+import SqliteDatabase from "better-sqlite3";
 
 /**
  * Copies the SQLite database in `file` to `destination` while the server keeps writing to it:
