@@ -13,16 +13,16 @@ const OwnMemories = lazy(() => import("./own-memories").then((m) => ({ default: 
 export function HomeMemories() {
   const { data: user } = useUser();
   if (!user) return null;
-  return <LoggedIn userId={user.id} />;
+  return <LoggedIn />;
 }
 
-function LoggedIn({ userId }: { userId: string }) {
+function LoggedIn() {
   const { page, search } = useListParams();
   // Asks for the list while its code loads, rather than after.
   usePrefetchQuery(ownMemoriesQueryOptions(page, search));
   return (
     <Suspense fallback={<PageLoading />}>
-      <OwnMemories userId={userId} />
+      <OwnMemories />
     </Suspense>
   );
 }
