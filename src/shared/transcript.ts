@@ -97,3 +97,6 @@ export function toWebVtt(segments: readonly TranscriptSegment[]): string {
   );
   return `WEBVTT\n\n${cues.map((cue) => `${cue}\n\n`).join("")}`;
 }
+
+/** GET and POST /api/memories/retranscribe: how many memories a better engine could transcribe again. */
+export const retranscribeCountSchema = z.object({ count: z.number().int().nonnegative() });

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { commentSchema, createCommentBodySchema, idParamsSchema } from "../../shared/schemas";
+import {
+  commentListSchema,
+  commentSchema,
+  createCommentBodySchema,
+  idParamsSchema,
+} from "../../shared/schemas";
 import { errorResponses } from "../http-errors";
 import { sendCaptions } from "../memories/transcripts.routes";
 import type { CommentsService } from "./comments.service";
@@ -19,7 +24,7 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
       schema: {
         summary: "A memory's spoken comments, newest first",
         params: idParamsSchema,
-        response: { 200: z.array(commentSchema), ...errors },
+        response: { 200: commentListSchema, ...errors },
       },
     },
     async (request) => comments.list(request.params.id, request.identity),

@@ -2,7 +2,7 @@ import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, memorySchema } from "../../shared/schemas";
-import { transcriptInfoSchema } from "../../shared/transcript";
+import { retranscribeCountSchema, transcriptInfoSchema } from "../../shared/transcript";
 import { errorResponses } from "../http-errors";
 import type { TranscriptsService } from "./transcripts.service";
 
@@ -18,8 +18,6 @@ export function sendCaptions(reply: FastifyReply, vtt: string): FastifyReply {
     .header("cache-control", "private, no-cache")
     .send(vtt);
 }
-
-const countSchema = z.object({ count: z.number().int().nonnegative() });
 
 /**
  * A memory's timed transcript and its captions, for whoever may hear its audio; transcribing the
@@ -105,7 +103,7 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
       schema: {
         summary:
           "How many of your memories the offline fallback transcribed (or were transcribed before engines were recorded, with Whisper there) that a better engine, now there, could transcribe again",
-        response: { 200: countSchema, ...errors },
+        response: { 200: retranscribeCountSchema, ...errors },
       },
     },
     async (request) => ({ count: await transcripts.countRetranscribable(request.identity) }),
@@ -117,7 +115,7 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
       schema: {
         summary:
           "Transcribe all of those again (each through the same pipeline as a new recording); answers how many were queued",
-        response: { 200: countSchema, ...errors },
+        response: { 200: retranscribeCountSchema, ...errors },
       },
     },
     async (request) => ({ count: await transcripts.retranscribeAll(request.identity) }),
