@@ -6,6 +6,7 @@ import {
   createCommentBodySchema,
   idParamsSchema,
 } from "../../shared/schemas";
+import { security } from "../http/api-security";
 import { errorResponses } from "../http-errors";
 import { sendCaptions } from "../memories/transcripts.routes";
 import type { CommentsService } from "./comments.service";
@@ -22,6 +23,8 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/comments",
     {
       schema: {
+        operationId: "listComments",
+        security: security.optionalSession,
         summary: "A memory's spoken comments, newest first",
         params: idParamsSchema,
         response: { 200: commentListSchema, ...errors },
@@ -34,6 +37,8 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/comments",
     {
       schema: {
+        operationId: "addComment",
+        security: security.optionalSession,
         summary: "Adds a spoken comment (upload the audio first)",
         params: idParamsSchema,
         body: createCommentBodySchema,
@@ -59,6 +64,8 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/comments/:commentId/captions.vtt",
     {
       schema: {
+        operationId: "getCommentCaptions",
+        security: security.optionalSession,
         summary:
           "A spoken comment's captions as WebVTT, one cue per timed segment, for its audio player (same access as its audio)",
         params: commentParamsSchema,
@@ -75,6 +82,8 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/comments/:commentId",
     {
       schema: {
+        operationId: "removeComment",
+        security: security.session,
         summary: "Removes a comment and its audio (the memory's owner only)",
         params: commentParamsSchema,
         response: { 204: z.null(), ...errors },

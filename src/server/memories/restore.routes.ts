@@ -2,6 +2,7 @@ import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { restoreResultSchema } from "../../shared/schemas";
 import type { Config } from "../config";
+import { security } from "../http/api-security";
 import { asMultipartClientError } from "../http/multipart-errors";
 import { badRequest, errorResponses, unauthorized } from "../http-errors";
 import type { MemoriesRestore } from "./memories-restore";
@@ -31,6 +32,8 @@ export const restoreRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: "restoreBackup",
+        security: security.session,
         summary: "Restores a backup zip (from GET /api/backup-memories) into your account",
         description:
           "Multipart field `backup`. Everything is checked before anything is imported; a hostile or damaged zip answers 400 and changes nothing. Importing the same backup again skips what is already there.",

@@ -13,6 +13,7 @@ import {
   photoSchema,
 } from "../../shared/schemas";
 import type { Config } from "../config";
+import { security } from "../http/api-security";
 import { asMultipartClientError } from "../http/multipart-errors";
 import { badRequest, errorResponses, notFound, tooLarge } from "../http-errors";
 import { PHOTO_CONTENT_TYPE } from "./photo-image";
@@ -43,6 +44,8 @@ export const photosRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: "addPhoto",
+        security: security.session,
         summary: "Adds a photo to your memory (multipart field `photo`; up to 10 per memory)",
         description:
           "Accepts JPEG, PNG, WebP and AVIF up to PHOTO_MAX_BYTES, recognised by their bytes. The image is decoded and stored again by the server as JPEG in three sizes, orientation applied and every metadata block (EXIF with GPS, XMP) left out.",
@@ -78,6 +81,8 @@ export const photosRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/photos",
     {
       schema: {
+        operationId: "reorderPhotos",
+        security: security.session,
         summary: "Orders your memory's photos (every id once; the first is the cover)",
         params: idParamsSchema,
         body: photoOrderBodySchema,
@@ -93,6 +98,8 @@ export const photosRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/photos/:photoId",
     {
       schema: {
+        operationId: "removePhoto",
+        security: security.session,
         summary: "Removes a photo from your memory, with its stored files",
         params: photoParamsSchema,
         response: { 200: okResponseSchema, ...errors },
@@ -109,6 +116,8 @@ export const photosRoutes: FastifyPluginAsyncZod<{
     url: "/photos/:id",
     exposeHeadRoute: false,
     schema: {
+      operationId: "getPhoto",
+      security: security.optionalSession,
       summary: "A photo as JPEG (`size` thumb, medium or full); 404 when missing or not visible",
       params: idParamsSchema,
       querystring: photoQuerySchema,

@@ -8,6 +8,7 @@ import {
   unsubscribeQuerySchema,
 } from "../../shared/reminders";
 import { okResponseSchema } from "../../shared/schemas";
+import { security } from "../http/api-security";
 import { badRequest, errorResponses } from "../http-errors";
 import { requireUser } from "../users/account.routes";
 import type { QuestionsService } from "./questions.service";
@@ -41,6 +42,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     "/reminders",
     {
       schema: {
+        operationId: "getReminders",
+        security: security.session,
         summary: "The logged-in user's reminder settings",
         response: { 200: reminderSettingsSchema, ...errors },
       },
@@ -52,6 +55,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     "/reminders",
     {
       schema: {
+        operationId: "saveReminders",
+        security: security.session,
         summary: "Saves the weekly reminder and the special days (and ends an earlier unsubscribe)",
         body: reminderSettingsBodySchema,
         response: { 200: reminderSettingsSchema, ...errors },
@@ -65,6 +70,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     {
       config: { rateLimit: { max: unsubscribePerMinute, timeWindow: "1 minute" } },
       schema: {
+        operationId: "unsubscribeFromReminders",
+        security: security.none,
         summary:
           "One-click unsubscribe from every reminder mail (RFC 8058); signed link, no login needed",
         querystring: unsubscribeQuerySchema,
@@ -83,6 +90,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     "/question",
     {
       schema: {
+        operationId: "getCurrentQuestion",
+        security: security.session,
         summary: "The logged-in user's current question to answer",
         response: { 200: currentQuestionSchema, ...errors },
       },
@@ -94,6 +103,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     "/question/next",
     {
       schema: {
+        operationId: "nextQuestion",
+        security: security.session,
         summary: "Moves on from the question at `position` (skipped or answered)",
         body: nextQuestionBodySchema,
         response: { 200: currentQuestionSchema, ...errors },
