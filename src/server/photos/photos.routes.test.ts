@@ -11,7 +11,7 @@ import type { AudioStorage } from "../storage/audio-storage";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type StorageKind, type TestApp } from "../test/harness";
 import { exifTags, heicHead, pngBomb, testJpeg, withExif } from "../test/image-fixtures";
-import { fixture, multipart } from "../test/upload-helpers";
+import { fixture, multipart, postOverSocket } from "../test/upload-helpers";
 
 async function keysIn(storage: AudioStorage): Promise<string[]> {
   const keys: string[] = [];
@@ -211,6 +211,30 @@ describe.each(CASES)("photos of a memory (%s, %s storage)", (kind, storage) => {
       payload: { photo: "x" },
     });
     expect(json.statusCode).toBe(400);
+    expect(await memoryPhotos(id)).toEqual([]);
+    expect(await keysIn(t.storage)).toEqual(before);
+  });
+
+  it("refuses a photo cut off in its first bytes with 400 over a real connection, and keeps nothing", async () => {
+    const id = await newMemory();
+    const before = await keysIn(t.storage);
+    for (const content of [Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(0), jpeg]) {
+      const response = await postOverSocket(
+        t,
+        `/api/memories/${id}/photos`,
+        Buffer.concat([
+          Buffer.from(
+            '--XX\r\nContent-Disposition: form-data; name="photo"; filename="p.jpg"\r\n\r\n',
+          ),
+          content,
+        ]),
+        { "content-type": "multipart/form-data; boundary=XX", cookie: owner.cookie },
+      );
+      expect(response.statusCode, response.body).toBe(400);
+      expect(JSON.parse(response.body).message).toMatch(
+        /^photo: the multipart\/form-data body is malformed/,
+      );
+    }
     expect(await memoryPhotos(id)).toEqual([]);
     expect(await keysIn(t.storage)).toEqual(before);
   });
