@@ -4,8 +4,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { idParamsSchema, uploadResponseSchema } from "../../shared/schemas";
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
+
 import { security } from "../http/api-security";
-import { asMultipartClientError } from "../http/multipart-errors";
+import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
+
 import { badRequest, errorResponses, notFound } from "../http-errors";
 import { type AttachmentVisibility, type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
 import { parseRange } from "./http-range";
@@ -90,8 +92,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
           ...(uploadKey ? { uploadKey } : {}),
         })
         .catch((error: unknown) => {
-          // Only the parser's own failure (the stream it broke off), never a storage or database one.
-          throw error === part.file.errored ? asClientError(error) : error;
+          throw asUploadClientError(error, part.file, "audio", "recording");
         });
       return reply.code(stored.repeated ? 200 : 201).send({ url: stored.url, id: stored.id });
     },

@@ -52,11 +52,17 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   return reply.code(500).send({ message: MESSAGES.internalError });
 }
 
-/** The disk (or the user's quota) ran out while a file was written. */
+/**
+ * Codes of a full disk: the file system's (or the user's quota), SQLite's (the database file
+ * cannot grow) and PostgreSQL's `disk_full`.
+ */
+const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL", "53100"]);
+
+/** The disk (or the user's quota) ran out while a file or the database was written. */
 function isDiskFull(error: unknown): boolean {
   for (let e = error; e instanceof Error; e = e.cause) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOSPC" || code === "EDQUOT") return true;
+    if (code !== undefined && DISK_FULL_CODES.has(code)) return true;
   }
   return false;
 }

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { badRequest } from "../http-errors";
 
 /**
@@ -12,4 +13,27 @@ export function asMultipartClientError(error: unknown, field: string, what: stri
     );
   }
   return error;
+}
+
+/**
+ * A failure while an uploaded file was read and stored. When the parser broke the file's stream
+ * off (the body malformed or cut off), the failure is the client's (400), whichever of the
+ * parser's errors reached the reader: busboy fails one cut-off part with two errors, and which one
+ * the reader sees depends on timing. A system error (a full disk, with its `code`, which a pipeline
+ * also destroys the file's stream with) and any failure on an intact stream keep their error.
+ */
+export function asUploadClientError(
+  error: unknown,
+  file: Readable,
+  field: string,
+  what: string,
+): unknown {
+  if (file.errored !== null && !hasSystemCode(error)) {
+    return asMultipartClientError(error, field, what);
+  }
+  return error;
+}
+
+function hasSystemCode(error: unknown): boolean {
+  return typeof (error as { code?: unknown } | null)?.code === "string";
 }

@@ -2,8 +2,10 @@ import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { restoreResultSchema } from "../../shared/schemas";
 import type { Config } from "../config";
+
 import { security } from "../http/api-security";
-import { asMultipartClientError } from "../http/multipart-errors";
+import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
+
 import { badRequest, errorResponses, unauthorized } from "../http-errors";
 import type { MemoriesRestore } from "./memories-restore";
 
@@ -61,8 +63,7 @@ export const restoreRoutes: FastifyPluginAsyncZod<{
       return restore
         .restoreUpload(userId, part.file, () => part.file.truncated)
         .catch((error: unknown) => {
-          // Only the parser's own failure (the stream it broke off), never a storage or database one.
-          throw error === part.file.errored ? asClientError(error) : error;
+          throw asUploadClientError(error, part.file, "backup", "file");
         });
     },
   );

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { PHOTO_ERRORS } from "../../shared/photo-errors";
@@ -14,7 +15,7 @@ import {
 } from "../../shared/schemas";
 import type { Config } from "../config";
 import { security } from "../http/api-security";
-import { asMultipartClientError } from "../http/multipart-errors";
+import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
 import { badRequest, errorResponses, notFound, tooLarge } from "../http-errors";
 import { PHOTO_CONTENT_TYPE } from "./photo-image";
 import type { PhotosService } from "./photos.service";
@@ -22,6 +23,27 @@ import type { PhotosService } from "./photos.service";
 const HOUR_MS = 60 * 60 * 1000;
 
 const errors = errorResponses(400, 401, 403, 404);
+
+/**
+ * The whole photo, or 413 when it is over `maxBytes`. The parser flags a file cut at its limit
+ * (`truncated`) only when the next chunk arrives, which can be after the last chunk it passed on:
+ * so the flag is read once the file has ended, not only while chunks come.
+ */
+async function readPhoto(
+  file: Readable & { truncated: boolean },
+  maxBytes: number,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of file) {
+    length += (chunk as Buffer).length;
+    // Leaving the loop stops reading the upload.
+    if (length > maxBytes || file.truncated) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  if (file.truncated) throw tooLarge();
+  return Buffer.concat(chunks, length);
+}
 
 /** Adding, ordering, removing and serving a memory's photos (ADR 0043). */
 export const photosRoutes: FastifyPluginAsyncZod<{
@@ -68,9 +90,8 @@ export const photosRoutes: FastifyPluginAsyncZod<{
         part?.file.resume();
         throw badRequest(PHOTO_ERRORS.required);
       }
-      const bytes = await part.toBuffer().catch((error: unknown) => {
-        if ((error as { statusCode?: number }).statusCode === 413) throw tooLarge();
-        throw asMultipartClientError(error, PHOTO_FIELD, "photo");
+      const bytes = await readPhoto(part.file, config.PHOTO_MAX_BYTES).catch((error: unknown) => {
+        throw asUploadClientError(error, part.file, PHOTO_FIELD, "photo");
       });
       const photo = await photos.add(request.params.id, request.identity, bytes);
       return reply.code(201).send(photo);
