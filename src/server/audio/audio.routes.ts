@@ -4,10 +4,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { idParamsSchema, uploadResponseSchema } from "../../shared/schemas";
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
-
 import { security } from "../http/api-security";
 import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
-
 import { badRequest, errorResponses, notFound } from "../http-errors";
 import { type AttachmentVisibility, type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
 import { parseRange } from "./http-range";

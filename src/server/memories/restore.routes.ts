@@ -2,10 +2,8 @@ import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { restoreResultSchema } from "../../shared/schemas";
 import type { Config } from "../config";
-
 import { security } from "../http/api-security";
 import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
-
 import { badRequest, errorResponses, unauthorized } from "../http-errors";
 import type { MemoriesRestore } from "./memories-restore";
 
