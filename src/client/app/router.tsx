@@ -5,10 +5,10 @@ import { MESSAGES } from "../../shared/messages";
 import { CLIENT_ROUTES } from "../../shared/routes";
 import { NotFound } from "../components/not-found";
 import { PageLoading } from "../components/ui/page-loading";
-import { HomePage } from "../features/home/components/home-page";
 import { memoryQueryOptions } from "../features/memories/api/get-memory";
 import { MemoryPreview } from "../features/memories/components/memory-preview";
 import { Layout } from "./layout";
+import { HomePage } from "./routes/home-page";
 
 // The memory page is opened from a list or a shared link: kept out of the first download. Opened
 // from a link, the memory's preview shows while its code loads (ADR 0035).
@@ -18,7 +18,7 @@ const MemoryScreen = lazy(() =>
 
 // Profiles are opened from a shared link or the user menu: kept out of the home page's download.
 const ProfilePage = lazy(() =>
-  import("../features/profiles/components/profile-page").then((m) => ({ default: m.ProfilePage })),
+  import("./routes/profile-page").then((m) => ({ default: m.ProfilePage })),
 );
 const ResetPasswordPage = lazy(() =>
   import("../features/auth/components/reset-password-page").then((m) => ({
@@ -27,7 +27,7 @@ const ResetPasswordPage = lazy(() =>
 );
 // Opened from the user menu now and then: kept out of the first download.
 const AccountPage = lazy(() =>
-  import("../features/account/components/account-page").then((m) => ({
+  import("./routes/account-page").then((m) => ({
     default: m.AccountPage,
   })),
 );
@@ -37,9 +37,7 @@ const UnsubscribePage = lazy(() =>
     default: m.UnsubscribePage,
   })),
 );
-const WatchPage = lazy(() =>
-  import("../features/watch/components/watch-page").then((m) => ({ default: m.WatchPage })),
-);
+const WatchPage = lazy(() => import("./routes/watch-page").then((m) => ({ default: m.WatchPage })));
 
 function MemoryRoute({ id }: { id: string }) {
   // Takes the memory the page carries, or asks for it while the page's code loads rather than after

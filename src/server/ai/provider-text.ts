@@ -1,6 +1,7 @@
 import type { AiProviders } from "./ai";
 
 /** C0 control characters but tab and line feed (CR is made a line feed first). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its purpose
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f]/g;
 
 /**

@@ -1,18 +1,18 @@
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
-import { MESSAGES } from "../../../../shared/messages";
-import { loginFormSchema } from "../../../../shared/schemas";
-import { Button } from "../../../components/ui/button";
-import { Spinner } from "../../../components/ui/spinner";
-import { TextField } from "../../../components/ui/text-field";
-import { toast } from "../../../components/ui/use-toast";
-import { ApiError } from "../../../lib/api-client";
-import { useDocumentTitle } from "../../../lib/use-document-title";
-import { useForm } from "../../../lib/use-form";
-import { useUser } from "../../auth/api/get-user";
-import { useLogin } from "../../auth/api/login";
-import { useLogout } from "../../auth/api/logout";
-import { Recorder } from "../../recorder/components/recorder";
+import { MESSAGES } from "../../../shared/messages";
+import { loginFormSchema } from "../../../shared/schemas";
+import { Button } from "../../components/ui/button";
+import { Spinner } from "../../components/ui/spinner";
+import { TextField } from "../../components/ui/text-field";
+import { toast } from "../../components/ui/use-toast";
+import { useUser } from "../../features/auth/api/get-user";
+import { useLogin } from "../../features/auth/api/login";
+import { useLogout } from "../../features/auth/api/logout";
+import { Recorder } from "../../features/recorder/components/recorder";
+import { ApiError } from "../../lib/api-client";
+import { useDocumentTitle } from "../../lib/use-document-title";
+import { useForm } from "../../lib/use-form";
 
 export function WatchPage() {
   const { data: user, isLoading } = useUser();

@@ -1,16 +1,16 @@
 import { Eye, Lock } from "lucide-react";
-import { MESSAGES, profileTitle } from "../../../../shared/messages";
-import { NotFound } from "../../../components/not-found";
-import { Badge } from "../../../components/ui/badge";
-import { PageLoading } from "../../../components/ui/page-loading";
-import { ApiError } from "../../../lib/api-client";
-import { useMarkRelativeView } from "../../../lib/relative-view";
-import { useDocumentTitle } from "../../../lib/use-document-title";
-import { useUser } from "../../auth/api/get-user";
-import { ProfileMemories } from "../../memories/components/profile-memories";
-import { useProfile } from "../api/get-profile";
-import { RelativeNewsForm } from "./relative-news-form";
-import { SharedWelcome } from "./shared-welcome";
+import { MESSAGES, profileTitle } from "../../../shared/messages";
+import { NotFound } from "../../components/not-found";
+import { Badge } from "../../components/ui/badge";
+import { PageLoading } from "../../components/ui/page-loading";
+import { useUser } from "../../features/auth/api/get-user";
+import { ProfileMemories } from "../../features/memories/components/profile-memories";
+import { useProfile } from "../../features/profiles/api/get-profile";
+import { RelativeNewsForm } from "../../features/profiles/components/relative-news-form";
+import { SharedWelcome } from "../../features/profiles/components/shared-welcome";
+import { ApiError } from "../../lib/api-client";
+import { useMarkRelativeView } from "../../lib/relative-view";
+import { useDocumentTitle } from "../../lib/use-document-title";
 
 export function ProfilePage({ username }: { username: string }) {
   const { data: profile, isLoading, error } = useProfile(username);

@@ -1,9 +1,9 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MESSAGES } from "../../../../shared/messages";
-import type { User } from "../../../../shared/schemas";
-import { clearToasts, fakeApi, renderWithApp } from "../../../test/fake-api";
+import { MESSAGES } from "../../../shared/messages";
+import type { User } from "../../../shared/schemas";
+import { clearToasts, fakeApi, renderWithApp } from "../../test/fake-api";
 import { WatchPage } from "./watch-page";
 
 const jo: User = { id: "u1", username: "joanna", displayName: null, isPublic: true, email: null };

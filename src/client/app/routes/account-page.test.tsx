@@ -1,10 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
-import { MESSAGES, signedInAs } from "../../../../shared/messages";
-import type { User } from "../../../../shared/schemas";
-import { TopBar } from "../../../app/top-bar";
+import { DOWNLOAD_CHECK_HEADER } from "../../../shared/constants";
+import { MESSAGES, signedInAs } from "../../../shared/messages";
+import type { User } from "../../../shared/schemas";
 import {
   clearToasts,
   type FakeRequest,
@@ -14,7 +13,8 @@ import {
   openUserMenu,
   renderWithApp,
   stubDownloadLinks,
-} from "../../../test/fake-api";
+} from "../../test/fake-api";
+import { TopBar } from "../top-bar";
 import { AccountPage } from "./account-page";
 
 afterEach(() => {

@@ -1,18 +1,20 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
-import { SESSION_USER_SCRIPT_ID } from "../../../../shared/constants";
-import { fakeApi, renderWithApp } from "../../../test/fake-api";
+import { SESSION_USER_SCRIPT_ID } from "../../../shared/constants";
+import { fakeApi, renderWithApp } from "../../test/fake-api";
 import { HomePage } from "./home-page";
 
 const renders = vi.hoisted(() => ({ recorder: 0 }));
-vi.mock("../../recorder/components/recorder", () => ({
+vi.mock("../../features/recorder/components/recorder", () => ({
   Recorder: () => {
     renders.recorder++;
     return <p>recorder</p>;
   },
 }));
-vi.mock("../../recorder/components/pending-recordings", () => ({ PendingRecordings: () => null }));
-vi.mock("../../memories/components/unclaimed-recordings", () => ({
+vi.mock("../../features/recorder/components/pending-recordings", () => ({
+  PendingRecordings: () => null,
+}));
+vi.mock("../../features/memories/components/unclaimed-recordings", () => ({
   UnclaimedRecordings: () => <p>unclaimed recordings</p>,
 }));
 

@@ -1,14 +1,14 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { documentTitle, MESSAGES } from "../../../../shared/messages";
-import { RELATIVES } from "../../../../shared/relatives";
-import type { User } from "../../../../shared/schemas";
-import { SHARE_MESSAGES } from "../../../../shared/share-links";
-import { TopBar } from "../../../app/top-bar";
-import { RelativeViewProvider } from "../../../lib/relative-view";
-import { fakeApi, renderWithApp } from "../../../test/fake-api";
-import { userKeys } from "../../auth/api/get-user";
+import { documentTitle, MESSAGES } from "../../../shared/messages";
+import { RELATIVES } from "../../../shared/relatives";
+import type { User } from "../../../shared/schemas";
+import { SHARE_MESSAGES } from "../../../shared/share-links";
+import { userKeys } from "../../features/auth/api/get-user";
+import { RelativeViewProvider } from "../../lib/relative-view";
+import { fakeApi, renderWithApp } from "../../test/fake-api";
+import { TopBar } from "../top-bar";
 import { ProfilePage } from "./profile-page";
 
 afterEach(() => {

@@ -1,32 +1,32 @@
 import { Download, Trash2, Upload } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useLocation } from "wouter";
-import { MESSAGES, restoreSummary } from "../../../../shared/messages";
+import { MESSAGES, restoreSummary } from "../../../shared/messages";
 import {
   changePasswordFormSchema,
   displayNameFormSchema,
   emailFormSchema,
   type User,
-} from "../../../../shared/schemas";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { PageLoading } from "../../../components/ui/page-loading";
-import { Spinner } from "../../../components/ui/spinner";
-import { TextField } from "../../../components/ui/text-field";
-import { toast } from "../../../components/ui/use-toast";
-import { ApiError, errorMessage } from "../../../lib/api-client";
-import { useDocumentTitle } from "../../../lib/use-document-title";
-import { useForm } from "../../../lib/use-form";
-import { useUser } from "../../auth/api/get-user";
-import { useBackupDownload } from "../../memories/api/backup-memories";
-import { BetterTranscriptsSection } from "../../memories/components/better-transcripts-section";
-import { RemindersSection } from "../../reminders/components/reminders-section";
-import { ShareLinksSection } from "../../share-links/components/share-links-section";
-import { useChangePassword } from "../api/change-password";
-import { useDeleteAccount } from "../api/delete-account";
-import { useRestoreBackup } from "../api/restore-backup";
-import { useUpdateAccount } from "../api/update-account";
-import { DeleteAccountDialog } from "./delete-account-dialog";
+} from "../../../shared/schemas";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { PageLoading } from "../../components/ui/page-loading";
+import { Spinner } from "../../components/ui/spinner";
+import { TextField } from "../../components/ui/text-field";
+import { toast } from "../../components/ui/use-toast";
+import { useChangePassword } from "../../features/account/api/change-password";
+import { useDeleteAccount } from "../../features/account/api/delete-account";
+import { useRestoreBackup } from "../../features/account/api/restore-backup";
+import { useUpdateAccount } from "../../features/account/api/update-account";
+import { DeleteAccountDialog } from "../../features/account/components/delete-account-dialog";
+import { useUser } from "../../features/auth/api/get-user";
+import { useBackupDownload } from "../../features/memories/api/backup-memories";
+import { BetterTranscriptsSection } from "../../features/memories/components/better-transcripts-section";
+import { RemindersSection } from "../../features/reminders/components/reminders-section";
+import { ShareLinksSection } from "../../features/share-links/components/share-links-section";
+import { ApiError, errorMessage } from "../../lib/api-client";
+import { useDocumentTitle } from "../../lib/use-document-title";
+import { useForm } from "../../lib/use-form";
 
 /** /account: display name, email, password, and deleting the account (backup offered first). */
 export function AccountPage() {

@@ -1,14 +1,17 @@
 import { useState } from "react";
-import { MESSAGES } from "../../../../shared/messages";
-import { Card } from "../../../components/ui/card";
-import { useDocumentTitle } from "../../../lib/use-document-title";
-import { HomeMemories } from "../../memories/components/home-memories";
-import { UnclaimedRecordings } from "../../memories/components/unclaimed-recordings";
-import { StartFromPhoto } from "../../photos/components/start-from-photo";
-import { PendingRecordings } from "../../recorder/components/pending-recordings";
-import { Recorder } from "../../recorder/components/recorder";
-import { QuestionPrompt, useHomeQuestion } from "../../reminders/components/question-prompt";
-import { WeeklyReminderOfferAfterSave } from "../../reminders/components/weekly-reminder-offer-after-save";
+import { MESSAGES } from "../../../shared/messages";
+import { Card } from "../../components/ui/card";
+import { HomeMemories } from "../../features/memories/components/home-memories";
+import { UnclaimedRecordings } from "../../features/memories/components/unclaimed-recordings";
+import { StartFromPhoto } from "../../features/photos/components/start-from-photo";
+import { PendingRecordings } from "../../features/recorder/components/pending-recordings";
+import { Recorder } from "../../features/recorder/components/recorder";
+import {
+  QuestionPrompt,
+  useHomeQuestion,
+} from "../../features/reminders/components/question-prompt";
+import { WeeklyReminderOfferAfterSave } from "../../features/reminders/components/weekly-reminder-offer-after-save";
+import { useDocumentTitle } from "../../lib/use-document-title";
 
 export function HomePage() {
   useDocumentTitle();
