@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatDate } from "./dates";
 import { emailSchema } from "./schemas";
 
 /**
@@ -74,10 +75,9 @@ export const SHARE_MESSAGES = {
 /** Addresses one link may send news to: a household's relatives, and a bound on abuse. */
 export const SUBSCRIBERS_PER_LINK = 10;
 
-const bookLabelDate = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" });
-/** The label of the share link a memory book's QR codes open: "Memory book, 26 November 2026". */
+/** The label of the share link a memory book's QR codes open: "Memory book, November 26, 2026". */
 export function memoryBookLinkLabel(day: Date): string {
-  return `Memory book, ${bookLabelDate.format(day)}`;
+  return `Memory book, ${formatDate(day, "date", { timeZone: "UTC" })}`;
 }
 
 export const shareLinkLabelSchema = z

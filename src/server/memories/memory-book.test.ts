@@ -220,7 +220,7 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
     const cover = pages[0] ?? "";
     expect(cover).toContain("Memory Book");
     expect(cover).toContain("Γιαγιά Ελένη");
-    expect(cover).toContain("2 March 2019 – 14 July 2021");
+    expect(cover).toContain("March 2, 2019 – July 14, 2021");
     expect(pages[1]).toContain("Contents");
     expect(titlesInBody(pages, ALL)).toEqual([
       "Γιαγιά και Бабушка",
@@ -337,7 +337,7 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
       "Summer at the lake",
       "Grandfather's workshop",
     ]);
-    expect(rangedPages[0]).toContain("1 December 2020 – 14 July 2021");
+    expect(rangedPages[0]).toContain("December 1, 2020 – July 14, 2021");
 
     const tagged = await book("?tag=family");
     const taggedPages = await pdfPages(dir, tagged.rawPayload);

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { PassThrough, type Readable } from "node:stream";
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
+import { formatDate } from "../../shared/dates";
 import { MEMORY_BOOK_PDF } from "../../shared/messages";
 import type { MemoryBookQuery, User } from "../../shared/schemas";
 import type { BookPhoto } from "../photos/photos.service";
@@ -51,10 +52,9 @@ function loadFonts(): { regular: Buffer; bold: Buffer } {
 /** Which memories go in a book: recorded dates as UTC days (inclusive) and one tag. */
 export type MemoryBookFilter = MemoryBookQuery;
 
-const longDate = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" });
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : longDate.format(date);
+/** A recorded day as the book prints it (recorded dates are UTC days). */
+function bookDate(iso: string): string {
+  return formatDate(iso, "date", { timeZone: "UTC" }) || iso;
 }
 
 function nextDay(day: string): string {
@@ -248,7 +248,7 @@ export class MemoryBook {
     t.style("bold", 17);
     doc.text(memory.title || "—", PAGE.margin, top, { width: textWidth });
     t.style("regular", 11, "#444444");
-    doc.text(formatDate(memory.recordedAt), PAGE.margin, doc.y + 2, { width: textWidth });
+    doc.text(bookDate(memory.recordedAt), PAGE.margin, doc.y + 2, { width: textWidth });
     if (memory.tags.length > 0) {
       doc.text(`${MEMORY_BOOK_PDF.tags}: ${memory.tags.join(", ")}`, PAGE.margin, doc.y + 2, {
         width: textWidth,
@@ -396,7 +396,7 @@ export class MemoryBook {
       t.paragraph(`${MEMORY_BOOK_PDF.taggedWith}: ${filter.tag}`, { align: "center" });
     doc.y = PAGE.height * 0.8;
     t.style("regular", 10, "#555555");
-    t.paragraph(`${MEMORY_BOOK_PDF.made} ${formatDate(new Date().toISOString())}`, {
+    t.paragraph(`${MEMORY_BOOK_PDF.made} ${bookDate(new Date().toISOString())}`, {
       align: "center",
     });
 
@@ -481,10 +481,8 @@ function fitToWidth(doc: Doc, text: string, width: number): string {
 }
 
 function rangeLabel(filter: MemoryBookFilter, first: string | null, last: string | null): string {
-  const from = filter.from
-    ? formatDate(`${filter.from}T00:00:00.000Z`)
-    : first && formatDate(first);
-  const to = filter.to ? formatDate(`${filter.to}T00:00:00.000Z`) : last && formatDate(last);
+  const from = filter.from ? bookDate(`${filter.from}T00:00:00.000Z`) : first && bookDate(first);
+  const to = filter.to ? bookDate(`${filter.to}T00:00:00.000Z`) : last && bookDate(last);
   if (!from || !to) return MEMORY_BOOK_PDF.allMemories;
   return from === to ? from : `${from} – ${to}`;
 }

@@ -1,5 +1,6 @@
 import { Plus, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
+import { monthNames } from "../../../../shared/dates";
 import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import {
   MAX_SPECIAL_DAYS,
@@ -20,11 +21,7 @@ import { browserTimeZone } from "../browser-time-zone";
 const SELECT =
   "h-11 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900";
 const HOURS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
-const MONTHS = Array.from({ length: 12 }, (_, i) =>
-  new Intl.DateTimeFormat("en-US", { month: "long", timeZone: "UTC" }).format(
-    new Date(Date.UTC(2024, i, 1)),
-  ),
-);
+const MONTHS = monthNames();
 
 /** Every zone the browser knows, with the chosen one (and UTC) always offered. */
 function timeZoneChoices(current: string): string[] {
