@@ -65,10 +65,8 @@ describe("accounts in Chromium", () => {
     await logIn(page, "first-password");
     await page.getByText(MESSAGES.welcomeBack).first().waitFor();
 
-    // Make the profile private: a visitor sees 'Profile not found', the owner still sees it.
-    await openUserMenu(page);
-    await page.getByRole("menuitem", { name: MESSAGES.makeProfilePrivate }).click();
-    await page.getByText(MESSAGES.profileNowPrivate).first().waitFor();
+    // A new account starts private, made from the top bar too: a visitor sees 'Profile not
+    // found', the owner still sees it; made public, the visitor sees it.
     const visitor = await newPage(browser);
     await visitor.page.goto(`${server.url}/profile/${username}`);
     await visitor.page.getByRole("heading", { name: MESSAGES.profileNotFound }).waitFor();

@@ -31,6 +31,10 @@ export const MESSAGES = {
   watchView: "Watch View",
   logIn: "Log in",
   signUp: "Sign up",
+  signUpDescription: "Create an account to keep your memories.",
+  signUpPublicChoice: "Make my profile public",
+  signUpPublicHint:
+    "Unchecked, your profile starts private: only you, and relatives you send a private link, can listen. You can change this later in your menu.",
   logOut: "Log out",
   forgotPassword: "Forgot your password?",
   viewProfile: "View Profile",

@@ -111,7 +111,8 @@ export const registerBodySchema = z.object({
   username: usernameSchema,
   password: passwordSchema,
   email: optionalEmailSchema,
-  isPublic: z.boolean().default(true),
+  // Private unless chosen: an account made without saying so starts private.
+  isPublic: z.boolean().default(false),
   displayName: displayNameSchema,
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;

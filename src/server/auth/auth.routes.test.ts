@@ -111,18 +111,18 @@ describe.each(DATABASE_KINDS)("accounts API on %s", (kind) => {
       expect(sessions.map((s) => s.id_hash)).not.toContain(token);
     });
 
-    it("accepts a missing email (save-account dialog) and defaults isPublic to true", async () => {
+    it("accepts a missing email (save-account dialog) and starts private unless public is chosen", async () => {
       const res = await post("/api/register", { username: uniqueName(), password: "secret1" });
       expect(res.statusCode).toBe(201);
-      expect(res.json()).toMatchObject({ email: null, isPublic: true, displayName: null });
-      const empty = await post("/api/register", {
+      expect(res.json()).toMatchObject({ email: null, isPublic: false, displayName: null });
+      const chosen = await post("/api/register", {
         username: uniqueName(),
         password: "secret1",
         email: "",
-        isPublic: false,
+        isPublic: true,
       });
-      expect(empty.statusCode).toBe(201);
-      expect(empty.json()).toMatchObject({ email: null, isPublic: false });
+      expect(chosen.statusCode).toBe(201);
+      expect(chosen.json()).toMatchObject({ email: null, isPublic: true });
     });
 
     it("refuses a username taken in any letter case with 409, changing nothing", async () => {

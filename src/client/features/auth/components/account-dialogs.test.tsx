@@ -113,7 +113,7 @@ describe("SignUpDialog", () => {
     expect(api.requests).toEqual([]);
   });
 
-  it("registers a public account and says 'Welcome!'", async () => {
+  it("registers a private account unless public is chosen, and says 'Welcome!'", async () => {
     const api = fakeApi({
       "POST /api/register": { status: 201, body: jo },
       "GET /api/user": { body: jo },
@@ -129,9 +129,27 @@ describe("SignUpDialog", () => {
       username: "joanna",
       email: "jo@x.io",
       password: "secret1",
-      isPublic: true,
+      isPublic: false,
     });
     expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it("registers a public account when the person ticks the choice", async () => {
+    const api = fakeApi({
+      "POST /api/register": { status: 201, body: jo },
+      "GET /api/user": { body: jo },
+    });
+    renderWithApp(<SignUpDialog open onOpenChange={() => undefined} />);
+    const choice = screen.getByRole("checkbox", { name: MESSAGES.signUpPublicChoice });
+    expect(choice).not.toBeChecked();
+    expect(choice).toHaveAccessibleDescription(MESSAGES.signUpPublicHint);
+    await userEvent.type(screen.getByLabelText("Username"), "joanna");
+    await userEvent.type(screen.getByLabelText("Email"), "jo@x.io");
+    await userEvent.type(screen.getByLabelText("Password"), "secret1");
+    await userEvent.click(choice);
+    await userEvent.click(screen.getByRole("button", { name: MESSAGES.signUp }));
+    expect(await screen.findByText(MESSAGES.welcome)).toBeInTheDocument();
+    expect(api.requests[0]?.body).toMatchObject({ username: "joanna", isPublic: true });
   });
 
   it("shows 'Registration failed' with the server's message", async () => {

@@ -1,3 +1,4 @@
+import { useId, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { signUpFormSchema } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -14,15 +15,19 @@ import { useForm } from "../../../lib/use-form";
 import { useRegister } from "../api/register";
 import type { AccountDialogProps } from "./login-dialog";
 
+/** Sign up from the top bar: the profile starts private unless the person chooses public. */
 export function SignUpDialog({ open, onOpenChange }: AccountDialogProps) {
   const register = useRegister();
+  const publicId = useId();
+  const [isPublic, setIsPublic] = useState(false);
   const form = useForm(signUpFormSchema, { username: "", email: "", password: "" }, (data) => {
     register.mutate(
-      { ...data, isPublic: true },
+      { ...data, isPublic },
       {
         onSuccess: () => {
           toast({ title: MESSAGES.welcome });
           form.reset();
+          setIsPublic(false);
           onOpenChange(false);
         },
       },
@@ -39,7 +44,7 @@ export function SignUpDialog({ open, onOpenChange }: AccountDialogProps) {
     >
       <DialogContent>
         <DialogTitle>{MESSAGES.signUp}</DialogTitle>
-        <DialogDescription>Create an account to keep your memories.</DialogDescription>
+        <DialogDescription>{MESSAGES.signUpDescription}</DialogDescription>
         <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
           <FormAlert title={MESSAGES.registrationFailed} error={register.error} />
           <TextField label="Username" autoComplete="username" {...form.field("username")} />
@@ -50,6 +55,24 @@ export function SignUpDialog({ open, onOpenChange }: AccountDialogProps) {
             autoComplete="new-password"
             {...form.field("password")}
           />
+          <div className="grid gap-1">
+            <div className="flex min-h-11 items-center gap-3">
+              <input
+                id={publicId}
+                type="checkbox"
+                className="h-5 w-5 accent-brand-700"
+                checked={isPublic}
+                aria-describedby={`${publicId}-hint`}
+                onChange={(event) => setIsPublic(event.target.checked)}
+              />
+              <label htmlFor={publicId} className="text-sm font-medium text-slate-900">
+                {MESSAGES.signUpPublicChoice}
+              </label>
+            </div>
+            <p id={`${publicId}-hint`} className="text-sm text-slate-700">
+              {MESSAGES.signUpPublicHint}
+            </p>
+          </div>
           <Button type="submit" disabled={register.isPending}>
             {MESSAGES.signUp}
           </Button>
