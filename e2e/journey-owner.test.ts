@@ -9,6 +9,7 @@ import { GENERATED_TAG_COUNT, MAX_TAGS, PAGE_SIZE } from "../src/shared/constant
 import { MESSAGES, tagsUsedLabel } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
+import { seriousViolations } from "./axe";
 import { type JourneySetup, looksLikeMp3, seedMemory, startJourney } from "./fixtures";
 import { newPage, type RunningServer, unexpectedConsoleErrors } from "./harness";
 
@@ -19,13 +20,18 @@ const TITLE = "I will always remember our picnic by the lighthouse.";
 const NEW_TITLE = "Lighthouse picnic with Grandpa";
 /** The edited date as the datetime-local input holds it (local time, minute precision). */
 const NEW_DATE = "2025-06-14T15:30";
+/** A tag added in the Edit Memory dialog, next to the generated ones. */
+const DIALOG_TAG = "picnic";
 /** Enough memories to fill page 1 and start page 2. */
 const TOTAL_MEMORIES = PAGE_SIZE + 5;
 
 const listItems = (page: Page) =>
   page.getByRole("list", { name: "Memories" }).getByRole("listitem");
 
-/** The owner records, plays, edits, tags, searches, pages, backs up, deletes. */
+/**
+ * The owner records, plays, reads the scores, edits, tags, pages, searches, backs up, deletes; a
+ * visitor then sees the public list without edit buttons.
+ */
 describe("journey 2: an owner lives with their memories", () => {
   let journey: JourneySetup;
   let speechSeconds: number;
@@ -65,7 +71,7 @@ describe("journey 2: an owner lives with their memories", () => {
     await journey?.close();
   });
 
-  it("records, plays, edits, tags, searches, pages, backs up and deletes", async () => {
+  it("records, plays, edits, tags, pages, searches, backs up and deletes; a visitor cannot edit", async () => {
     const { page, context, consoleErrors } = await newPage(browser);
     await page.goto(server.url);
 
@@ -97,6 +103,15 @@ describe("journey 2: an owner lives with their memories", () => {
     await page.getByRole("heading", { name: TITLE }).waitFor();
     const memoryId = new URL(page.url()).pathname.replace("/memory/", "");
     await page.getByText(SPEECH).waitFor();
+    // Its scores (the stub's) open under 'Memory Scores': value/10 and a bar of value x10 percent.
+    await page.getByRole("button", { name: MESSAGES.memoryScores }).click();
+    await page.getByText("8/10", { exact: true }).waitFor();
+    expect(
+      await page
+        .getByTestId("score-bar-cuteness")
+        .evaluate((el) => (el as HTMLElement).style.width),
+    ).toBe("70%");
+    expect(await seriousViolations(page)).toEqual([]);
     const audioSrc = await page.locator("audio").evaluate((el) => (el as HTMLAudioElement).src);
     const audio = await page.request.get(audioSrc);
     expect(audio.status()).toBe(200);
@@ -124,6 +139,9 @@ describe("journey 2: an owner lives with their memories", () => {
     let dialog = page.getByRole("dialog", { name: MESSAGES.editMemory });
     await dialog.getByLabel("Title").fill(NEW_TITLE);
     await dialog.getByLabel("Date Recorded").fill(NEW_DATE);
+    await dialog.getByLabel("New tag").fill(DIALOG_TAG);
+    await dialog.getByLabel("New tag").press("Enter");
+    await dialog.getByText(tagsUsedLabel(GENERATED_TAG_COUNT + 1, MAX_TAGS)).waitFor();
     await dialog.getByRole("button", { name: MESSAGES.saveChanges }).click();
     await page.getByText(MESSAGES.memoryUpdated).first().waitFor();
     await dialog.waitFor({ state: "detached" });
@@ -141,23 +159,24 @@ describe("journey 2: an owner lives with their memories", () => {
     dialog = page.getByRole("dialog", { name: MESSAGES.editMemory });
     expect(await dialog.getByLabel("Title").inputValue()).toBe(NEW_TITLE);
     expect(await dialog.getByLabel("Date Recorded").inputValue()).toBe(NEW_DATE);
+    await dialog.getByText(tagsUsedLabel(GENERATED_TAG_COUNT + 1, MAX_TAGS)).waitFor();
     await dialog.getByRole("button", { name: MESSAGES.cancel }).click();
     await dialog.waitFor({ state: "detached" });
 
     // On the memory page: tags up to the limit, one more refused, one removed.
     await page.getByRole("link", { name: new RegExp(NEW_TITLE) }).click();
     await page.getByRole("heading", { name: NEW_TITLE }).waitFor();
-    await page.getByText(tagsUsedLabel(GENERATED_TAG_COUNT, MAX_TAGS)).waitFor();
+    await page.getByText(tagsUsedLabel(GENERATED_TAG_COUNT + 1, MAX_TAGS)).waitFor();
     await page.getByRole("button", { name: "Edit tags" }).click();
     const newTag = page.getByLabel("New tag");
     const extraTags = ["lighthouse", "summer", "ships", "waves"].slice(
       0,
-      MAX_TAGS - GENERATED_TAG_COUNT,
+      MAX_TAGS - GENERATED_TAG_COUNT - 1,
     );
     for (const [i, tag] of extraTags.entries()) {
       await newTag.fill(tag);
       await newTag.press("Enter");
-      await page.getByText(tagsUsedLabel(GENERATED_TAG_COUNT + i + 1, MAX_TAGS)).waitFor();
+      await page.getByText(tagsUsedLabel(GENERATED_TAG_COUNT + 1 + i + 1, MAX_TAGS)).waitFor();
       await page.getByText(MESSAGES.tagAdded, { exact: true }).first().waitFor();
     }
     // At the limit the input and its button are disabled and say why, in the spec's words.
@@ -174,7 +193,7 @@ describe("journey 2: an owner lives with their memories", () => {
         transcript: SPEECH,
         summary: "x",
         recordedAt: new Date().toISOString(),
-        tags: ["beach day", "grandpa", "sandcastle", ...extraTags, "one too many"],
+        tags: ["beach day", "grandpa", "sandcastle", DIALOG_TAG, ...extraTags, "one too many"],
       },
     });
     expect(tooMany.status()).toBe(400);
@@ -184,22 +203,15 @@ describe("journey 2: an owner lives with their memories", () => {
     await page.getByText(MESSAGES.tagRemoved, { exact: true }).first().waitFor();
     expect(await newTag.isDisabled()).toBe(false);
     await page.getByRole("button", { name: "Done" }).click();
-    const keptTags = ["beach day", "grandpa", ...extraTags];
+    const keptTags = ["beach day", "grandpa", DIALOG_TAG, ...extraTags];
     const saved = (await (
       await page.request.get(`${server.url}/api/memories/${memoryId}`)
     ).json()) as Memory;
     expect(saved.tags).toEqual(keptTags);
 
-    // Search by a word of the transcript and title.
+    // Page through all of them.
     await page.getByRole("button", { name: "Back" }).click();
     await page.getByRole("heading", { name: MESSAGES.recentMemories }).waitFor();
-    await page.getByPlaceholder(MESSAGES.searchPlaceholder).fill("lighthouse");
-    await expect.poll(() => listItems(page).count(), { timeout: 10_000 }).toBe(1);
-    expect(await listItems(page).first().textContent()).toContain(NEW_TITLE);
-    expect(await page.getByRole("navigation", { name: "Pages" }).count()).toBe(0);
-
-    // Page through all of them.
-    await page.getByPlaceholder(MESSAGES.searchPlaceholder).fill("");
     await expect.poll(() => listItems(page).count(), { timeout: 10_000 }).toBe(PAGE_SIZE);
     const pages = page.getByRole("navigation", { name: "Pages" });
     expect(await pages.getByRole("button").count()).toBe(2);
@@ -223,6 +235,27 @@ describe("journey 2: an owner lives with their memories", () => {
     await expect
       .poll(() => listItems(page).first().textContent(), { timeout: 10_000 })
       .toContain(NEW_TITLE);
+    await pages.getByRole("button", { name: "Page 2" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("page")).toBe("2");
+    await expect
+      .poll(() => listItems(page).count(), { timeout: 10_000 })
+      .toBe(TOTAL_MEMORIES - PAGE_SIZE);
+
+    // Search, from page 2, by the start of a word of the transcript and title: back to page 1,
+    // the one memory.
+    await page.getByPlaceholder(MESSAGES.searchPlaceholder).fill("lighth");
+    await expect.poll(() => listItems(page).count(), { timeout: 10_000 }).toBe(1);
+    expect(await listItems(page).first().textContent()).toContain(NEW_TITLE);
+    expect(new URL(page.url()).searchParams.get("page")).toBeNull();
+    expect(await page.getByRole("navigation", { name: "Pages" }).count()).toBe(0);
+
+    // Cleared, the search leaves page 1 of all of them.
+    await page.getByPlaceholder(MESSAGES.searchPlaceholder).fill("");
+    await expect.poll(() => listItems(page).count(), { timeout: 10_000 }).toBe(PAGE_SIZE);
+    expect(await listItems(page).first().textContent()).toContain(NEW_TITLE);
+    expect(await pages.getByRole("button", { name: "Page 1" }).getAttribute("aria-current")).toBe(
+      "page",
+    );
 
     // Back up: the zip from the button holds every memory's metadata and its MP3.
     const [download] = await Promise.all([
@@ -259,14 +292,14 @@ describe("journey 2: an owner lives with their memories", () => {
     const recordedMp3 = files.get(recorded?.audioFile ?? "");
     expect(recordedMp3?.equals(await audio.body())).toBe(true);
 
-    // Delete the recorded memory by typing 'delete' in the confirmation.
+    // Delete the recorded memory by typing 'delete' (any case) in the confirmation.
     await page.getByRole("link", { name: new RegExp(NEW_TITLE) }).click();
     await page.getByRole("heading", { name: NEW_TITLE }).waitFor();
     await page.getByRole("button", { name: "Delete memory" }).click();
     const confirm = page.getByRole("dialog").getByRole("button", { name: "Delete", exact: true });
     await confirm.waitFor();
     expect(await confirm.isDisabled()).toBe(true);
-    await page.getByLabel("Confirmation").fill("delete");
+    await page.getByLabel("Confirmation").fill("DELETE");
     await confirm.click();
     await page.getByText(MESSAGES.memoryDeleted, { exact: true }).first().waitFor();
     await page.getByRole("heading", { name: MESSAGES.recentMemories }).waitFor();
@@ -295,5 +328,13 @@ describe("journey 2: an owner lives with their memories", () => {
     });
     expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();
+
+    // A visitor on the owner's public profile sees the same list, without the edit buttons.
+    const visitor = await newPage(browser);
+    await visitor.page.goto(`${server.url}/profile/${OWNER}`);
+    await expect.poll(() => listItems(visitor.page).count(), { timeout: 10_000 }).toBe(PAGE_SIZE);
+    expect(await visitor.page.getByRole("button", { name: /^Edit / }).count()).toBe(0);
+    expect(unexpectedConsoleErrors(visitor.consoleErrors)).toEqual([]);
+    await visitor.context.close();
   });
 });

@@ -100,6 +100,11 @@ async function slowFirstList(page: Page, ms: number): Promise<() => Promise<Memo
   };
 }
 
+/**
+ * Journey 1: a visitor records without an account (the MP3 made in the browser goes to the
+ * provider), then keeps the memory by signing up from the top bar or from the save-account dialog,
+ * and its new account owns it; a failed recording can be retried or deleted.
+ */
 describe("a visitor's recording is never stranded", () => {
   let journey: JourneySetup;
   let server: RunningServer;
@@ -126,10 +131,14 @@ describe("a visitor's recording is never stranded", () => {
     await page.waitForTimeout(journey.speechSeconds * 1000 + 800);
     await page.getByRole("button", { name: MESSAGES.stopRecording }).click();
     await page.getByText(MESSAGES.memorySaved, { exact: true }).waitFor({ timeout: 60_000 });
+    // The audio went to the provider as an MP3 made in the browser.
+    const transcription = stub.requests.find((r) => r.path.endsWith("/audio/transcriptions"));
+    expect(transcription?.form?.file?.type).toBe("audio/mpeg");
 
-    // The save-account dialog is dismissed with Escape.
+    // Logged out, the save-account dialog follows the save; it is dismissed with Escape.
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
 
@@ -183,7 +192,7 @@ describe("a visitor's recording is never stranded", () => {
     await context.close();
   });
 
-  it("'Account saved!' leaves the claimed memory in the list when the first list response is slow", async () => {
+  it("the save-account dialog's new account owns the memory, listed after 'Account saved!' even when the first list response is slow", async () => {
     const { page, context, consoleErrors } = await newPage(browser);
     const memory = await recordThroughApi(page, server);
     expect((await settled(page, server, memory.id)).status).toBe("saved");
@@ -197,6 +206,7 @@ describe("a visitor's recording is never stranded", () => {
     await dialog.getByLabel("Password").fill(PASSWORD);
     await dialog.getByRole("button", { name: "Save Account" }).click();
     await page.getByText(MESSAGES.accountSaved, { exact: true }).waitFor({ timeout: 30_000 });
+    await dialog.waitFor({ state: "detached" });
 
     // The slow answer was made before the claim (it held nothing) and has now arrived...
     expect(await firstListAnswer()).toEqual([]);
@@ -205,6 +215,23 @@ describe("a visitor's recording is never stranded", () => {
     await expect.poll(() => recentItems(page).count(), { timeout: 30_000 }).toBe(1);
     await recentItems(page).getByText(TITLE).waitFor();
     expect(await page.getByText(MESSAGES.noMemoriesFound).count()).toBe(0);
+    // Signed in as the new account, a private one, that owns the saved memory and its tags.
+    await page.getByRole("button", { name: MESSAGES.userMenu }).waitFor();
+    const user = (await (await page.request.get(`${server.url}/api/user`)).json()) as {
+      id: string;
+      isPublic: boolean;
+    };
+    expect(user.isPublic).toBe(false);
+    const list = (await (await page.request.get(`${server.url}/api/memories`)).json()) as {
+      items: Memory[];
+    };
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]).toMatchObject({
+      id: memory.id,
+      user_id: user.id,
+      status: "saved",
+      tags: ["beach day", "grandpa", "sandcastle"],
+    });
     expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();
   });
