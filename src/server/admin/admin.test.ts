@@ -1,5 +1,5 @@
-import { execFile, spawn } from "node:child_process";
-import { mkdir, rm } from "node:fs/promises";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { promisify } from "node:util";
@@ -54,8 +54,15 @@ async function admin(argv: string[], env: Record<string, string>) {
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
-/** `npm run admin -- <argv>` in a process of its own, as an operator runs it beside the server. */
-function adminProcess(argv: string[], env: Record<string, string>, onLine: (line: string) => void) {
+/**
+ * `npm run admin -- <argv>` in a process of its own, as an operator runs it beside the server.
+ * `onLine` gets each line it prints, and the process, to pause it (SIGSTOP) while something happens.
+ */
+function adminProcess(
+  argv: string[],
+  env: Record<string, string>,
+  onLine: (line: string, child: ChildProcess) => void,
+) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", CLI, ...argv], {
       env: { PATH: process.env.PATH ?? "", ...env },
@@ -63,7 +70,7 @@ function adminProcess(argv: string[], env: Record<string, string>, onLine: (line
     let output = "";
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      for (const line of chunk.toString().split("\n")) if (line) onLine(line);
+      for (const line of chunk.toString().split("\n")) if (line) onLine(line, child);
     };
     child.stdout.on("data", read);
     child.stderr.on("data", read);
@@ -213,6 +220,61 @@ describe("admin check on a SQLite file edited by hand", () => {
 });
 
 /**
+ * A backup taken while an upload's file is half written in the bucket (held there by the test's
+ * S3 server, so the order is fixed): the backup holds only complete files, and every one of them.
+ */
+describe.each(DATABASE_KINDS)("admin backup while an upload is being written (%s, s3)", (kind) => {
+  let t: TestApp;
+  let folder: string;
+
+  beforeEach(async () => {
+    t = await createTestApp({ kind, storage: "s3", env: UNLIMITED });
+    folder = path.join(await makeTempDir("vmj-backup-"), "backup");
+  });
+  afterEach(async () => {
+    await t.cleanup();
+    await rm(path.dirname(folder), { recursive: true, force: true });
+  });
+
+  it("copies every complete file whole and leaves out the one still being written", async () => {
+    const bucket = t.bucket;
+    if (!bucket) throw new Error("an app storing audio in a bucket");
+    const user = await createUserWithSession(t);
+    const before = await saveMemory(t, user, "Before");
+    const beforeAudio = await t.services.audio.findById(before.audioUrl.split("/").at(-1) ?? "");
+    if (!beforeAudio) throw new Error("upload not stored");
+
+    const held = bucket.server.holdNextWrite(bucket.settings.bucket);
+    const uploading = upload(t, wav, { cookie: user.cookie });
+    const writing = await held;
+    let result: Awaited<ReturnType<typeof admin>>;
+    try {
+      if (t.databaseTarget.kind === "postgres") {
+        await mkdir(folder, { recursive: true });
+        await execFileAsync("pg_dump", [
+          "--format=custom",
+          `--file=${path.join(folder, "journal.pgdump")}`,
+          t.databaseTarget.url,
+        ]);
+      }
+      result = await admin(["backup", folder], instanceEnv(t));
+    } finally {
+      writing.release();
+    }
+    expect((await uploading).statusCode).toBe(201);
+    expect(result.err).toBe("");
+    expect(result.out).toContain("Backup complete.");
+    expect(result.code).toBe(0);
+
+    const copied = (await readdir(path.join(folder, "audio"))).sort();
+    expect(copied).toEqual([beforeAudio.storage_key]);
+    expect(copied).not.toContain(writing.key);
+    const stored = await readFile(path.join(folder, "audio", beforeAudio.storage_key));
+    expect(stored.equals(wav)).toBe(true);
+  });
+});
+
+/**
  * A backup taken by the command, in its own process, while the server saves memories: restored
  * into a fresh instance, it passes the check and holds every memory saved before it began, each
  * with its file.
@@ -240,12 +302,18 @@ describe.each(
     for (let i = 0; i < 3; i++) saved.push(await saveMemory(t, user, `Before ${i}`));
 
     let writing = true;
+    const onSave: (() => void)[] = [];
     const load = (async () => {
-      while (writing) saved.push(await saveMemory(t, user, `During ${saved.length}`));
+      while (writing) {
+        saved.push(await saveMemory(t, user, `During ${saved.length}`));
+        for (const notify of onSave.splice(0)) notify();
+      }
     })();
+    const nextSave = () => new Promise<void>((resolve) => onSave.push(resolve));
     const beforeBackup = [...saved];
     let savedWhileCopying = 0;
     let copyStartedAt = 0;
+    let paused: Promise<void> = Promise.resolve();
     let result: { code: number | null; output: string } = { code: null, output: "" };
     try {
       if (t.databaseTarget.kind === "postgres") {
@@ -257,9 +325,16 @@ describe.each(
           t.databaseTarget.url,
         ]);
       }
-      result = await adminProcess(["backup", folder], instanceEnv(t), (line) => {
-        if (line.startsWith("Backing up into")) copyStartedAt = saved.length;
+      result = await adminProcess(["backup", folder], instanceEnv(t), (line, child) => {
+        if (!line.startsWith("Backing up into")) return;
+        // Ordered by events, not timing: the backup waits, once begun, until a memory is saved.
+        child.kill("SIGSTOP");
+        copyStartedAt = saved.length;
+        paused = nextSave().then(() => {
+          child.kill("SIGCONT");
+        });
       });
+      await paused;
       savedWhileCopying = saved.length - copyStartedAt;
     } finally {
       writing = false;

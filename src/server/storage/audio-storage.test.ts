@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { readdir, rm } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import { CreateMultipartUploadCommand } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeTempDir, STORAGE_KINDS, type StorageKind } from "../test/harness";
 import { startTestS3, type TestS3 } from "../test/s3-server";
 import type { AudioStorage } from "./audio-storage";
@@ -22,6 +22,11 @@ interface Opened {
   storage: AudioStorage;
   /** Anything an interrupted write left: temporary files, or unfinished multipart uploads. */
   leftovers(): Promise<number>;
+  /**
+   * Starts writing `data` under `key` and resolves once part of it is stored and the rest held:
+   * a write in progress. `release` lets the rest through; `done` is the write.
+   */
+  heldWrite(key: string, data: Buffer): Promise<{ release(): void; done: Promise<unknown> }>;
   cleanup(): Promise<void>;
 }
 
@@ -34,6 +39,18 @@ async function openStorage(kind: StorageKind, prefix = "audio"): Promise<Opened>
     return {
       storage,
       leftovers: async () => (await readdir(dir)).filter((n) => n.startsWith(".")).length,
+      heldWrite: async (key, data) => {
+        const source = new PassThrough();
+        const done = storage.write(key, source);
+        const half = data.length / 2;
+        source.write(data.subarray(0, half));
+        await vi.waitFor(async () => {
+          const temporary = (await readdir(dir)).filter((n) => n.startsWith(".tmp-"));
+          expect(temporary).toHaveLength(1);
+          expect((await stat(path.join(dir, temporary[0] ?? ""))).size).toBe(half);
+        });
+        return { release: () => source.end(data.subarray(half)), done };
+      },
       cleanup: () => rm(root, { recursive: true, force: true }),
     };
   }
@@ -43,6 +60,11 @@ async function openStorage(kind: StorageKind, prefix = "audio"): Promise<Opened>
   return {
     storage,
     leftovers: () => s3.unfinishedUploads(settings.bucket),
+    heldWrite: async (key, data) => {
+      const held = s3.holdNextWrite(settings.bucket);
+      const done = storage.write(key, Readable.from([data]));
+      return { release: (await held).release, done };
+    },
     cleanup: async () => storage.client.destroy(),
   };
 }
@@ -159,6 +181,30 @@ describe.each(STORAGE_KINDS)("audio storage on %s", (kind) => {
     } finally {
       await first.cleanup();
       await second.cleanup();
+    }
+  });
+
+  it("shows nothing of a file being written until it is complete", async () => {
+    const { storage, cleanup, heldWrite } = await openStorage(kind);
+    let writing: Awaited<ReturnType<Opened["heldWrite"]>> | undefined;
+    try {
+      await storage.write("done.webm", Readable.from([Buffer.alloc(10)]));
+      const data = randomBytes(16_000);
+      writing = await heldWrite("writing.webm", data);
+      expect(await list(storage)).toEqual([{ key: "done.webm", bytes: 10 }]);
+      expect(await storage.size("writing.webm")).toBeNull();
+      await expect(readAll(storage.read("writing.webm"))).rejects.toThrow();
+      writing.release();
+      await writing.done;
+      expect(await list(storage)).toEqual([
+        { key: "done.webm", bytes: 10 },
+        { key: "writing.webm", bytes: data.length },
+      ]);
+      expect((await readAll(storage.read("writing.webm"))).equals(data)).toBe(true);
+    } finally {
+      writing?.release();
+      await writing?.done.catch(() => undefined);
+      await cleanup();
     }
   });
 
