@@ -326,7 +326,7 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
       const hidden = await t.app.inject({ method: "GET", url: mine.url });
       expect(hidden.statusCode).toBe(missing.statusCode);
       expect(hidden.json()).toEqual(missing.json());
-      expect(hidden.json()).toEqual({ message: MESSAGES.notFound });
+      expect(hidden.json()).toEqual({ code: "not_found", message: MESSAGES.notFound });
     });
 
     it("a saved memory of a public profile is heard by everyone; unsaved or private only by the owner", async () => {
@@ -475,7 +475,7 @@ describe("upload limits", () => {
   it("refuses an upload over UPLOAD_MAX_BYTES with 413 and leaves nothing on disk", async () => {
     const response = await upload(t, await fixture("tone.wav"));
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ message: MESSAGES.tooLarge });
+    expect(response.json()).toEqual({ code: "too_large", message: MESSAGES.tooLarge });
     expect(await filesIn(t)).toEqual([]);
     expect(await audioRowCount(t)).toBe(0);
 
@@ -494,7 +494,10 @@ describe("upload limits", () => {
     expect((await upload(t, small)).statusCode).toBe(201);
     const limited = await upload(t, small);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ message: MESSAGES.tooManyRequests });
+    expect(limited.json()).toEqual({
+      code: "too_many_requests",
+      message: MESSAGES.tooManyRequests,
+    });
     // A logged-in user has their own allowance.
     const user = await createUserWithSession(t);
     expect((await upload(t, small, { cookie: user.cookie })).statusCode).toBe(201);

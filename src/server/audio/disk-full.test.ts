@@ -35,7 +35,7 @@ describe.skipIf(!canMount).each(DATABASE_KINDS)("a full data disk (%s)", (kind) 
     const tooBig = Buffer.concat([await fixture("tone.wav"), Buffer.alloc(256 * 1024)]);
     const full = await upload(t, tooBig, { type: "audio/wav" });
     expect(full.statusCode).toBe(507);
-    expect(full.json()).toEqual({ message: MESSAGES.storageFull });
+    expect(full.json()).toEqual({ code: "storage_full", message: MESSAGES.storageFull });
     expect(await readdir(t.config.audioDir)).toEqual([]);
     const rows = await t.database.db.selectFrom("audio_files").select("id").execute();
     expect(rows).toEqual([]);

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { COMMENTER_NAME_MAX_LENGTH } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES } from "../../shared/messages";
 import type { Comment } from "../../shared/schemas";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
@@ -150,7 +150,7 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
     const before = ((await list(publicMemoryId)).json() as Comment[]).length;
     const res = await post(publicMemoryId, body, other.cookie);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^body\./);
+    expect(res.json().field).toMatch(/^body\./);
     expect(((await list(publicMemoryId)).json() as Comment[]).length).toBe(before);
   });
 
@@ -167,7 +167,7 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
     ).toBe(201);
     const again = await post(publicMemoryId, { commenterName: "Bob", audioUrl: url }, other.cookie);
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: MESSAGES.recordingAlreadyUsed });
+    expect(again.json()).toEqual({ message: ERROR_MESSAGES["audio.already_used"] });
   });
 
   it("keeps the audio when transcription fails and marks the comment failed", async () => {

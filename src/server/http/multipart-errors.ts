@@ -2,14 +2,12 @@ import { badRequest } from "../http-errors";
 
 /**
  * The multipart parser (busboy) reports a malformed or cut-off body with plain errors, which would
- * answer 500; they are the client's fault, so they answer 400 naming the field and what to send
- * again. Its own limit errors keep their status (413 for a file too large).
+ * answer 500; they are the client's fault, so they answer 400 (its words go to the log). Its own
+ * limit errors keep their status (413 for a file too large).
  */
-export function asMultipartClientError(error: unknown, field: string, what: string): unknown {
+export function asMultipartClientError(error: unknown): unknown {
   if (error instanceof Error && (error as { statusCode?: number }).statusCode === undefined) {
-    return badRequest(
-      `${field}: the multipart/form-data body is malformed or incomplete; send the ${what} again`,
-    );
+    return badRequest("upload_incomplete", error.message);
   }
   return error;
 }

@@ -1,5 +1,4 @@
 import { PAGE_SIZE } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
 import { normalizeTags } from "../../shared/rules";
 import type {
   Memory,
@@ -37,7 +36,6 @@ export interface MemoryPhotos {
 }
 
 /** Thrown to callers as 403: the memory is visible but belongs to someone else. */
-const NOT_OWNER = "Only the owner can change this memory";
 
 /**
  * Who may see and change memories (PRODUCT.md): the owner sees all their memories in any state;
@@ -119,7 +117,7 @@ export class MemoriesService {
   async getOwnedRow(id: string, identity: Identity): Promise<MemoryRow> {
     if (!identity.userId) throw unauthorized();
     const row = await this.getVisibleRow(id, identity);
-    if (row.user_id !== identity.userId) throw forbidden(NOT_OWNER);
+    if (row.user_id !== identity.userId) throw forbidden("memory.not_owner");
     return row;
   }
 
@@ -181,7 +179,7 @@ export class MemoriesService {
   async update(id: string, identity: Identity, body: MemoryUpdateBody): Promise<Memory> {
     await this.getOwnedRow(id, identity);
     const tags = normalizeTags(body.tags);
-    if (!tags) throw badRequest("tags: You can only have up to 5 tags per memory.");
+    if (!tags) throw badRequest("memory.too_many_tags");
     const updated = await this.repo.update(id, {
       title: body.title.trim(),
       transcript: body.transcript,
@@ -190,7 +188,7 @@ export class MemoriesService {
       tags,
     });
     if (!updated) throw notFound();
-    if (updated === "processing") throw conflict(MESSAGES.editWhileProcessing);
+    if (updated === "processing") throw conflict("memory.being_processed");
     return this.toDto(updated);
   }
 

@@ -1,6 +1,5 @@
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { PHOTO_ERRORS } from "../../shared/photo-errors";
 import { PHOTO_FIELD } from "../../shared/photos";
 import {
   errorResponseSchema,
@@ -57,17 +56,17 @@ export const photosRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw badRequest(PHOTO_ERRORS.required);
+      if (!request.isMultipart()) throw badRequest("photo.required");
       const part = await request.file().catch((error: unknown) => {
-        throw asMultipartClientError(error, PHOTO_FIELD, "photo");
+        throw asMultipartClientError(error);
       });
       if (!part || part.fieldname !== PHOTO_FIELD) {
         part?.file.resume();
-        throw badRequest(PHOTO_ERRORS.required);
+        throw badRequest("photo.required");
       }
       const bytes = await part.toBuffer().catch((error: unknown) => {
         if ((error as { statusCode?: number }).statusCode === 413) throw tooLarge();
-        throw asMultipartClientError(error, PHOTO_FIELD, "photo");
+        throw asMultipartClientError(error);
       });
       const photo = await photos.add(request.params.id, request.identity, bytes);
       return reply.code(201).send(photo);

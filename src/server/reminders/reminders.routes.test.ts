@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ERROR_MESSAGES } from "../../shared/messages";
 import { QUESTIONS } from "../../shared/questions";
-import { REMINDER_MESSAGES } from "../../shared/reminder-messages";
 import type {
   CurrentQuestion,
   ReminderSettings,
@@ -307,7 +307,7 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }));
       expect((await get()).json<ReminderSettings>().unsubscribedAt).toBeNull();
       expect(await send("2026-03-16T09:00:00Z")).toBe(2);
-      expect(REMINDER_MESSAGES.unsubscribeInvalid).toBeTruthy();
+      expect(ERROR_MESSAGES["reminders.unsubscribe_invalid"]).toBeTruthy();
       // Choosing reminders again after a link was made kills it: an old mail cannot undo that.
       await t.services.reminders.save(me.user.id, body({ weekday: 1, hour: 9, timeZone: "UTC" }));
       expect((await t.app.inject({ method: "POST", url: path })).statusCode).toBe(400);
@@ -436,7 +436,7 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
         payload: { audioUrl: second.json<{ url: string }>().url, question: "x".repeat(301) },
       });
       expect(refused.statusCode).toBe(400);
-      expect(refused.json<{ message: string }>().message).toMatch(/^body\.question/);
+      expect(refused.json<{ field: string }>().field).toMatch(/^body\.question/);
     });
   });
 });

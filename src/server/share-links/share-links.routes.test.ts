@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES } from "../../shared/messages";
 import type { Memory, PublicProfile } from "../../shared/schemas";
 import {
   type CreatedShareLink,
@@ -373,7 +373,10 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
     const asNobody = await api("GET", "/api/users/no_such_user_here");
     expect(asRevoked.statusCode).toBe(asNobody.statusCode);
     expect(asRevoked.json()).toEqual(asNobody.json());
-    expect(asRevoked.json()).toEqual({ message: MESSAGES.profileNotFound });
+    expect(asRevoked.json()).toEqual({
+      code: "profile.not_found",
+      message: MESSAGES.profileNotFound,
+    });
     expect((await api("DELETE", `/api/share-links/${link.id}`, owner.cookie)).statusCode).toBe(404);
     const ids = ((await api("GET", "/api/share-links", owner.cookie)).json() as ShareLink[]).map(
       (l) => l.id,
@@ -467,7 +470,10 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
     }
     const res = await api("POST", "/api/share-links", busy.cookie, { label: "One more" });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ message: SHARE_MESSAGES.tooMany });
+    expect(res.json()).toEqual({
+      code: "share.too_many",
+      message: ERROR_MESSAGES["share.too_many"],
+    });
   });
 });
 

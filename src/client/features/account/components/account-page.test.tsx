@@ -32,7 +32,8 @@ function accountServer(
     ...extra,
     ({ method, url, body }) => {
       if (url !== "/api/user") return undefined;
-      if (method === "GET") return user ? json(user) : json({ message: "Not logged in" }, 401);
+      if (method === "GET")
+        return user ? json(user) : json({ code: "not_logged_in", message: "Not logged in" }, 401);
       if (method === "PATCH" && user) {
         user = { ...user, ...(body as Partial<User>) };
         return json(user);
@@ -164,7 +165,10 @@ describe("AccountPage", () => {
       accountServer(me, [
         ({ url }) =>
           url === "/api/user/password"
-            ? json({ message: MESSAGES.currentPasswordIncorrect }, 400)
+            ? json(
+                { code: "auth.wrong_current_password", message: MESSAGES.currentPasswordIncorrect },
+                400,
+              )
             : undefined,
       ]);
       renderPage();
@@ -215,7 +219,7 @@ describe("AccountPage", () => {
       accountServer(me, [
         ({ url }) =>
           url === "/api/backup-memories"
-            ? json({ message: MESSAGES.storageUnreachable }, 503)
+            ? json({ code: "storage_unreachable", message: MESSAGES.storageUnreachable }, 503)
             : undefined,
       ]);
       const clicked = stubDownloadLinks();
@@ -260,7 +264,7 @@ describe("AccountPage", () => {
       accountServer(me, [
         ({ method, url }) =>
           method === "DELETE" && url === "/api/user"
-            ? json({ message: MESSAGES.internalError }, 500)
+            ? json({ code: "internal_error", message: MESSAGES.internalError }, 500)
             : undefined,
       ]);
       const user = userEvent.setup();
@@ -315,7 +319,7 @@ describe("restore from backup", () => {
     accountServer(me, [
       ({ method, url }) =>
         method === "POST" && url === "/api/restore"
-          ? json({ message: "backup: memories.json is missing" }, 400)
+          ? json({ code: "backup.not_a_backup", message: "backup: memories.json is missing" }, 400)
           : undefined,
     ]);
     const user = userEvent.setup();

@@ -197,7 +197,9 @@ describe("Home memories", () => {
       userHandler(),
       listHandler([]),
       ({ url }) =>
-        url === "/api/backup-memories" ? json({ message: "Not logged in" }, 401) : undefined,
+        url === "/api/backup-memories"
+          ? json({ code: "not_logged_in", message: "Not logged in" }, 401)
+          : undefined,
     ]);
     const clicked = stubDownloadLinks();
     const user = userEvent.setup();

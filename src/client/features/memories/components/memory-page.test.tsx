@@ -290,7 +290,7 @@ describe("Memory page titles and the not-found layout", () => {
   });
 
   it("shows a missing memory in the app's one not-found layout", async () => {
-    fakeApi([userHandler(me), () => json({ message: MESSAGES.notFound }, 404)]);
+    fakeApi([userHandler(me), () => json({ code: "not_found", message: MESSAGES.notFound }, 404)]);
     renderWithApp(<MemoryPage id="gone" />, "/memory/gone");
     const notFound = await screen.findByTestId("not-found");
     expect(within(notFound).getByRole("heading", { name: MESSAGES.notFoundPage })).toBeVisible();

@@ -47,7 +47,10 @@ function regeneratingServer(options: { failAt?: PipelineStage; refuse?: number }
       if (url === `/api/memories/${memory.id}/comments`) return json([]);
       if (method === "POST" && url === `/api/memories/${memory.id}/regenerate`) {
         if (options.refuse) {
-          return json({ message: MESSAGES.alreadyProcessing }, options.refuse);
+          return json(
+            { code: "memory.already_processing", message: MESSAGES.alreadyProcessing },
+            options.refuse,
+          );
         }
         step = 0;
         memory = { ...memory, status: "processing", stage: "summarize", error: null };

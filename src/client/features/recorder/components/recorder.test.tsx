@@ -71,9 +71,12 @@ function uploadAnswers(...answers: ("ok" | "network" | 400)[]) {
     n += 1;
     if (answer === "network") throw new TypeError("Failed to fetch");
     if (answer === 400) {
-      return new Response(JSON.stringify({ message: "audio: the file is not audio" }), {
-        status: 400,
-      });
+      return new Response(
+        JSON.stringify({ code: "audio.not_audio", message: "audio: the file is not audio" }),
+        {
+          status: 400,
+        },
+      );
     }
     return new Response(JSON.stringify({ url: `/api/audio/a${n}`, id: `a${n}` }), { status: 201 });
   });
@@ -409,8 +412,8 @@ describe("Recorder", () => {
       if (!refuse) return "saved";
       throw new ApiError(
         429,
-        `429: ${JSON.stringify({ message: MESSAGES.tooManyRequests })}`,
-        JSON.stringify({ message: MESSAGES.tooManyRequests }),
+        `429: ${JSON.stringify({ code: "too_many_requests", message: MESSAGES.tooManyRequests })}`,
+        JSON.stringify({ code: "too_many_requests", message: MESSAGES.tooManyRequests }),
       );
     });
     const finishers = { "test-429": finisher };
