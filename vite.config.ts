@@ -96,11 +96,6 @@ export default defineConfig({
     // .vite/manifest.json is the client build's last file: scripts/build-if-stale.mjs looks for it.
     manifest: true,
     target: "es2022",
-    // The page's own scripts are preloaded from index.html; a lazily loaded chunk is not preceded by
-    // <link rel="modulepreload"> tags for its imports, which its first render inserted (ADR 0050).
-    modulePreload: {
-      resolveDependencies: (_file, deps, { hostType }) => (hostType === "html" ? deps : []),
-    },
   },
   server: {
     proxy: { "/api": `http://127.0.0.1:${process.env.API_PORT ?? 5001}` },

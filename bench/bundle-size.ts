@@ -8,12 +8,10 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 /**
- * Every kilobyte of it is parsed and run before the home page answers a tap on a phone (ADR 0039);
- * screens other than the home page, dialogs and the MP3 encoder load when needed.
+ * A tripwire, not a goal (ADR 0052): the first download with zod's schemas and the home page's
+ * components measured 151.1 kB; other screens, dialogs and the MP3 encoder load when needed.
  */
-// 130: the toast area and the response schemas (with zod's core) load with the first render and
-// the first request rather than with the first screen; 107.6 kB measured (ADR 0039's amendment).
-export const INITIAL_JS_BUDGET_KB = 130;
+export const INITIAL_JS_BUDGET_KB = 155;
 
 export async function measureInitialJs(
   dist = path.resolve("dist/client"),

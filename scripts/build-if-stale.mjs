@@ -1,6 +1,8 @@
 // `npm start` runs this before the server: it builds only when the build is missing or older than
 // what it is built from, so a restart (a service manager's, an upgrade's second start) does not
 // pay for a build. Run from the project folder.
+// First, so an older Node stops with one line before anything else runs.
+import "./check-node.mjs";
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";

@@ -24,7 +24,7 @@ function run({ name, args }) {
       "--reporter=json",
       `--outputFile.json=test-results/${name}.json`,
     ],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
   );
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on("line", (line) =>

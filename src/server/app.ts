@@ -1,7 +1,11 @@
 import fastifyCookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
 import { MESSAGES } from "../shared/messages";
 import { appInfoRoutes } from "./app-info/app-info.routes";
 import { audioRoutes } from "./audio/audio.routes";
@@ -12,7 +16,6 @@ import type { Config } from "./config";
 import { healthRoutes } from "./health/health.routes";
 import { errorHandler } from "./http/error-handler";
 import { nulGuard } from "./http/nul-guard";
-import { responseSerializerCompiler } from "./http/response-serializer";
 import type { JobWorker } from "./jobs/worker";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
@@ -64,7 +67,9 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(responseSerializerCompiler);
+  // Every response is checked by zod against its schema (undeclared fields dropped, a wrong value
+  // refused with a 500), then written by JSON.stringify.
+  app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   await app.register(nulGuard);
   if (config.METRICS_TOKEN) {

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import type { AiProviders } from "./ai/ai";
 import { betterSpeechAvailable, createAi } from "./ai/ai-factory";
+import { withCleanText } from "./ai/provider-text";
 import { ModelFetcher } from "./ai/whisper/model-fetcher";
 import { isModelName, type ModelEntry, WHISPER_MODELS } from "./ai/whisper/whisper-models";
 import { AudioRepo } from "./audio/audio.repo";
@@ -167,7 +168,8 @@ export function createServices(deps: ServiceDeps) {
   };
 
   const providers = deps.ai ?? createAi(config);
-  const ai = timeAiCalls(providers, metrics);
+  // Provider text is cleaned of control characters before anything checks or stores it.
+  const ai = timeAiCalls(withCleanText(providers), metrics);
   // The local provider's Whisper model, fetched in the background when it is missing (ADR 0040).
   const modelFetcher =
     config.aiProvider === "local" &&

@@ -22,7 +22,7 @@ import { MEMORY_BOOK, MESSAGES } from "./messages";
 import { PHOTO_SIZE_NAMES, PHOTOS_PER_MEMORY, type PhotoSize } from "./photos";
 import { memoryQuestionSchema } from "./reminders";
 
-// Defined with the constants so that the browser's response schemas (responses.ts) need not load zod.
+// The lists live with the other constants; exported here beside the schemas that use them.
 export { COMMENT_STATUSES, MEMORY_STATUSES, PIPELINE_STAGES } from "./constants";
 
 /**
@@ -452,6 +452,7 @@ export const commentSchema = z.object({
   error: z.string().nullable(),
 });
 export type Comment = z.infer<typeof commentSchema>;
+export const commentListSchema = z.array(commentSchema);
 
 export const commenterNameSchema = z
   .string()

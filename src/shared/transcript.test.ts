@@ -20,6 +20,14 @@ describe("timed transcripts", () => {
     expect(toWebVtt([])).toBe("WEBVTT\n\n");
   });
 
+  it("makes every line terminator in a segment a space, so none ends a cue early", () => {
+    // WebVTT ends a line at CR, LF or CRLF; U+2028 and U+2029 end lines in other readers.
+    const text = "one\rtwo\r\n\r\nthree\u2028four\u2029five \r six\n\rseven";
+    expect(toWebVtt([{ start: 0, end: 1, text }])).toBe(
+      "WEBVTT\n\n1\n00:00:00.000 --> 00:00:01.000\none two three four five six seven\n\n",
+    );
+  });
+
   it("keeps the times of sentences an edit left alone; edited ones lose theirs", () => {
     expect(
       keepUnchangedSegments(segments, "We went to the sea.  Grandpa swam far. You built a castle."),

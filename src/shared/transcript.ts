@@ -88,12 +88,16 @@ function vttTime(seconds: number): string {
 export function toWebVtt(segments: readonly TranscriptSegment[]): string {
   const cues = segments.map(
     (segment, index) =>
-      // "-->" and blank lines would end a cue early; "<" and "&" start markup.
+      // "-->" and blank lines would end a cue early; "<" and "&" start markup. Every line
+      // terminator (CR, LF, CRLF, and U+2028 and U+2029 for other readers) becomes one space.
       `${index + 1}\n${vttTime(segment.start)} --> ${vttTime(segment.end)}\n${segment.text
         .replace(/&/g, "&amp;")
         .replace(/</g, "&lt;")
         .replace(/>/g, "&gt;")
-        .replace(/\s*\n\s*/g, " ")}`,
+        .replace(/\s*[\r\n\u2028\u2029]\s*/g, " ")}`,
   );
   return `WEBVTT\n\n${cues.map((cue) => `${cue}\n\n`).join("")}`;
 }
+
+/** GET and POST /api/memories/retranscribe: how many memories a better engine could transcribe again. */
+export const retranscribeCountSchema = z.object({ count: z.number().int().nonnegative() });

@@ -1,20 +1,12 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
+import { Toaster } from "../components/ui/toaster";
 import { MemorySavedEffects } from "../features/memories/processing/memory-saved-effects";
 import { trackInAppHistory } from "../lib/in-app-history";
 import { RelativeViewProvider } from "../lib/relative-view";
 import { UploadQueueProvider } from "../lib/upload-queue-context";
 import { AppRouter } from "./router";
 import { createUploadQueue } from "./upload-queue";
-
-// The toast area (Radix toast: about 10 kB gzip) shows nothing until something is said, so its code
-// is asked for with the first render rather than carried by the first download. A toast raised
-// before it arrives waits in the toast store (use-toast.ts) and shows when it does. Not later than
-// the first render: a toast is a layer that takes Escape, and one mounted after a dialog opened
-// would take the Escape meant for the dialog.
-const Toaster = lazy(() =>
-  import("../components/ui/toaster").then((m) => ({ default: m.Toaster })),
-);
 
 /** The app, over the one query client main.tsx made (and filled with what the page carried). */
 export function App({ queryClient }: { queryClient: QueryClient }) {
@@ -31,9 +23,7 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
         </RelativeViewProvider>
       </UploadQueueProvider>
       <MemorySavedEffects />
-      <Suspense fallback={null}>
-        <Toaster />
-      </Suspense>
+      <Toaster />
     </QueryClientProvider>
   );
 }

@@ -1,4 +1,4 @@
-import type * as z from "zod/mini";
+import type { z } from "zod";
 import { ERROR_MESSAGES, type ErrorCode, MESSAGES, messageFor } from "../../shared/messages";
 
 /** Spec 7: a non-ok status throws; 500+ with status text, below 500 with the body text. */
@@ -69,16 +69,7 @@ export class UnexpectedResponseError extends ProductError {
   }
 }
 
-/** The response schemas of `src/shared/responses.ts`. */
-export type Responses = typeof import("../../shared/responses");
-
-/**
- * The schemas (and zod's core under them, about 15 kB gzip) load with the first request that parses
- * an answer rather than with the first screen: while a GET is on its way, before a change is sent.
- */
-const loadResponses = (): Promise<Responses> => import("../../shared/responses");
-
-async function parseBody<S extends z.ZodMiniType>(res: Response, schema: S): Promise<z.infer<S>> {
+async function parseBody<S extends z.ZodType>(res: Response, schema: S): Promise<z.output<S>> {
   let body: unknown;
   try {
     body = await res.json();
@@ -93,57 +84,45 @@ async function parseBody<S extends z.ZodMiniType>(res: Response, schema: S): Pro
 }
 
 /**
- * Sends a request built by `send` (a form, a file) and answers its body parsed with `pick`'s schema.
- * The schemas are loaded first: a change goes out only once its answer can be read, so a schema
- * chunk that fails to load (a connection blip) fails the request before the server has made the
- * change, rather than after, when the person would be told it failed and might make it twice.
+ * Sends a request built by `send` (a form, a file) and answers its body parsed with `schema`, one
+ * of the shared schemas the server writes the response with.
  */
-export async function sendParsed<S extends z.ZodMiniType>(
+export async function sendParsed<S extends z.ZodType>(
   send: () => Promise<Response>,
-  pick: (responses: Responses) => S,
-): Promise<z.infer<S>> {
-  const responses = await loadResponses();
+  schema: S,
+): Promise<z.output<S>> {
   const res = await send();
   await throwIfResNotOk(res);
-  return parseBody(res, pick(responses));
+  return parseBody(res, schema);
 }
 
-/**
- * Sends a JSON request (as apiRequest) and answers the response's body parsed with `pick`'s schema,
- * loading the schemas before sending (see sendParsed).
- */
-export function requestJson<S extends z.ZodMiniType>(
+/** Sends a JSON request (as apiRequest) and answers the response's body parsed with `schema`. */
+export function requestJson<S extends z.ZodType>(
   method: string,
   url: string,
-  pick: (responses: Responses) => S,
+  schema: S,
   data?: unknown,
-): Promise<z.infer<S>> {
-  return sendParsed(() => apiRequest(method, url, data), pick);
+): Promise<z.output<S>> {
+  return sendParsed(() => apiRequest(method, url, data), schema);
 }
 
 /**
- * Spec 7's default fetch: GET `url` with credentials, the JSON body parsed with `pick`'s schema.
- * `null` for a 401 when asked.
+ * Spec 7's default fetch: GET `url` with credentials, the JSON body parsed with `schema`. `null`
+ * for a 401 when asked.
  */
-export function getJson<S extends z.ZodMiniType>(
+export function getJson<S extends z.ZodType>(url: string, schema: S): Promise<z.output<S>>;
+export function getJson<S extends z.ZodType>(
   url: string,
-  pick: (responses: Responses) => S,
-): Promise<z.infer<S>>;
-export function getJson<S extends z.ZodMiniType>(
-  url: string,
-  pick: (responses: Responses) => S,
+  schema: S,
   options: { on401: "returnNull" },
-): Promise<z.infer<S> | null>;
-export async function getJson<S extends z.ZodMiniType>(
+): Promise<z.output<S> | null>;
+export async function getJson<S extends z.ZodType>(
   url: string,
-  pick: (responses: Responses) => S,
+  schema: S,
   options: { on401?: "returnNull" } = {},
-): Promise<z.infer<S> | null> {
-  const [res, responses] = await Promise.all([
-    fetch(url, { credentials: "include" }),
-    loadResponses(),
-  ]);
+): Promise<z.output<S> | null> {
+  const res = await fetch(url, { credentials: "include" });
   if (options.on401 === "returnNull" && res.status === 401) return null;
   await throwIfResNotOk(res);
-  return parseBody(res, pick(responses));
+  return parseBody(res, schema);
 }

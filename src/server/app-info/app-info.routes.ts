@@ -1,13 +1,19 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { appInfoSchema } from "../../shared/schemas";
 import type { Config } from "../config";
+import { security } from "../http/api-security";
 
 /** Non-secret settings the web app displays. */
 export const appInfoRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   app.get(
     "/app-info",
     {
-      schema: { summary: "Public settings shown by the web app", response: { 200: appInfoSchema } },
+      schema: {
+        operationId: "getAppInfo",
+        security: security.none,
+        summary: "Public settings shown by the web app",
+        response: { 200: appInfoSchema },
+      },
     },
     async () => ({ featureRequestContact: config.FEATURE_REQUEST_CONTACT }),
   );

@@ -7,7 +7,7 @@ import { VISITOR_COOKIE } from "../auth/session.service";
 import { newId, nowIso } from "../ids";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import { fixture, upload, visitorCookie } from "../test/upload-helpers";
+import { fixture, postOverSocket, upload, visitorCookie } from "../test/upload-helpers";
 import { AudioRepo } from "./audio.repo";
 import { audioIdFromUrl } from "./audio.service";
 
@@ -201,6 +201,27 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
       expect(await audioRowCount(t)).toBe(rowsBefore);
     },
   );
+
+  it("refuses a recording cut off in its first bytes with 400 over a real connection, and stores nothing", async () => {
+    const filesBefore = await filesIn(t);
+    const rowsBefore = await audioRowCount(t);
+    for (const content of ["ID3abc", "ID3", ""]) {
+      const response = await postOverSocket(
+        t,
+        "/api/upload",
+        Buffer.from(
+          `--XX\r\nContent-Disposition: form-data; name="audio"; filename="a"\r\n\r\n${content}`,
+        ),
+        { "content-type": "multipart/form-data; boundary=XX" },
+      );
+      expect(response.statusCode, response.body).toBe(400);
+      expect(JSON.parse(response.body).message).toMatch(
+        /^audio: the multipart\/form-data body is malformed/,
+      );
+    }
+    expect(await filesIn(t)).toEqual(filesBefore);
+    expect(await audioRowCount(t)).toBe(rowsBefore);
+  });
 
   describe("Range requests", () => {
     let url: string;

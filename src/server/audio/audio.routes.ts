@@ -4,14 +4,15 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { idParamsSchema, uploadResponseSchema } from "../../shared/schemas";
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
-import { asMultipartClientError } from "../http/multipart-errors";
+import { security } from "../http/api-security";
+import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
 import { badRequest, errorBody, errorResponses, notFound } from "../http-errors";
 import { type AttachmentVisibility, type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
 import { parseRange } from "./http-range";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const asClientError = (error: unknown) => asMultipartClientError(error);
+const asClientError = (error: unknown) => asMultipartClientError(error, "audio");
 
 /**
  * Uploads are limited per session and IP. A logged-in user counts per account and address;
@@ -45,6 +46,8 @@ export const audioRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: "uploadRecording",
+        security: security.optionalSession,
         summary: "Stores a recording (multipart field `audio`); the content must be audio",
         description:
           "Accepts MP3, WebM, Ogg, WAV and MP4/M4A of at least 1024 bytes, recognised by their bytes and refused (400) when their container cannot be read. Answers the URL to fetch it from. With an `x-upload-key` header, sending the same recording again answers the first upload (200) instead of storing a copy.",
@@ -87,8 +90,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
           ...(uploadKey ? { uploadKey } : {}),
         })
         .catch((error: unknown) => {
-          // Only the parser's own failure (the stream it broke off), never a storage or database one.
-          throw error === part.file.errored ? asClientError(error) : error;
+          throw asUploadClientError(error, part.file, "audio");
         });
       return reply.code(stored.repeated ? 200 : 201).send({ url: stored.url, id: stored.id });
     },
@@ -100,6 +102,8 @@ export const audioRoutes: FastifyPluginAsyncZod<{
     // One handler for both, so HEAD never opens the file (Fastify's automatic HEAD would read it).
     exposeHeadRoute: false,
     schema: {
+      operationId: "getAudio",
+      security: security.optionalSession,
       summary: "The bytes of a recording, with HTTP Range support; 404 when missing or not visible",
       params: idParamsSchema,
     },

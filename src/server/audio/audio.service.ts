@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
+import { can } from "../../shared/authorization";
 import { MIN_RECORDING_BYTES } from "../../shared/constants";
 import type { Identity } from "../auth/session.service";
 import { isForeignKeyViolation } from "../db/constraint-errors";
@@ -139,11 +140,6 @@ async function checkedAudio(input: UploadInput): Promise<{ kind: SniffedAudio; s
   return { kind, stream: Readable.from(guarded(), { objectMode: false }) };
 }
 
-function isUploader(row: AudioRow, identity: Identity): boolean {
-  if (identity.userId !== null && row.owner_user_id === identity.userId) return true;
-  return identity.visitorHash !== null && row.owner_anon_hash === identity.visitorHash;
-}
-
 /** Rows per page when every audio row is walked (the instance check and backup). */
 const REFERENCE_PAGE = 1000;
 
@@ -278,7 +274,7 @@ export class AudioService implements StoredFileOwner {
     const id = audioIdFromUrl(url);
     if (!id) return null;
     const row = await this.repo.findById(id);
-    return row && isUploader(row, identity) ? row : null;
+    return row && can(identity, "upload.use", row) ? row : null;
   }
 
   /**
@@ -295,7 +291,9 @@ export class AudioService implements StoredFileOwner {
     const row = await this.repo.findById(id);
     if (!row) return null;
     const attachment = parseAttachment(row.attached_to);
-    const visible = attachment ? await mayHear(attachment, identity) : isUploader(row, identity);
+    const visible = attachment
+      ? await mayHear(attachment, identity)
+      : can(identity, "upload.use", row);
     return visible ? row : null;
   }
 

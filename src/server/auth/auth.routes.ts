@@ -10,6 +10,7 @@ import {
   userSchema,
 } from "../../shared/schemas";
 import { type Config, publicAppUrl } from "../config";
+import { security } from "../http/api-security";
 import { errorResponses, tooManyRequests, unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
 import type { AuthService } from "./auth.service";
@@ -73,6 +74,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     "/user",
     {
       schema: {
+        operationId: "getCurrentUser",
+        security: security.session,
         summary: "The logged-in user; 401 when logged out",
         response: { 200: userSchema, 401: errorResponseSchema },
       },
@@ -90,6 +93,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       config: { rateLimit: perIp },
       schema: {
+        operationId: "register",
+        security: security.none,
         summary: "Creates an account and logs it in",
         body: registerBodySchema,
         response: { 201: userSchema, 409: errorResponseSchema, ...errors },
@@ -109,6 +114,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       ...limitedPerIpAndAccount("login", (body) => body.username),
       schema: {
+        operationId: "logIn",
+        security: security.none,
         summary: "Logs in with username and password",
         body: loginBodySchema,
         response: { 200: userSchema, ...errors },
@@ -127,7 +134,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   app.post(
     "/logout",
-    { schema: { summary: "Ends this session on the server", response: { 200: okResponseSchema } } },
+    {
+      schema: {
+        operationId: "logOut",
+        security: security.optionalSession,
+        summary: "Ends this session on the server",
+        response: { 200: okResponseSchema },
+      },
+    },
     async (request, reply) => {
       await auth.logout(request.cookies[SESSION_COOKIE]);
       clearSessionCookie(reply);
@@ -140,6 +154,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       ...limitedPerIpAndAccount("forgot-password", (body) => body.email),
       schema: {
+        operationId: "requestPasswordReset",
+        security: security.none,
         summary: "Mails a reset link when an account uses this email; the answer never tells",
         body: forgotPasswordBodySchema,
         response: { 200: okResponseSchema, ...errors },
@@ -156,6 +172,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       config: { rateLimit: perIp },
       schema: {
+        operationId: "resetPassword",
+        security: security.none,
         summary: "Sets a new password with a reset token and ends every session of the account",
         body: resetPasswordBodySchema,
         response: { 200: okResponseSchema, ...errors },

@@ -231,6 +231,23 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
     ).toBe(404);
   });
 
+  it("stores a transcript with NUL and other control characters cleaned out", async () => {
+    stub.handle((request) =>
+      request.path.endsWith("/audio/transcriptions")
+        ? { body: { text: "Hello\u0000 Gran\u0007dma,\r\nwe miss\u001b you.\tLove" } }
+        : defaultStubHandler(request),
+    );
+    const { url, cookie } = await uploadAs();
+    const created = (
+      await post(publicMemoryId, { commenterName: "Controls", audioUrl: url }, cookie)
+    ).json() as Comment;
+    const done = await waitForComment(created.id, publicMemoryId);
+    expect(done).toMatchObject({
+      status: "saved",
+      transcript: "Hello Grandma,\nwe miss you.\tLove",
+    });
+  });
+
   it("says no speech was detected for a blank transcript", async () => {
     stub.handle((request) =>
       request.path.endsWith("/audio/transcriptions")

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { commentSchema, createCommentBodySchema, idParamsSchema } from "../../shared/schemas";
+import {
+  commentListSchema,
+  commentSchema,
+  createCommentBodySchema,
+  idParamsSchema,
+} from "../../shared/schemas";
+import { security } from "../http/api-security";
 import { errorResponses } from "../http-errors";
 import { sendCaptions } from "../memories/transcripts.routes";
 import type { CommentsService } from "./comments.service";
@@ -17,9 +23,11 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/comments",
     {
       schema: {
+        operationId: "listComments",
+        security: security.optionalSession,
         summary: "A memory's spoken comments, newest first",
         params: idParamsSchema,
-        response: { 200: z.array(commentSchema), ...errors },
+        response: { 200: commentListSchema, ...errors },
       },
     },
     async (request) => comments.list(request.params.id, request.identity),
@@ -29,6 +37,8 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/comments",
     {
       schema: {
+        operationId: "addComment",
+        security: security.optionalSession,
         summary: "Adds a spoken comment (upload the audio first)",
         params: idParamsSchema,
         body: createCommentBodySchema,
@@ -54,6 +64,8 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/comments/:commentId/captions.vtt",
     {
       schema: {
+        operationId: "getCommentCaptions",
+        security: security.optionalSession,
         summary:
           "A spoken comment's captions as WebVTT, one cue per timed segment, for its audio player (same access as its audio)",
         params: commentParamsSchema,
@@ -70,6 +82,8 @@ export const commentsRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/comments/:commentId",
     {
       schema: {
+        operationId: "removeComment",
+        security: security.session,
         summary: "Removes a comment and its audio (the memory's owner only)",
         params: commentParamsSchema,
         response: { 204: z.null(), ...errors },

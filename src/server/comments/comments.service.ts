@@ -1,3 +1,4 @@
+import { can } from "../../shared/authorization";
 import type { Comment } from "../../shared/schemas";
 import { toWebVtt } from "../../shared/transcript";
 import type { AudioService } from "../audio/audio.service";
@@ -71,7 +72,7 @@ export class CommentsService implements MemoryDependents {
     const comment = await this.repo.findById(commentId);
     if (!comment || comment.memory_id !== memoryId) throw notFound();
     if (!identity.userId) throw unauthorized();
-    if (memory.user_id !== identity.userId) throw forbidden("comment.only_owner_removes");
+    if (!can(identity, "memory.edit", memory)) throw forbidden("comment.only_owner_removes");
     // Rows first, in one transaction; then the file: a crash leaves an orphan file at worst.
     const storageKeys = await this.transactions.run(async (trx) => {
       const deleted = await this.repo.delete(commentId, trx);

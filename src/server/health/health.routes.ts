@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, healthResponseSchema } from "../../shared/schemas";
+import { security } from "../http/api-security";
 import { errorBody } from "../http-errors";
 import type { HealthService } from "./health.service";
 
@@ -11,6 +12,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService }> = as
     "/health",
     {
       schema: {
+        operationId: "getHealth",
+        security: security.none,
         summary:
           "Reports whether the database and the audio storage answer, and how the job queue stands; 503 when either is unreachable",
         response: { 200: healthResponseSchema, 503: errorResponseSchema },

@@ -11,12 +11,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     const path = error.validation[0]?.instancePath?.split("/").filter(Boolean) ?? [];
     const field = [error.validationContext ?? "body", ...path].join(".");
     request.log.info({ validation: error.validation }, "invalid request");
-    return reply.code(400).send({ ...errorBody("invalid_value"), field });
+    return reply.code(400).send(errorBody("invalid_value", field));
   }
   if (error instanceof HttpError) {
     if (error.detail)
       request.log.info({ code: error.code, detail: error.detail }, "request refused");
-    return reply.code(error.statusCode).send(errorBody(error.code));
+    return reply.code(error.statusCode).send(errorBody(error.code, error.field));
   }
   const status = error.statusCode ?? 500;
   if (status === 429) {
@@ -47,11 +47,17 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   return reply.code(500).send(errorBody("internal_error"));
 }
 
-/** The disk (or the user's quota) ran out while a file was written. */
+/**
+ * Codes of a full disk: the file system's (or the user's quota), SQLite's (the database file
+ * cannot grow) and PostgreSQL's `disk_full`.
+ */
+const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL", "53100"]);
+
+/** The disk (or the user's quota) ran out while a file or the database was written. */
 function isDiskFull(error: unknown): boolean {
   for (let e = error; e instanceof Error; e = e.cause) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOSPC" || code === "EDQUOT") return true;
+    if (code !== undefined && DISK_FULL_CODES.has(code)) return true;
   }
   return false;
 }

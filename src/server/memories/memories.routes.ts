@@ -15,6 +15,7 @@ import {
   unclaimedMemoriesSchema,
   usernameParamsSchema,
 } from "../../shared/schemas";
+import { security } from "../http/api-security";
 import { unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
 import type { MemoriesService } from "./memories.service";
@@ -47,6 +48,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories",
     {
       schema: {
+        operationId: "listMemories",
+        security: security.session,
         summary: "Your memories, newest recorded first, 15 per page with the total",
         querystring: pageQuerySchema,
         response: { 200: memoryPageSchema, ...errors },
@@ -59,6 +62,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories/years",
     {
       schema: {
+        operationId: "listMemoryYears",
+        security: security.session,
         summary:
           "The years that hold your memories, newest first, with counts and the page holding each year's newest memory",
         response: { 200: memoryYearsSchema, ...errors },
@@ -71,6 +76,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories/unclaimed",
     {
       schema: {
+        operationId: "listUnclaimedMemories",
+        security: security.none,
         summary:
           "What this browser recorded without an account and can still save to one (claim): any state, newest first, only within CLAIM_WINDOW_HOURS; empty for another browser",
         response: { 200: unclaimedMemoriesSchema, ...errors },
@@ -83,6 +90,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories/search",
     {
       schema: {
+        operationId: "searchMemories",
+        security: security.session,
         summary: "Full-text search of your memories (title, transcript, summary, tags), ranked",
         querystring: searchQuerySchema,
         response: { 200: memoryPageSchema, ...errors },
@@ -95,6 +104,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories/:id",
     {
       schema: {
+        operationId: "getMemory",
+        security: security.optionalSession,
         summary: "One memory, when you may see it (404 otherwise)",
         params: idParamsSchema,
         response: { 200: memorySchema, ...errors },
@@ -107,6 +118,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories/:id/owner",
     {
       schema: {
+        operationId: "getMemoryOwner",
+        security: security.optionalSession,
         summary:
           "Whose memory it is (username and display name), when you may see it (404 otherwise)",
         params: idParamsSchema,
@@ -120,6 +133,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories/:id",
     {
       schema: {
+        operationId: "updateMemory",
+        security: security.session,
         summary: "Replace a memory's title, transcript, summary, date and tags (owner only)",
         params: idParamsSchema,
         body: memoryUpdateBodySchema,
@@ -133,6 +148,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memories/:id",
     {
       schema: {
+        operationId: "deleteMemory",
+        security: security.optionalSession,
         summary:
           "Delete a memory with its comments and audio (owner only; or, before it is claimed, the browser that recorded it without an account)",
         params: idParamsSchema,
@@ -149,6 +166,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/backup-memories",
     {
       schema: {
+        operationId: "downloadBackup",
+        security: security.session,
         // A streamed application/zip; errors are the usual JSON { message } (401, 503). With the
         // DOWNLOAD_CHECK_HEADER the same checks answer 204 without building the zip.
         summary: "A zip of all your memories, their comments and audio (memories.json + audio/)",
@@ -179,6 +198,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/memory-book",
     {
       schema: {
+        operationId: "downloadMemoryBook",
+        security: security.session,
         // A streamed application/pdf; errors are the usual JSON { message } (400, 401, 429). With
         // the DOWNLOAD_CHECK_HEADER the same checks answer 204 without building the PDF.
         summary: "A printable PDF of your saved memories (optional recorded dates and tag)",
@@ -220,6 +241,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/users/:username/memories",
     {
       schema: {
+        operationId: "listProfileMemories",
+        security: security.optionalSession,
         summary: "A public profile's shared memories (404 for missing or private profiles)",
         params: usernameParamsSchema,
         querystring: pageQuerySchema,
@@ -234,6 +257,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/users/:username/memories/years",
     {
       schema: {
+        operationId: "listProfileMemoryYears",
+        security: security.optionalSession,
         summary: "The years of a profile's shared memories, as /memories/years",
         params: usernameParamsSchema,
         response: { 200: memoryYearsSchema, ...errors },
@@ -246,6 +271,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     "/users/:username/memories/search",
     {
       schema: {
+        operationId: "searchProfileMemories",
+        security: security.optionalSession,
         summary: "Search a public profile's shared memories",
         params: usernameParamsSchema,
         querystring: searchQuerySchema,

@@ -1,3 +1,4 @@
+import { can } from "../../shared/authorization";
 import { PAGE_SIZE } from "../../shared/constants";
 import { normalizeTags } from "../../shared/rules";
 import type {
@@ -17,7 +18,6 @@ import type { UsersService } from "../users/users.service";
 import type { MemoriesRepo, MemoryRow, RowPage } from "./memories.repo";
 import { toMemoryDto } from "./memory-dto";
 import { searchTokens } from "./memory-search";
-import { memoryVisibleTo } from "./memory-visibility";
 
 /** What other features keep per memory and delete with it (the comments feature implements it). */
 export interface MemoryDependents {
@@ -54,10 +54,9 @@ export class MemoriesService {
   ) {}
 
   /** True when `identity` may see this memory row. */
-  canView(row: MemoryRow, identity: Identity): Promise<boolean> {
-    return memoryVisibleTo(row, identity, (ownerId, viewer) =>
-      this.users.isVisibleTo(ownerId, viewer),
-    );
+  async canView(row: MemoryRow, identity: Identity): Promise<boolean> {
+    const owner = row.user_id === null ? undefined : await this.users.profileFacts(row.user_id);
+    return can(identity, "memory.view", { memory: row, owner });
   }
 
   /** True when the memory exists and `identity` may see it (and so its comments and audio). */
@@ -117,7 +116,7 @@ export class MemoriesService {
   async getOwnedRow(id: string, identity: Identity): Promise<MemoryRow> {
     if (!identity.userId) throw unauthorized();
     const row = await this.getVisibleRow(id, identity);
-    if (row.user_id !== identity.userId) throw forbidden("memory.not_owner");
+    if (!can(identity, "memory.edit", row)) throw forbidden("memory.not_owner");
     return row;
   }
 
@@ -242,10 +241,8 @@ export class MemoriesService {
    * account (until it is claimed). Otherwise as getOwnedRow: 401 logged out, 404, 403.
    */
   private async getDeletableRow(id: string, identity: Identity): Promise<MemoryRow> {
-    if (identity.visitorHash) {
-      const row = await this.repo.findById(id);
-      if (row && row.user_id === null && row.anon_owner_hash === identity.visitorHash) return row;
-    }
+    const row = await this.repo.findById(id);
+    if (row && can(identity, "memory.delete", row)) return row;
     return this.getOwnedRow(id, identity);
   }
 

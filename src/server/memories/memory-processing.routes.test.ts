@@ -8,10 +8,12 @@ import { speechMp3 } from "../test/audio-fixtures";
 import { createUserWithSession } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import {
+  chatReply,
   defaultStubHandler,
   type OpenAiStub,
   startOpenAiStub,
   stubProviders,
+  transcriptionReply,
 } from "../test/openai-stub";
 
 /** The body of an error answer with this code. */
@@ -155,6 +157,49 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
       headers: { cookie: owner.cookie },
     });
     expect(audio.statusCode).toBe(200);
+  });
+
+  it("saves a memory whose provider text holds NUL and other control characters, cleaned", async () => {
+    const dirty = "We went\u0000 to the\u0001 beach\r\nand Grandpa\u001f swam\rand\tlaughed.";
+    stub.handle((request) => {
+      if (request.path.endsWith("/audio/transcriptions")) {
+        return transcriptionReply(request, dirty, 3);
+      }
+      const json = request.json ?? {};
+      const messages = (json.messages as { content: string }[] | undefined) ?? [];
+      if ((json.response_format as { type?: string } | undefined)?.type === "json_object") {
+        if (messages[0]?.content.includes('"tags"')) {
+          return chatReply(JSON.stringify({ tags: ["beach\u0000 day", "grand\u0008pa", "sea"] }));
+        }
+        return defaultStubHandler(request);
+      }
+      return chatReply("A day\u0000 at the\u0002 beach.\r\nYou built\u0000 a castle, my love.");
+    });
+    const anon = await upload();
+    const created = await process(anon.cookie, anon.url);
+    expect(created.statusCode).toBe(201);
+    const id = created.json<Memory>().id;
+    await t.app.worker.drain();
+    const saved = (await get(id, anon.cookie)).json<Memory>();
+    expect(saved.status, JSON.stringify(saved)).toBe("saved");
+    expect(saved.transcript).toBe("We went to the beach\nand Grandpa swam\nand\tlaughed.");
+    expect(saved.summary).toBe("A day at the beach.\nYou built a castle, my love.");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the check is for control characters
+    expect(saved.title).not.toMatch(/[\u0000-\u001f]/);
+    expect(saved.title).toContain("A day at the beach");
+    expect(saved.tags).toEqual(["beach day", "grandpa", "sea"]);
+    const row = await t.database.db
+      .selectFrom("memories")
+      .select("transcript_segments")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    const segments = JSON.parse(row.transcript_segments ?? "[]") as { text: string }[];
+    expect(segments.length).toBeGreaterThan(0);
+    for (const segment of segments) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the check is for control characters
+      expect(segment.text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    }
+    expect(segments.map((segment) => segment.text).join(" ")).toContain("We went to the beach");
   });
 
   it("lets only one of two concurrent claims win", async () => {

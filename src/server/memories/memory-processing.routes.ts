@@ -8,6 +8,7 @@ import {
 } from "../../shared/schemas";
 import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
+import { security } from "../http/api-security";
 import { errorResponses, tooManyRequests } from "../http-errors";
 import type { MemoryProcessingService } from "./memory-processing.service";
 
@@ -61,6 +62,8 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
       config: { rateLimit },
       preHandler: limitPerIpPerDay,
       schema: {
+        operationId: "processMemory",
+        security: security.optionalSession,
         summary:
           "Make a memory of an uploaded recording: answers it (201) in state 'processing'; the server then transcribes, summarizes, scores and tags it (poll GET /api/memories/{id}). Sent again for the same recording by the same owner, answers that memory (200).",
         body: processMemoryBodySchema,
@@ -80,6 +83,8 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
       config: { rateLimit },
       preHandler: limitPerIpPerDay,
       schema: {
+        operationId: "retryMemory",
+        security: security.optionalSession,
         summary: "Resume a failed memory's processing at the stage that failed (owner only)",
         params: idParamsSchema,
         response: { 200: memorySchema, ...errors },
@@ -94,6 +99,8 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
       config: { rateLimit },
       preHandler: limitPerIpPerDay,
       schema: {
+        operationId: "regenerateMemory",
+        security: security.session,
         summary:
           "Make the summary, title, scores and tags again from the memory's transcript (owner only; after correcting the transcript). Answers the memory in state 'processing' at stage 'summarize'; poll GET /api/memories/{id}. 409 while it is processing.",
         params: idParamsSchema,
@@ -107,6 +114,8 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
     "/memories/:id/claim",
     {
       schema: {
+        operationId: "claimMemory",
+        security: security.session,
         summary:
           "Attach a memory recorded while logged out to the account now logged in (same browser, once, within CLAIM_WINDOW_HOURS)",
         params: idParamsSchema,
@@ -120,6 +129,8 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
     "/memories",
     {
       schema: {
+        operationId: "createMemory",
+        security: security.session,
         summary: "Create a saved memory from a full memory body on your uploaded audio",
         body: memoryCreateBodySchema,
         response: { 201: memorySchema, ...errors },

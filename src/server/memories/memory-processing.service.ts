@@ -1,3 +1,4 @@
+import { can } from "../../shared/authorization";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
 import type { Memory, MemoryCreateBody, ProcessMemoryBody } from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
@@ -74,12 +75,7 @@ export class MemoryProcessingService {
     // gets the same memory; anyone else, or a recording used by a comment, gets 409.
     const attachment = await this.uploads.attachmentOf(upload.id);
     const row = attachment?.kind === "memory" ? await this.repo.findById(attachment.id) : undefined;
-    const sameOwner =
-      row !== undefined &&
-      (anonymous
-        ? row.user_id === null && row.anon_owner_hash === identity.visitorHash
-        : row.user_id === identity.userId);
-    if (!row || !sameOwner) throw conflict("audio.already_used");
+    if (!row || !can(identity, "memory.retry", row)) throw conflict("audio.already_used");
     return { memory: await this.memories.toDto(row), created: false };
   }
 
@@ -105,12 +101,8 @@ export class MemoryProcessingService {
   /** The owner (or the anonymous browser that recorded it) resumes a failed memory at its stage. */
   async retry(id: string, identity: Identity): Promise<Memory> {
     const row = await this.memories.getVisibleRow(id, identity);
-    const mine =
-      row.user_id !== null
-        ? row.user_id === identity.userId
-        : row.anon_owner_hash !== null && row.anon_owner_hash === identity.visitorHash;
     // Someone who can see a shared memory but does not own it learns nothing more than a 404.
-    if (!mine) throw notFound();
+    if (!can(identity, "memory.retry", row)) throw notFound();
     const resumed = await this.transactions.run(async (trx) => {
       if (!(await this.repo.resumeFailed(id, trx))) return false;
       await this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
@@ -145,9 +137,7 @@ export class MemoryProcessingService {
   async claim(id: string, identity: Identity): Promise<Memory> {
     if (!identity.userId) throw unauthorized();
     const row = await this.repo.findById(id);
-    if (!row || !identity.visitorHash || row.anon_owner_hash !== identity.visitorHash) {
-      throw notFound();
-    }
+    if (!row || !identity.visitorHash || !can(identity, "memory.claim", row)) throw notFound();
     const userId = identity.userId;
     const visitorHash = identity.visitorHash;
     // The memory and its upload change hands together.

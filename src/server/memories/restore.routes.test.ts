@@ -7,8 +7,8 @@ import { ERROR_MESSAGES, type ErrorCode, MESSAGES } from "../../shared/messages"
 import type { Memory } from "../../shared/schemas";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup, restoreBackup } from "../test/backup-helpers";
-import { createTestApp, type TestApp } from "../test/harness";
-import { fixture, multipart, upload } from "../test/upload-helpers";
+import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
+import { fixture, multipart, postOverSocket, upload } from "../test/upload-helpers";
 import { RESTORES_AT_ONCE } from "./memories-restore";
 
 /** A zip built entry by entry (yazl, as the backup is); `mode` sets Unix file attributes. */
@@ -441,6 +441,43 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     );
     expect(byTitle.get(german.title)).toBe("de");
     expect(byTitle.get(odd.title)).toBeNull();
+  });
+});
+
+describe.each(DATABASE_KINDS)("a backup cut off over a real connection (%s)", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ kind });
+  });
+  afterAll(async () => t?.cleanup());
+
+  it("answers 400 whatever the zip was cut at, and changes nothing", async () => {
+    const victim = await createUserWithSession(t);
+    for (const content of [Buffer.from("PK\x03\x04abc"), Buffer.alloc(0), audio[1] as Buffer]) {
+      const response = await postOverSocket(
+        t,
+        "/api/restore",
+        Buffer.concat([
+          Buffer.from(
+            '--XX\r\nContent-Disposition: form-data; name="backup"; filename="b.zip"\r\n\r\n',
+          ),
+          content,
+        ]),
+        { "content-type": "multipart/form-data; boundary=XX", cookie: victim.cookie },
+      );
+      expect(response.statusCode, response.body).toBe(400);
+      expect(JSON.parse(response.body).message).toMatch(
+        /^backup: the multipart\/form-data body is malformed/,
+      );
+    }
+    const list = await t.app.inject({
+      method: "GET",
+      url: "/api/memories",
+      headers: { cookie: victim.cookie },
+    });
+    expect(list.json().total).toBe(0);
+    const spooled = await readdir(path.join(t.config.dataDir, "tmp")).catch(() => []);
+    expect(spooled.filter((name) => name.startsWith(".restore-"))).toEqual([]);
   });
 });
 

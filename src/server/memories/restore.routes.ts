@@ -2,13 +2,14 @@ import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { restoreResultSchema } from "../../shared/schemas";
 import type { Config } from "../config";
-import { asMultipartClientError } from "../http/multipart-errors";
+import { security } from "../http/api-security";
+import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
 import { badRequest, errorResponses, unauthorized } from "../http-errors";
 import type { MemoriesRestore } from "./memories-restore";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const asClientError = (error: unknown) => asMultipartClientError(error);
+const asClientError = (error: unknown) => asMultipartClientError(error, "backup");
 
 /** POST /api/restore: a backup zip (multipart field `backup`) into the caller's account. */
 export const restoreRoutes: FastifyPluginAsyncZod<{
@@ -31,6 +32,8 @@ export const restoreRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: "restoreBackup",
+        security: security.session,
         summary: "Restores a backup zip (from GET /api/backup-memories) into your account",
         description:
           "Multipart field `backup`. Everything is checked before anything is imported; a hostile or damaged zip answers 400 and changes nothing. Importing the same backup again skips what is already there.",
@@ -58,8 +61,7 @@ export const restoreRoutes: FastifyPluginAsyncZod<{
       return restore
         .restoreUpload(userId, part.file, () => part.file.truncated)
         .catch((error: unknown) => {
-          // Only the parser's own failure (the stream it broke off), never a storage or database one.
-          throw error === part.file.errored ? asClientError(error) : error;
+          throw asUploadClientError(error, part.file, "backup");
         });
     },
   );

@@ -2,7 +2,8 @@ import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, memorySchema } from "../../shared/schemas";
-import { transcriptInfoSchema } from "../../shared/transcript";
+import { retranscribeCountSchema, transcriptInfoSchema } from "../../shared/transcript";
+import { security } from "../http/api-security";
 import { errorResponses } from "../http-errors";
 import type { TranscriptsService } from "./transcripts.service";
 
@@ -19,8 +20,6 @@ export function sendCaptions(reply: FastifyReply, vtt: string): FastifyReply {
     .send(vtt);
 }
 
-const countSchema = z.object({ count: z.number().int().nonnegative() });
-
 /**
  * A memory's timed transcript and its captions, for whoever may hear its audio; transcribing the
  * fallback engine's memories again, and choosing between an edit and the new transcription offered
@@ -34,6 +33,8 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
     "/memories/:id/transcript",
     {
       schema: {
+        operationId: "getTranscript",
+        security: security.optionalSession,
         summary:
           "How a memory's transcript was made (engine, edited by its owner), its timed segments, and whether a better transcription is available (owner only)",
         params: idParamsSchema,
@@ -47,6 +48,8 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
     "/memories/:id/captions.vtt",
     {
       schema: {
+        operationId: "getMemoryCaptions",
+        security: security.optionalSession,
         summary:
           "The memory's captions as WebVTT, one cue per timed segment, for the audio player (same access as the audio)",
         params: idParamsSchema,
@@ -61,6 +64,8 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
     "/memories/:id/retranscribe",
     {
       schema: {
+        operationId: "retranscribeMemory",
+        security: security.session,
         summary:
           "Transcribe a memory made by the offline fallback (or before engines were recorded, with Whisper there) again with the better engine now there, then make its title, summary, scores and tags again (owner only). A transcript the owner edited is kept: the new one is offered beside it (see the transcript's `proposal`). Answers the memory in state 'processing' at stage 'transcribe'; poll GET /api/memories/{id}. 409 while processing.",
         params: idParamsSchema,
@@ -74,6 +79,8 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
     "/memories/:id/proposed-transcript/accept",
     {
       schema: {
+        operationId: "acceptProposedTranscript",
+        security: security.session,
         summary:
           "Take the new transcription offered beside the transcript you edited: it becomes the transcript with its times and engine (owner only). 409 while processing or with no offer.",
         params: idParamsSchema,
@@ -87,6 +94,8 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
     "/memories/:id/proposed-transcript/dismiss",
     {
       schema: {
+        operationId: "dismissProposedTranscript",
+        security: security.session,
         summary:
           "Keep the transcript you edited and drop the new transcription offered beside it; it is not offered again (owner only). 409 with no offer.",
         params: idParamsSchema,
@@ -103,9 +112,11 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
     "/memories/retranscribe",
     {
       schema: {
+        operationId: "countRetranscribableMemories",
+        security: security.session,
         summary:
           "How many of your memories the offline fallback transcribed (or were transcribed before engines were recorded, with Whisper there) that a better engine, now there, could transcribe again",
-        response: { 200: countSchema, ...errors },
+        response: { 200: retranscribeCountSchema, ...errors },
       },
     },
     async (request) => ({ count: await transcripts.countRetranscribable(request.identity) }),
@@ -115,9 +126,11 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
     "/memories/retranscribe",
     {
       schema: {
+        operationId: "retranscribeAllMemories",
+        security: security.session,
         summary:
           "Transcribe all of those again (each through the same pipeline as a new recording); answers how many were queued",
-        response: { 200: countSchema, ...errors },
+        response: { 200: retranscribeCountSchema, ...errors },
       },
     },
     async (request) => ({ count: await transcripts.retranscribeAll(request.identity) }),

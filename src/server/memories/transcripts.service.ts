@@ -1,3 +1,4 @@
+import { can } from "../../shared/authorization";
 import type { Memory } from "../../shared/schemas";
 import { type TranscriptInfo, toWebVtt } from "../../shared/transcript";
 import type { BetterSpeech } from "../ai/ai-factory";
@@ -42,7 +43,7 @@ export class TranscriptsService {
   /** GET /api/memories/{id}/transcript; 404 for a memory the caller may not see. */
   async info(id: string, identity: Identity): Promise<TranscriptInfo> {
     const row = await this.deps.memories.getVisibleRow(id, identity);
-    const owner = identity.userId !== null && row.user_id === identity.userId;
+    const owner = can(identity, "memory.edit", row);
     return {
       engine: row.transcript_engine,
       edited: row.transcript_edited === 1,

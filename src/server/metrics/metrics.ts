@@ -3,7 +3,9 @@ import type { PipelineStage } from "../../shared/schemas";
 import type { QueueStats } from "../jobs/jobs.repo";
 import type { JobObserver, JobOutcome } from "../jobs/worker";
 import type { StageOutcome } from "../memories/memory-pipeline";
-import { RequestStats } from "./request-stats";
+
+/** Upper bounds (seconds) of the request duration histogram's buckets. */
+export const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** Work that runs minutes, not milliseconds: AI calls, jobs, pipeline stages. */
 const LONG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
@@ -39,7 +41,19 @@ export interface MetricsOptions {
 export class Metrics implements JobObserver {
   readonly registry = new Registry();
 
-  private readonly requests = new RequestStats();
+  private readonly requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status code",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [this.registry],
+  });
+  private readonly requestDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from receiving a request to sending its response, by method, route pattern and status code",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: REQUEST_BUCKETS,
+    registers: [this.registry],
+  });
   private readonly jobsFinished = new Counter({
     name: "jobs_finished_total",
     help: "Jobs taken by this instance's worker, by kind and outcome (done, retried, failed, abandoned, dropped)",
@@ -126,17 +140,16 @@ export class Metrics implements JobObserver {
     if (options.nodeDefaults) collectDefaultMetrics({ register: this.registry });
   }
 
-  /** The Prometheus text exposition: the request metrics, then the registry's. */
+  /** The Prometheus text exposition of the registry. */
   async render(): Promise<{ contentType: string; body: string }> {
-    return {
-      contentType: this.registry.contentType,
-      body: `${this.requests.render()}\n\n${await this.registry.metrics()}`,
-    };
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
-  /** Called on every response: kept to one Map lookup (see RequestStats). */
+  /** Called on every response. */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    this.requests.observe(method, route, status, seconds);
+    const labels = { method, route, status };
+    this.requests.inc(labels);
+    this.requestDuration.observe(labels, seconds);
   }
 
   jobFinished(kind: string, outcome: JobOutcome, seconds: number): void {

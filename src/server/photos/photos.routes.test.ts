@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_MESSAGES, MESSAGES } from "../../shared/messages";
@@ -10,7 +11,7 @@ import type { AudioStorage } from "../storage/audio-storage";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type StorageKind, type TestApp } from "../test/harness";
 import { exifTags, heicHead, pngBomb, testJpeg, withExif } from "../test/image-fixtures";
-import { fixture, multipart } from "../test/upload-helpers";
+import { fixture, multipart, postOverSocket } from "../test/upload-helpers";
 
 async function keysIn(storage: AudioStorage): Promise<string[]> {
   const keys: string[] = [];
@@ -218,6 +219,63 @@ describe.each(CASES)("photos of a memory (%s, %s storage)", (kind, storage) => {
       payload: { photo: "x" },
     });
     expect(json.statusCode).toBe(400);
+    expect(await memoryPhotos(id)).toEqual([]);
+    expect(await keysIn(t.storage)).toEqual(before);
+  });
+
+  it("refuses a photo cut off in its first bytes with 400 over a real connection, and keeps nothing", async () => {
+    const id = await newMemory();
+    const before = await keysIn(t.storage);
+    for (const content of [Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(0), jpeg]) {
+      const response = await postOverSocket(
+        t,
+        `/api/memories/${id}/photos`,
+        Buffer.concat([
+          Buffer.from(
+            '--XX\r\nContent-Disposition: form-data; name="photo"; filename="p.jpg"\r\n\r\n',
+          ),
+          content,
+        ]),
+        { "content-type": "multipart/form-data; boundary=XX", cookie: owner.cookie },
+      );
+      expect(response.statusCode, response.body).toBe(400);
+      expect(JSON.parse(response.body).message).toMatch(
+        /^photo: the multipart\/form-data body is malformed/,
+      );
+    }
+    expect(await memoryPhotos(id)).toEqual([]);
+    expect(await keysIn(t.storage)).toEqual(before);
+  });
+
+  it("refuses a photo over PHOTO_MAX_BYTES with 413 when the limit falls between two chunks, and keeps nothing", async () => {
+    const id = await newMemory();
+    const before = await keysIn(t.storage);
+    const limit = t.config.PHOTO_MAX_BYTES;
+    const big = await sharp(
+      Buffer.alloc(1500 * 1500 * 3).map(() => Math.random() * 255),
+      {
+        raw: { width: 1500, height: 1500, channels: 3 },
+      },
+    )
+      .jpeg({ quality: 100 })
+      .toBuffer();
+    expect(big.length).toBeGreaterThan(limit);
+    const body = multipart(big, { field: "photo", filename: "photo.jpg", type: "image/jpeg" });
+    const head = body.payload.indexOf("\r\n\r\n") + 4;
+    // The first chunk ends exactly at the limit; the parser flags the file cut only on the next.
+    async function* chunks() {
+      yield body.payload.subarray(0, head + limit);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      yield body.payload.subarray(head + limit);
+    }
+    const res = await t.app.inject({
+      method: "POST",
+      url: `/api/memories/${id}/photos`,
+      payload: Readable.from(chunks(), { objectMode: false }),
+      headers: { ...body.headers, cookie: owner.cookie },
+    });
+    expect(res.statusCode, res.body).toBe(413);
+    expect(res.json().message).toBe(MESSAGES.tooLarge);
     expect(await memoryPhotos(id)).toEqual([]);
     expect(await keysIn(t.storage)).toEqual(before);
   });

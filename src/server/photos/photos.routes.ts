@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { PHOTO_FIELD } from "../../shared/photos";
@@ -12,7 +13,8 @@ import {
   photoSchema,
 } from "../../shared/schemas";
 import type { Config } from "../config";
-import { asMultipartClientError } from "../http/multipart-errors";
+import { security } from "../http/api-security";
+import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
 import { badRequest, errorResponses, notFound, tooLarge } from "../http-errors";
 import { PHOTO_CONTENT_TYPE } from "./photo-image";
 import type { PhotosService } from "./photos.service";
@@ -20,6 +22,27 @@ import type { PhotosService } from "./photos.service";
 const HOUR_MS = 60 * 60 * 1000;
 
 const errors = errorResponses(400, 401, 403, 404);
+
+/**
+ * The whole photo, or 413 when it is over `maxBytes`. The parser flags a file cut at its limit
+ * (`truncated`) only when the next chunk arrives, which can be after the last chunk it passed on:
+ * so the flag is read once the file has ended, not only while chunks come.
+ */
+async function readPhoto(
+  file: Readable & { truncated: boolean },
+  maxBytes: number,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of file) {
+    length += (chunk as Buffer).length;
+    // Leaving the loop stops reading the upload.
+    if (length > maxBytes || file.truncated) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  if (file.truncated) throw tooLarge();
+  return Buffer.concat(chunks, length);
+}
 
 /** Adding, ordering, removing and serving a memory's photos (ADR 0043). */
 export const photosRoutes: FastifyPluginAsyncZod<{
@@ -42,6 +65,8 @@ export const photosRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: "addPhoto",
+        security: security.session,
         summary: "Adds a photo to your memory (multipart field `photo`; up to 10 per memory)",
         description:
           "Accepts JPEG, PNG, WebP and AVIF up to PHOTO_MAX_BYTES, recognised by their bytes. The image is decoded and stored again by the server as JPEG in three sizes, orientation applied and every metadata block (EXIF with GPS, XMP) left out.",
@@ -58,15 +83,14 @@ export const photosRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       if (!request.isMultipart()) throw badRequest("photo.required");
       const part = await request.file().catch((error: unknown) => {
-        throw asMultipartClientError(error);
+        throw asMultipartClientError(error, PHOTO_FIELD);
       });
       if (!part || part.fieldname !== PHOTO_FIELD) {
         part?.file.resume();
         throw badRequest("photo.required");
       }
-      const bytes = await part.toBuffer().catch((error: unknown) => {
-        if ((error as { statusCode?: number }).statusCode === 413) throw tooLarge();
-        throw asMultipartClientError(error);
+      const bytes = await readPhoto(part.file, config.PHOTO_MAX_BYTES).catch((error: unknown) => {
+        throw asUploadClientError(error, part.file, PHOTO_FIELD);
       });
       const photo = await photos.add(request.params.id, request.identity, bytes);
       return reply.code(201).send(photo);
@@ -77,6 +101,8 @@ export const photosRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/photos",
     {
       schema: {
+        operationId: "reorderPhotos",
+        security: security.session,
         summary: "Orders your memory's photos (every id once; the first is the cover)",
         params: idParamsSchema,
         body: photoOrderBodySchema,
@@ -92,6 +118,8 @@ export const photosRoutes: FastifyPluginAsyncZod<{
     "/memories/:id/photos/:photoId",
     {
       schema: {
+        operationId: "removePhoto",
+        security: security.session,
         summary: "Removes a photo from your memory, with its stored files",
         params: photoParamsSchema,
         response: { 200: okResponseSchema, ...errors },
@@ -108,6 +136,8 @@ export const photosRoutes: FastifyPluginAsyncZod<{
     url: "/photos/:id",
     exposeHeadRoute: false,
     schema: {
+      operationId: "getPhoto",
+      security: security.optionalSession,
       summary: "A photo as JPEG (`size` thumb, medium or full); 404 when missing or not visible",
       params: idParamsSchema,
       querystring: photoQuerySchema,

@@ -7,6 +7,7 @@ import {
   unsubscribeQuerySchema,
 } from "../../shared/reminders";
 import { okResponseSchema } from "../../shared/schemas";
+import { security } from "../http/api-security";
 import { badRequest, errorResponses } from "../http-errors";
 import { requireUser } from "../users/account.routes";
 import type { QuestionsService } from "./questions.service";
@@ -40,6 +41,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     "/reminders",
     {
       schema: {
+        operationId: "getReminders",
+        security: security.session,
         summary: "The logged-in user's reminder settings",
         response: { 200: reminderSettingsSchema, ...errors },
       },
@@ -51,6 +54,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     "/reminders",
     {
       schema: {
+        operationId: "saveReminders",
+        security: security.session,
         summary: "Saves the weekly reminder and the special days (and ends an earlier unsubscribe)",
         body: reminderSettingsBodySchema,
         response: { 200: reminderSettingsSchema, ...errors },
@@ -64,6 +69,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     {
       config: { rateLimit: { max: unsubscribePerMinute, timeWindow: "1 minute" } },
       schema: {
+        operationId: "unsubscribeFromReminders",
+        security: security.none,
         summary:
           "One-click unsubscribe from every reminder mail (RFC 8058); signed link, no login needed",
         querystring: unsubscribeQuerySchema,
@@ -81,6 +88,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     "/question",
     {
       schema: {
+        operationId: "getCurrentQuestion",
+        security: security.session,
         summary: "The logged-in user's current question to answer",
         response: { 200: currentQuestionSchema, ...errors },
       },
@@ -92,6 +101,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     "/question/next",
     {
       schema: {
+        operationId: "nextQuestion",
+        security: security.session,
         summary: "Moves on from the question at `position` (skipped or answered)",
         body: nextQuestionBodySchema,
         response: { 200: currentQuestionSchema, ...errors },

@@ -8,6 +8,7 @@ import {
   SHARE_MESSAGES,
 } from "../../shared/share-links";
 import type { Config } from "../config";
+import { security } from "../http/api-security";
 import { badRequest, errorResponses } from "../http-errors";
 import { requireUser } from "../users/account.routes";
 import type { RelativeNewsService } from "./relative-news.service";
@@ -65,6 +66,8 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: "subscribeToRelativeNews",
+        security: security.none,
         summary: "A relative holding a share link asks to be mailed when new memories are saved",
         description:
           "The browser must hold a live share link to `username`'s memories (its share cookie); the address is then mailed new memories through that link, at most once per RELATIVE_DIGEST_MINUTES. 404 without such a link.",
@@ -83,6 +86,8 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
     "/share-links/:id/subscribers/:subscriberId",
     {
       schema: {
+        operationId: "removeRelativeNewsSubscriber",
+        security: security.session,
         summary: "The owner stops the news mails of one address on their share link",
         params: z.object({ id: z.string().min(1), subscriberId: z.string().min(1) }),
         response: { 204: z.null(), ...errors },
@@ -103,6 +108,8 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
     {
       config: unsubscribeLimit,
       schema: {
+        operationId: "getRelativeNewsUnsubscribePage",
+        security: security.none,
         summary: "The page of a news mail's unsubscribe link: asks to confirm, changes nothing",
         querystring: newsUnsubscribeQuerySchema,
       },
@@ -126,6 +133,8 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
     {
       config: unsubscribeLimit,
       schema: {
+        operationId: "unsubscribeFromRelativeNews",
+        security: security.none,
         summary: "One-click unsubscribe from a relative's news mails (RFC 8058); signed, no login",
         querystring: newsUnsubscribeQuerySchema,
         response: { 200: okResponseSchema, ...errors },

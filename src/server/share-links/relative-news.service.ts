@@ -6,6 +6,7 @@ import {
   timingSafeEqual,
 } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
+import { can } from "../../shared/authorization";
 import { MESSAGES } from "../../shared/messages";
 import {
   SHARE_LINK_PATH_PREFIX,
@@ -141,7 +142,7 @@ export class RelativeNewsService {
   /** The owner takes an address off their link: 404 when either is not theirs. */
   async remove(userId: string, linkId: string, subscriptionId: string): Promise<void> {
     const link = await this.deps.links.findById(linkId);
-    if (!link || link.user_id !== userId) throw notFound();
+    if (!link || !can({ userId }, "profile.manage", { id: link.user_id })) throw notFound();
     if (!(await this.deps.repo.delete(subscriptionId, linkId))) throw notFound();
   }
 

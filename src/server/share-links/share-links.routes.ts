@@ -9,6 +9,7 @@ import {
   shareLinkListSchema,
 } from "../../shared/share-links";
 import type { Config } from "../config";
+import { security } from "../http/api-security";
 import { errorResponses } from "../http-errors";
 import { requireUser } from "../users/account.routes";
 import { addShareToken } from "./share-cookie";
@@ -39,6 +40,8 @@ export const shareLinksRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: "createShareLink",
+        security: security.session,
         summary:
           "Creates a named share link of the logged-in user's profile (its url is shown once)",
         description:
@@ -57,6 +60,8 @@ export const shareLinksRoutes: FastifyPluginAsyncZod<{
     "/share-links",
     {
       schema: {
+        operationId: "listShareLinks",
+        security: security.session,
         summary: "The logged-in user's share links, newest first (without their addresses)",
         response: { 200: shareLinkListSchema, ...errors },
       },
@@ -68,6 +73,8 @@ export const shareLinksRoutes: FastifyPluginAsyncZod<{
     "/share-links/:id",
     {
       schema: {
+        operationId: "revokeShareLink",
+        security: security.session,
         summary: "Revokes a share link: every browser that opened it loses access at once",
         params: idParamsSchema,
         response: { 204: z.null(), ...errors },

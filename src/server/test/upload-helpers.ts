@@ -57,3 +57,24 @@ export function visitorCookie(response: { cookies: { name: string; value: string
   if (!cookie) throw new Error("no visitor cookie");
   return `${VISITOR_COOKIE}=${cookie.value}`;
 }
+
+/**
+ * POSTs `body` to the app over a real socket (the app listens on a free port): a body cut off
+ * mid-part reaches the multipart parser in the order a network gives it, which `inject` does not.
+ */
+export async function postOverSocket(
+  t: Pick<TestApp, "app">,
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ statusCode: number; body: string }> {
+  const address = t.app.server.listening
+    ? `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`
+    : await t.app.listen({ port: 0, host: "127.0.0.1" });
+  const response = await fetch(`${address}${url}`, {
+    method: "POST",
+    headers: { origin: address, ...headers },
+    body: new Uint8Array(body),
+  });
+  return { statusCode: response.status, body: await response.text() };
+}

@@ -10,6 +10,7 @@ import {
 } from "../../shared/schemas";
 import { clearSessionCookie, setSessionCookie } from "../auth/session.service";
 import type { Config } from "../config";
+import { security } from "../http/api-security";
 import { errorResponses, tooManyRequests, unauthorized } from "../http-errors";
 import type { AccountService } from "./account.service";
 
@@ -68,6 +69,8 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         }
       },
       schema: {
+        operationId: "updateCurrentUser",
+        security: security.session,
         summary:
           "Changes the logged-in user's display name and/or email (a new email needs currentPassword; 409 when another account uses it)",
         body: updateAccountBodySchema,
@@ -83,6 +86,8 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       config: { rateLimit: perIp },
       preHandler: limitPerAccount,
       schema: {
+        operationId: "changePassword",
+        security: security.session,
         summary:
           "Changes the password with the current one; every other session ends, this browser gets a new one",
         body: changePasswordBodySchema,
@@ -106,6 +111,8 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       config: { rateLimit: perIp },
       preHandler: limitPerAccount,
       schema: {
+        operationId: "deleteCurrentUser",
+        security: security.session,
         summary:
           "Deletes the account with its memories, their comments, all their audio and its sessions (needs the typed word and currentPassword)",
         body: deleteAccountBodySchema,

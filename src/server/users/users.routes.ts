@@ -6,6 +6,7 @@ import {
   userSchema,
   visibilityBodySchema,
 } from "../../shared/schemas";
+import { security } from "../http/api-security";
 import { notFound, unauthorized } from "../http-errors";
 import type { UsersService } from "./users.service";
 
@@ -17,6 +18,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     "/user/visibility",
     {
       schema: {
+        operationId: "setProfileVisibility",
+        security: security.session,
         summary: "Makes the logged-in user's profile public or private",
         body: visibilityBodySchema,
         response: { 200: userSchema, 400: errorResponseSchema, 401: errorResponseSchema },
@@ -34,6 +37,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     "/users/:username",
     {
       schema: {
+        operationId: "getProfile",
+        security: security.optionalSession,
         summary: "A profile; 404 when it does not exist or is private to the viewer",
         params: z.object({ username: z.string().min(1).max(200) }),
         response: { 200: publicProfileSchema, 404: errorResponseSchema },

@@ -1,3 +1,4 @@
+import { can, type ProfileFacts } from "../../shared/authorization";
 import type { PublicProfile, User } from "../../shared/schemas";
 import type { Viewer } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
@@ -18,14 +19,13 @@ export function toPublicProfile(row: UserRow): PublicProfile {
   };
 }
 
-/** Public, or the viewer's own, or opened to this browser by a live share link (ADR 0019). */
+/** What the authorization rules read of an account. */
+export function profileFacts(row: UserRow): ProfileFacts {
+  return { id: row.id, isPublic: Number(row.is_public) === 1 };
+}
+
 function visible(row: UserRow | undefined, viewer: Viewer): row is UserRow {
-  return (
-    row !== undefined &&
-    (Number(row.is_public) === 1 ||
-      row.id === viewer.userId ||
-      (viewer.sharedOwnerIds?.includes(row.id) ?? false))
-  );
+  return row !== undefined && can(viewer, "profile.view", profileFacts(row));
 }
 
 /**
@@ -40,13 +40,19 @@ export class UsersService {
     const row = await this.users.findByUsername(username);
     if (!visible(row, viewer)) return null;
     const sharedWithYou =
-      row.id !== viewer.userId && (viewer.sharedOwnerIds?.includes(row.id) ?? false);
+      !can(viewer, "profile.manage", row) && (viewer.sharedOwnerIds?.includes(row.id) ?? false);
     return { ...toPublicProfile(row), sharedWithYou };
   }
 
   /** Whether the user `userId` exists and `viewer` may see their profile. */
   async isVisibleTo(userId: string, viewer: Viewer): Promise<boolean> {
     return visible(await this.users.findById(userId), viewer);
+  }
+
+  /** What the authorization rules read of the account `userId`; undefined when it is gone. */
+  async profileFacts(userId: string): Promise<ProfileFacts | undefined> {
+    const row = await this.users.findById(userId);
+    return row && profileFacts(row);
   }
 
   /** Every account with when it was made, by username (for the operator, never the API). */

@@ -19,7 +19,7 @@ function ToastOnMount({ title }: { title: string }) {
 }
 
 describe("Toaster", () => {
-  it("shows a toast raised between its render and its effects (a lazily loaded Toaster)", () => {
+  it("shows a toast raised between its render and its effects", () => {
     render(
       <>
         <Toaster />
@@ -29,7 +29,7 @@ describe("Toaster", () => {
     expect(screen.getByText("Raised while mounting")).toBeInTheDocument();
   });
 
-  it("shows a toast raised before it was rendered (its code still loading)", () => {
+  it("shows a toast raised before it was rendered", () => {
     act(() => {
       toast({ title: "Raised while loading" });
     });

@@ -68,7 +68,7 @@ const currentToasts = () => toasts;
 
 /**
  * The toasts shown now. Read through React's external-store hook, so a toast raised after the
- * Toaster rendered but before it subscribed (as when its code arrives after the first paint) is
+ * Toaster rendered but before it subscribed (a toast raised in a sibling's layout effect) is
  * not missed.
  */
 export function useToasts(): ToastItem[] {

@@ -1,4 +1,5 @@
 import { MESSAGES } from "../../../shared/messages";
+import { commentSchema } from "../../../shared/schemas";
 import { toast } from "../../components/ui/use-toast";
 import { ApiError, errorMessage, requestJson } from "../../lib/api-client";
 import { type Finisher, PermanentError } from "../../lib/upload-queue";
@@ -13,15 +14,10 @@ export interface CommentMeta {
 export const finishComment: Finisher = async (upload) => {
   const meta = upload.meta as CommentMeta;
   try {
-    const comment = await requestJson(
-      "POST",
-      commentsPath(meta.memoryId),
-      (r) => r.commentResponse,
-      {
-        commenterName: meta.commenterName,
-        audioUrl: upload.url,
-      },
-    );
+    const comment = await requestJson("POST", commentsPath(meta.memoryId), commentSchema, {
+      commenterName: meta.commenterName,
+      audioUrl: upload.url,
+    });
     toast({ title: MESSAGES.commentAdded });
     return comment;
   } catch (error) {

@@ -16,6 +16,7 @@ import {
 } from "../ai";
 import { splitAudio } from "../audio-split";
 import { PROMPTS } from "../prompts";
+import { cleanProviderText } from "../provider-text";
 
 /** OpenAI's upload limit for transcription. */
 export const TRANSCRIPTION_MAX_BYTES = 25 * 1024 * 1024;
@@ -192,8 +193,16 @@ export class OpenAiTextModel implements TextModel {
           options,
         );
         const parsed = tagsResponse.safeParse(json);
-        // Some models answer a bare array despite the instruction; accept it, validate either way.
-        return validateGeneratedTags(parsed.success ? parsed.data.tags : json);
+        // Some models answer a bare array despite the instruction; accept it, validate either way,
+        // once control characters are out (they are the model's noise, not the tag's words).
+        const tags = parsed.success ? parsed.data.tags : json;
+        return validateGeneratedTags(
+          Array.isArray(tags)
+            ? tags.map((tag) =>
+                typeof tag === "string" ? cleanProviderText(tag, { lines: false }) : tag,
+              )
+            : tags,
+        );
       },
       options.signal,
     );

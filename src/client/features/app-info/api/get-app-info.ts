@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { appInfoSchema } from "../../../../shared/schemas";
 import { getJson } from "../../../lib/api-client";
 
 export const APP_INFO_PATH = "/api/app-info";
@@ -7,7 +8,7 @@ export const APP_INFO_PATH = "/api/app-info";
 export const appInfoQueryOptions = () =>
   queryOptions({
     queryKey: ["app-info"],
-    queryFn: () => getJson(APP_INFO_PATH, (r) => r.appInfoResponse),
+    queryFn: () => getJson(APP_INFO_PATH, appInfoSchema),
   });
 
 export function useAppInfo() {

@@ -1,6 +1,6 @@
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { SESSION_USER_SCRIPT_ID } from "../../../../shared/constants";
-import type { User } from "../../../../shared/schemas";
+import { type User, userSchema } from "../../../../shared/schemas";
 import { getJson } from "../../../lib/api-client";
 
 export const USER_PATH = "/api/user";
@@ -25,7 +25,7 @@ export function embeddedSessionUser(): User | null | undefined {
 export const userQueryOptions = () =>
   queryOptions({
     queryKey: userKeys.session,
-    queryFn: () => getJson(USER_PATH, (r) => r.userResponse, { on401: "returnNull" }),
+    queryFn: () => getJson(USER_PATH, userSchema, { on401: "returnNull" }),
     initialData: embeddedSessionUser,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,

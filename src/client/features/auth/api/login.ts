@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { LoginBody, User } from "../../../../shared/schemas";
+import { type LoginBody, type User, userSchema } from "../../../../shared/schemas";
 import { requestJson } from "../../../lib/api-client";
 import { refreshSession } from "./get-user";
 
 export async function login(body: LoginBody): Promise<User> {
-  return requestJson("POST", "/api/login", (r) => r.userResponse, body);
+  return requestJson("POST", "/api/login", userSchema, body);
 }
 
 export function useLogin() {

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RegisterBody, User } from "../../../../shared/schemas";
+import { type RegisterBody, type User, userSchema } from "../../../../shared/schemas";
 import { requestJson } from "../../../lib/api-client";
 import { refreshSession } from "./get-user";
 
 export async function register(body: RegisterBody): Promise<User> {
-  return requestJson("POST", "/api/register", (r) => r.userResponse, body);
+  return requestJson("POST", "/api/register", userSchema, body);
 }
 
 export function useRegister() {

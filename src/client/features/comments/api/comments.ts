@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { commentListSchema } from "../../../../shared/schemas";
 import { getJson } from "../../../lib/api-client";
 
 export function commentsPath(memoryId: string): string {
@@ -16,7 +17,7 @@ export const commentKeys = { list: (memoryId: string) => ["comments", memoryId] 
 export const commentsQueryOptions = (memoryId: string) =>
   queryOptions({
     queryKey: commentKeys.list(memoryId),
-    queryFn: () => getJson(commentsPath(memoryId), (r) => r.commentListResponse),
+    queryFn: () => getJson(commentsPath(memoryId), commentListSchema),
     refetchInterval: (query) =>
       query.state.data?.some((comment) => comment.status === "processing") ? 1500 : false,
   });

@@ -1,20 +1,14 @@
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import { Card } from "../../../components/ui/card";
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import { HomeMemories } from "../../memories/components/home-memories";
+import { UnclaimedRecordings } from "../../memories/components/unclaimed-recordings";
 import { StartFromPhoto } from "../../photos/components/start-from-photo";
 import { PendingRecordings } from "../../recorder/components/pending-recordings";
 import { Recorder } from "../../recorder/components/recorder";
 import { QuestionPrompt, useHomeQuestion } from "../../reminders/components/question-prompt";
 import { WeeklyReminderOfferAfterSave } from "../../reminders/components/weekly-reminder-offer-after-save";
-
-// What this browser recorded without an account: rare, so kept out of the first download.
-const UnclaimedRecordings = lazy(() =>
-  import("../../memories/components/unclaimed-recordings").then((m) => ({
-    default: m.UnclaimedRecordings,
-  })),
-);
 
 export function HomePage() {
   useDocumentTitle();
@@ -47,9 +41,7 @@ export function HomePage() {
         <WeeklyReminderOfferAfterSave />
       </div>
       <PendingRecordings />
-      <Suspense fallback={null}>
-        <UnclaimedRecordings />
-      </Suspense>
+      <UnclaimedRecordings />
       <HomeMemories />
     </div>
   );

@@ -1,4 +1,5 @@
 import { keepPreviousData, type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
+import { memoryPageSchema, memoryYearsSchema } from "../../../../shared/schemas";
 import { getJson } from "../../../lib/api-client";
 import { memoriesListUrl, memoryKeys } from "./memory-keys";
 
@@ -19,7 +20,7 @@ export async function invalidateMemoryLists(queryClient: QueryClient): Promise<v
 export const ownMemoriesQueryOptions = (page: number, q: string) =>
   queryOptions({
     queryKey: memoryKeys.own(page, q),
-    queryFn: () => getJson(memoriesListUrl({ page, q }), (r) => r.memoryPageResponse),
+    queryFn: () => getJson(memoriesListUrl({ page, q }), memoryPageSchema),
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
       query.state.data?.items.some((memory) => memory.status === "processing")
@@ -36,7 +37,7 @@ export function useMemories(options: { page: number; search: string }) {
 export const profileMemoriesQueryOptions = (username: string, page: number, q: string) =>
   queryOptions({
     queryKey: memoryKeys.profile(username, page, q),
-    queryFn: () => getJson(memoriesListUrl({ username, page, q }), (r) => r.memoryPageResponse),
+    queryFn: () => getJson(memoriesListUrl({ username, page, q }), memoryPageSchema),
     placeholderData: keepPreviousData,
   });
 
@@ -49,6 +50,6 @@ export const memoryYearsQueryOptions = (username: string | undefined, total: num
   queryOptions({
     queryKey: memoryKeys.years(username, total),
     queryFn: () =>
-      getJson(memoriesListUrl({ username, page: 1, q: "" }, "years"), (r) => r.memoryYearsResponse),
+      getJson(memoriesListUrl({ username, page: 1, q: "" }, "years"), memoryYearsSchema),
     enabled: total !== undefined && total > 0,
   });

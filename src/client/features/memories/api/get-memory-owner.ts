@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { memoryOwnerSchema } from "../../../../shared/schemas";
 import { getJson } from "../../../lib/api-client";
 import { memoryKeys, memoryUrl } from "./memory-keys";
 
@@ -6,7 +7,7 @@ import { memoryKeys, memoryUrl } from "./memory-keys";
 export const memoryOwnerQueryOptions = (id: string) =>
   queryOptions({
     queryKey: memoryKeys.owner(id),
-    queryFn: () => getJson(`${memoryUrl(id)}/owner`, (r) => r.memoryOwnerResponse),
+    queryFn: () => getJson(`${memoryUrl(id)}/owner`, memoryOwnerSchema),
   });
 
 export function useMemoryOwner(id: string) {

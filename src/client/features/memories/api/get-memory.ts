@@ -1,6 +1,6 @@
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { PAGE_MEMORY_OWNER_SCRIPT_ID, PAGE_MEMORY_SCRIPT_ID } from "../../../../shared/constants";
-import type { Memory, MemoryOwner } from "../../../../shared/schemas";
+import { type Memory, type MemoryOwner, memorySchema } from "../../../../shared/schemas";
 import { getJson } from "../../../lib/api-client";
 import { memoryKeys, memoryUrl } from "./memory-keys";
 
@@ -8,7 +8,7 @@ import { memoryKeys, memoryUrl } from "./memory-keys";
 export const memoryQueryOptions = (id: string) =>
   queryOptions({
     queryKey: memoryKeys.detail(id),
-    queryFn: () => getJson(memoryUrl(id), (r) => r.memoryResponse),
+    queryFn: () => getJson(memoryUrl(id), memorySchema),
     // While the server processes it (e.g. after Retry), follow its stages until it settles.
     refetchInterval: (query) => (query.state.data?.status === "processing" ? 1500 : false),
   });

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { unclaimedMemoriesSchema } from "../../../../shared/schemas";
 import { getJson } from "../../../lib/api-client";
 import { PROCESSING_REFRESH_MS } from "./get-memories";
 import { memoryKeys, UNCLAIMED_URL } from "./memory-keys";
@@ -10,7 +11,7 @@ import { memoryKeys, UNCLAIMED_URL } from "./memory-keys";
 export const unclaimedQueryOptions = () =>
   queryOptions({
     queryKey: memoryKeys.unclaimed(),
-    queryFn: () => getJson(UNCLAIMED_URL, (r) => r.unclaimedMemoriesResponse),
+    queryFn: () => getJson(UNCLAIMED_URL, unclaimedMemoriesSchema),
   });
 
 /** The unclaimed memories, refreshed while one is still processing. */

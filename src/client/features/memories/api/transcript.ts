@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Memory } from "../../../../shared/schemas";
+import { type Memory, memorySchema } from "../../../../shared/schemas";
+import { retranscribeCountSchema, transcriptInfoSchema } from "../../../../shared/transcript";
 import { apiRequest, getJson, requestJson } from "../../../lib/api-client";
 import { memoryKeys, memoryUrl } from "./memory-keys";
 
@@ -10,7 +11,7 @@ export const captionsUrl = (id: string) => `${memoryUrl(id)}/captions.vtt`;
 export const transcriptQueryOptions = (id: string) =>
   queryOptions({
     queryKey: memoryKeys.transcript(id),
-    queryFn: () => getJson(`${memoryUrl(id)}/transcript`, (r) => r.transcriptInfoResponse),
+    queryFn: () => getJson(`${memoryUrl(id)}/transcript`, transcriptInfoSchema),
   });
 
 export function useTranscript(id: string, enabled = true) {
@@ -19,16 +20,12 @@ export function useTranscript(id: string, enabled = true) {
 
 /** POST /api/memories/{id}/retranscribe: the memory, back in processing at transcription. */
 export function retranscribeMemory(id: string): Promise<Memory> {
-  return requestJson("POST", `${memoryUrl(id)}/retranscribe`, (r) => r.memoryResponse);
+  return requestJson("POST", `${memoryUrl(id)}/retranscribe`, memorySchema);
 }
 
 /** POST .../proposed-transcript/accept: the new transcription replaces the owner's edit. */
 export function acceptProposedTranscript(id: string): Promise<Memory> {
-  return requestJson(
-    "POST",
-    `${memoryUrl(id)}/proposed-transcript/accept`,
-    (r) => r.memoryResponse,
-  );
+  return requestJson("POST", `${memoryUrl(id)}/proposed-transcript/accept`, memorySchema);
 }
 
 /** POST .../proposed-transcript/dismiss: the owner keeps their transcript. */
@@ -42,10 +39,10 @@ const RETRANSCRIBE_URL = "/api/memories/retranscribe";
 export const retranscribableQueryOptions = () =>
   queryOptions({
     queryKey: memoryKeys.retranscribable(),
-    queryFn: async () => (await getJson(RETRANSCRIBE_URL, (r) => r.countResponse)).count,
+    queryFn: async () => (await getJson(RETRANSCRIBE_URL, retranscribeCountSchema)).count,
   });
 
 /** POST /api/memories/retranscribe: queues all of them; how many were. */
 export async function retranscribeAll(): Promise<number> {
-  return (await requestJson("POST", RETRANSCRIBE_URL, (r) => r.countResponse)).count;
+  return (await requestJson("POST", RETRANSCRIBE_URL, retranscribeCountSchema)).count;
 }

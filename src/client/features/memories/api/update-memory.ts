@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Memory, MemoryUpdateBody } from "../../../../shared/schemas";
+import { type Memory, type MemoryUpdateBody, memorySchema } from "../../../../shared/schemas";
 import { requestJson } from "../../../lib/api-client";
 import { invalidateMemoryLists } from "./get-memories";
 import { memoryKeys, memoryUrl } from "./memory-keys";
@@ -24,7 +24,7 @@ export function useUpdateMemory() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, body }: { id: string; body: MemoryUpdateBody }) => {
-      return requestJson("PUT", memoryUrl(id), (r) => r.memoryResponse, body);
+      return requestJson("PUT", memoryUrl(id), memorySchema, body);
     },
     onSuccess: async (memory) => {
       queryClient.setQueryData(memoryKeys.detail(memory.id), memory);

@@ -1,7 +1,7 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { attachOfferDescription, MESSAGES, recordingsAdded } from "../../../../shared/messages";
-import type { UnclaimedMemory } from "../../../../shared/schemas";
+import { type UnclaimedMemory, unclaimedMemoriesSchema } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import {
   Dialog,
@@ -26,7 +26,7 @@ export function AttachOffer({ onDone }: { onDone: () => void }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, when logged in
   useEffect(() => {
     // Asked directly, not through the query cache: a list refresh after a claim cancels queries.
-    void getJson(UNCLAIMED_URL, (r) => r.unclaimedMemoriesResponse)
+    void getJson(UNCLAIMED_URL, unclaimedMemoriesSchema)
       .then(({ items }) => {
         const offered = items.filter((memory) => !isClaimReserved(memory.id));
         if (offered.length > 0) setMemories(offered);

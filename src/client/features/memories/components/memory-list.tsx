@@ -10,12 +10,10 @@ import { PageLoading } from "../../../components/ui/page-loading";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { PhotoCover } from "../../photos/components/photo-cover";
 import { STAGE_NOTICES } from "../processing/processing-api";
+import { FailedMemoryActions } from "./failed-memory-actions";
 import { PageButtons } from "./page-buttons";
 import { PlayInPlaceButton } from "./play-in-place";
 
-const FailedMemoryActions = lazy(() =>
-  import("./failed-memory-actions").then((m) => ({ default: m.FailedMemoryActions })),
-);
 const EditMemoryDialog = lazy(() =>
   import("./edit-memory-dialog").then((m) => ({ default: m.EditMemoryDialog })),
 );
@@ -103,9 +101,7 @@ export function MemoryList({
               ) : null}
             </Link>
             {isOwner(memory) && memory.status === "failed" ? (
-              <Suspense fallback={null}>
-                <FailedMemoryActions memory={memory} />
-              </Suspense>
+              <FailedMemoryActions memory={memory} />
             ) : null}
             {isOwner(memory) && isEditable(memory) ? (
               <Button

@@ -11,7 +11,7 @@ import { toast } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { useDocumentTitle } from "../../../lib/use-document-title";
-import { useUser } from "../../auth/api/get-user";
+import { useCan } from "../../auth/api/use-can";
 import { MemoryPhotos } from "../../photos/components/memory-photos";
 import { useDeleteMemory } from "../api/delete-memory";
 import { useMemory } from "../api/get-memory";
@@ -45,7 +45,7 @@ export function MemoryPage({
   comments?: (memoryId: string, isOwner: boolean) => ReactNode;
 }) {
   const [, navigate] = useLocation();
-  const { data: user } = useUser();
+  const may = useCan();
   const memory = useMemory(id);
   const owner = useMemoryOwner(id).data?.owner;
   const remove = useDeleteMemory();
@@ -79,7 +79,7 @@ export function MemoryPage({
     return <NotFound message={MESSAGES.failedFetchMemory} title={MESSAGES.failedFetchMemory} />;
   }
   const data = memory.data;
-  const isOwner = Boolean(user) && data.user_id === user?.id;
+  const isOwner = may("memory.edit", data);
 
   const onDelete = async () => {
     try {

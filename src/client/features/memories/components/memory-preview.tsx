@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { PageLoading } from "../../../components/ui/page-loading";
-import { useUser } from "../../auth/api/get-user";
+import { useCan } from "../../auth/api/use-can";
 import { memoryQueryOptions } from "../api/get-memory";
 import { memoryOwnerQueryOptions } from "../api/get-memory-owner";
 import { MemoryOwnerLink, ownerProfilePath } from "./memory-owner";
@@ -19,11 +19,11 @@ const PLAYER_PLACE = "h-16";
  * The page replaces it with the player, scores, tags and comments.
  */
 export function MemoryPreview({ id }: { id: string }) {
-  const { data: user } = useUser();
+  const may = useCan();
   const { data: memory } = useQuery(memoryQueryOptions(id));
   const owner = useQuery(memoryOwnerQueryOptions(id)).data?.owner;
   // The owner's page has more above the words (delete, regenerate): a preview would jump.
-  if (memory?.status !== "saved" || (user && user.id === memory.user_id)) {
+  if (memory?.status !== "saved" || may("memory.edit", memory)) {
     return <PageLoading />;
   }
   return (

@@ -2,6 +2,7 @@ import { BookOpen, Download } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
+import { useCan } from "../../auth/api/use-can";
 import { useBackupDownload } from "../api/backup-memories";
 import { useMemories } from "../api/get-memories";
 import { MemoryList } from "./memory-list";
@@ -14,7 +15,8 @@ const MemoryBookDialog = lazy(() =>
 );
 
 /** Home, logged in: the memory book, Backup Memories, the search box and 'Recent Memories'. */
-export function OwnMemories({ userId }: { userId: string }) {
+export function OwnMemories() {
+  const may = useCan();
   // Page and search live in the URL (/?page=2&q=beach): they survive Back and reload.
   const { page, search, setPage, setSearch } = useListParams();
   const backup = useBackupDownload();
@@ -52,7 +54,7 @@ export function OwnMemories({ userId }: { userId: string }) {
         error={memories.error ? MESSAGES.failedFetchMemories : null}
         page={page}
         onPage={setPage}
-        isOwner={(memory) => memory.user_id === userId}
+        isOwner={(memory) => may("memory.edit", memory)}
         search={search}
         empty={
           <>

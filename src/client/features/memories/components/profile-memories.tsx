@@ -1,6 +1,6 @@
 import { MESSAGES } from "../../../../shared/messages";
 import { ApiError } from "../../../lib/api-client";
-import { useUser } from "../../auth/api/get-user";
+import { useCan } from "../../auth/api/use-can";
 import { useProfileMemories } from "../api/get-memories";
 import { MemoryList } from "./memory-list";
 import { SearchBox } from "./search-box";
@@ -9,7 +9,7 @@ import { YearNavigator } from "./year-navigator";
 
 /** A profile's shared memories with search, 15 per page, and the edit dialog for the owner. */
 export function ProfileMemories({ username, isOwner }: { username: string; isOwner: boolean }) {
-  const { data: user } = useUser();
+  const may = useCan();
   // Page and search live in the URL (/profile/nana?page=2&q=sea): they survive Back and reload.
   const { page, search, setPage, setSearch } = useListParams();
   const memories = useProfileMemories({ username, page, search });
@@ -37,7 +37,7 @@ export function ProfileMemories({ username, isOwner }: { username: string; isOwn
         error={memories.error ? failed : null}
         page={page}
         onPage={setPage}
-        isOwner={(memory) => Boolean(user) && memory.user_id === user?.id}
+        isOwner={(memory) => may("memory.edit", memory)}
         search={search}
         empty={search.trim() ? <p>{MESSAGES.noMemoriesFound}</p> : <p>{MESSAGES.profileEmpty}</p>}
       />

@@ -4,6 +4,7 @@ import { MESSAGES } from "../../../../shared/messages";
 import { toast } from "../../../components/ui/use-toast";
 import { useUser } from "../../auth/api/get-user";
 import { invalidateMemoryLists } from "../api/get-memories";
+import { claimMemories } from "./claim-memories";
 import { releaseClaim, reserveClaim } from "./claim-reservations";
 import { celebrate } from "./confetti";
 import { onMemoryFailed, onMemorySaved, onSaveToAccountRequested } from "./memory-saved-events";
@@ -68,8 +69,6 @@ export function MemorySavedEffects() {
     current.current = null;
     setToClaimState(null);
     try {
-      // Loaded when an account is made, not with the first page.
-      const { claimMemories } = await import("./claim-memories");
       const { claimed } = await claimMemories(queryClient, [memoryId]);
       if (claimed.length === 1) {
         toast({ title: MESSAGES.accountSaved });

@@ -1,5 +1,10 @@
 import { MESSAGES } from "../../../../shared/messages";
-import type { Memory, PipelineStage, ProcessMemoryBody } from "../../../../shared/schemas";
+import {
+  type Memory,
+  memorySchema,
+  type PipelineStage,
+  type ProcessMemoryBody,
+} from "../../../../shared/schemas";
 import { getJson, requestJson } from "../../../lib/api-client";
 import { memoryUrl } from "../api/memory-keys";
 
@@ -20,17 +25,17 @@ export const STAGE_ORDER = Object.keys(STAGE_NOTICES) as PipelineStage[];
 
 /** POST /api/memories/process: the memory, in state 'processing' (or as it is, when sent again). */
 export async function startProcessing(body: ProcessMemoryBody): Promise<Memory> {
-  return requestJson("POST", "/api/memories/process", (r) => r.memoryResponse, body);
+  return requestJson("POST", "/api/memories/process", memorySchema, body);
 }
 
 /** GET /api/memories/{id}: polled for progress. */
 export async function fetchMemory(id: string): Promise<Memory> {
-  return getJson(memoryUrl(id), (r) => r.memoryResponse);
+  return getJson(memoryUrl(id), memorySchema);
 }
 
 /** POST /api/memories/{id}/retry: resumes a failed memory at the stage that failed. */
 export async function retryProcessing(id: string): Promise<Memory> {
-  return requestJson("POST", `${memoryUrl(id)}/retry`, (r) => r.memoryResponse);
+  return requestJson("POST", `${memoryUrl(id)}/retry`, memorySchema);
 }
 
 /**
@@ -38,10 +43,10 @@ export async function retryProcessing(id: string): Promise<Memory> {
  * its summary, title, scores and tags are made again from its transcript.
  */
 export async function regenerateMemory(id: string): Promise<Memory> {
-  return requestJson("POST", `${memoryUrl(id)}/regenerate`, (r) => r.memoryResponse);
+  return requestJson("POST", `${memoryUrl(id)}/regenerate`, memorySchema);
 }
 
 /** POST /api/memories/{id}/claim: attaches a memory recorded while logged out to the new account. */
 export async function claimMemory(id: string): Promise<Memory> {
-  return requestJson("POST", `${memoryUrl(id)}/claim`, (r) => r.memoryResponse);
+  return requestJson("POST", `${memoryUrl(id)}/claim`, memorySchema);
 }

@@ -1,5 +1,5 @@
 import { PHOTO_FIELD } from "../../../../shared/photos";
-import type { Photo } from "../../../../shared/schemas";
+import { type Photo, photoSchema } from "../../../../shared/schemas";
 import { sendParsed } from "../../../lib/api-client";
 
 export function photosUrl(memoryId: string): string {
@@ -12,6 +12,6 @@ export async function addPhoto(memoryId: string, file: Blob): Promise<Photo> {
   form.append(PHOTO_FIELD, file);
   return sendParsed(
     () => fetch(photosUrl(memoryId), { method: "POST", body: form, credentials: "include" }),
-    (r) => r.photoResponse,
+    photoSchema,
   );
 }

@@ -1,5 +1,5 @@
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Memory, Photo } from "../../../../shared/schemas";
+import { type Memory, type Photo, photoListSchema } from "../../../../shared/schemas";
 import { apiRequest, requestJson } from "../../../lib/api-client";
 import { invalidateMemoryLists } from "../../memories/api/get-memories";
 import { memoryKeys } from "../../memories/api/memory-keys";
@@ -32,7 +32,7 @@ export function useReorderPhotos(memoryId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (ids: string[]) =>
-      requestJson("PUT", photosUrl(memoryId), (r) => r.photoListResponse, { ids }),
+      requestJson("PUT", photosUrl(memoryId), photoListSchema, { ids }),
     onSuccess: async ({ photos }) => {
       queryClient.setQueryData<Memory>(memoryKeys.detail(memoryId), (memory) =>
         memory ? { ...memory, photos } : memory,

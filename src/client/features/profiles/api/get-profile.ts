@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { publicProfileSchema } from "../../../../shared/schemas";
 import { getJson } from "../../../lib/api-client";
 
 export const profilePath = (username: string) => `/api/users/${encodeURIComponent(username)}`;
@@ -9,7 +10,7 @@ export const profileKeys = { detail: (username: string) => ["profiles", username
 export const profileQueryOptions = (username: string) =>
   queryOptions({
     queryKey: profileKeys.detail(username),
-    queryFn: () => getJson(profilePath(username), (r) => r.publicProfileResponse),
+    queryFn: () => getJson(profilePath(username), publicProfileSchema),
   });
 
 export function useProfile(username: string) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { User, VisibilityBody } from "../../../../shared/schemas";
+import { type User, userSchema, type VisibilityBody } from "../../../../shared/schemas";
 import { requestJson } from "../../../lib/api-client";
 import { userKeys } from "../../auth/api/get-user";
 import { profileKeys } from "./get-profile";
 
 export async function updateVisibility(body: VisibilityBody): Promise<User> {
-  return requestJson("POST", "/api/user/visibility", (r) => r.userResponse, body);
+  return requestJson("POST", "/api/user/visibility", userSchema, body);
 }
 
 /** Spec 4: the cached user is updated on success. */

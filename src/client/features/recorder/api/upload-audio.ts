@@ -1,4 +1,4 @@
-import type { UploadResponse } from "../../../../shared/schemas";
+import { type UploadResponse, uploadResponseSchema } from "../../../../shared/schemas";
 import { sendParsed } from "../../../lib/api-client";
 
 const UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
@@ -22,6 +22,6 @@ export async function uploadAudio(
         // A stalled connection must fail (and be retried) rather than hang; slow links get long enough.
         signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
       }),
-    (r) => r.uploadResponse,
+    uploadResponseSchema,
   );
 }

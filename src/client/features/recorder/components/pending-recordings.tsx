@@ -1,10 +1,5 @@
-import { lazy, Suspense } from "react";
 import { usePendingRecordings } from "../../../lib/upload-queue-context";
-
-// Loaded only when a recording waits, keeping the home page's first download small.
-const PendingRecordingsList = lazy(() =>
-  import("./pending-recordings-list").then((m) => ({ default: m.PendingRecordingsList })),
-);
+import { PendingRecordingsList } from "./pending-recordings-list";
 
 /**
  * Recordings kept in this browser whose upload (or a later step) failed, with Retry. They are also
@@ -13,9 +8,5 @@ const PendingRecordingsList = lazy(() =>
 export function PendingRecordings() {
   const waiting = usePendingRecordings().some((item) => item.attempts > 0 || item.stuck);
   if (!waiting) return null;
-  return (
-    <Suspense fallback={null}>
-      <PendingRecordingsList />
-    </Suspense>
-  );
+  return <PendingRecordingsList />;
 }

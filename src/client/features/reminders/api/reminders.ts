@@ -1,6 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CURRENT_QUESTION_SCRIPT_ID } from "../../../../shared/constants";
-import type { CurrentQuestion, ReminderSettingsBody } from "../../../../shared/reminders";
+import {
+  type CurrentQuestion,
+  currentQuestionSchema,
+  type ReminderSettingsBody,
+  reminderSettingsSchema,
+} from "../../../../shared/reminders";
 import { apiRequest, getJson, requestJson } from "../../../lib/api-client";
 
 export const REMINDERS_PATH = "/api/reminders";
@@ -12,7 +17,7 @@ export const reminderKeys = { settings: ["reminders"] as const, question: ["ques
 export const remindersQueryOptions = () =>
   queryOptions({
     queryKey: reminderKeys.settings,
-    queryFn: () => getJson(REMINDERS_PATH, (r) => r.reminderSettingsResponse),
+    queryFn: () => getJson(REMINDERS_PATH, reminderSettingsSchema),
   });
 
 export function useReminders(enabled = true) {
@@ -24,7 +29,7 @@ export function useSaveReminders() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ReminderSettingsBody) =>
-      requestJson("PUT", REMINDERS_PATH, (r) => r.reminderSettingsResponse, body),
+      requestJson("PUT", REMINDERS_PATH, reminderSettingsSchema, body),
     onSuccess: (settings) => queryClient.setQueryData(reminderKeys.settings, settings),
   });
 }
@@ -50,7 +55,7 @@ export function takeEmbeddedQuestion(): CurrentQuestion | undefined {
 export const currentQuestionQueryOptions = () =>
   queryOptions({
     queryKey: reminderKeys.question,
-    queryFn: () => getJson(QUESTION_PATH, (r) => r.currentQuestionResponse),
+    queryFn: () => getJson(QUESTION_PATH, currentQuestionSchema),
     initialData: takeEmbeddedQuestion,
   });
 
@@ -63,7 +68,7 @@ export function useNextQuestion() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (position: number) =>
-      requestJson("POST", `${QUESTION_PATH}/next`, (r) => r.currentQuestionResponse, { position }),
+      requestJson("POST", `${QUESTION_PATH}/next`, currentQuestionSchema, { position }),
     onSuccess: (next) => queryClient.setQueryData(reminderKeys.question, next),
   });
 }

@@ -1,22 +1,12 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import type { Memory } from "../../../../shared/schemas";
 import { onMemorySaved } from "../../memories/processing/memory-saved-events";
+import { WeeklyReminderOffer } from "./weekly-reminder-offer";
 
-const WeeklyReminderOffer = lazy(() =>
-  import("./weekly-reminder-offer").then((m) => ({ default: m.WeeklyReminderOffer })),
-);
-
-/**
- * The weekly reminder offer, whose code is fetched only once an account's memory is saved on this
- * page (the only time it may be made), not with every visit.
- */
+/** The weekly reminder offer, made once an account's memory is saved on this page. */
 export function WeeklyReminderOfferAfterSave() {
   const [saved, setSaved] = useState<Memory | null>(null);
   useEffect(() => onMemorySaved(setSaved), []);
   if (!saved?.user_id) return null;
-  return (
-    <Suspense fallback={null}>
-      <WeeklyReminderOffer saved={saved} />
-    </Suspense>
-  );
+  return <WeeklyReminderOffer saved={saved} />;
 }

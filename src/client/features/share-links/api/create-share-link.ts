@@ -1,10 +1,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CreatedShareLink, CreateShareLinkBody } from "../../../../shared/share-links";
+import {
+  type CreatedShareLink,
+  type CreateShareLinkBody,
+  createdShareLinkSchema,
+} from "../../../../shared/share-links";
 import { requestJson } from "../../../lib/api-client";
 import { SHARE_LINKS_PATH, shareLinkKeys } from "./get-share-links";
 
 export async function createShareLink(body: CreateShareLinkBody): Promise<CreatedShareLink> {
-  return requestJson("POST", SHARE_LINKS_PATH, (r) => r.createdShareLinkResponse, body);
+  return requestJson("POST", SHARE_LINKS_PATH, createdShareLinkSchema, body);
 }
 
 /** Makes a link (and mails it when an address is given); the list follows. */

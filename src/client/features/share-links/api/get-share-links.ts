@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { shareLinkListSchema } from "../../../../shared/share-links";
 import { getJson } from "../../../lib/api-client";
 
 export const SHARE_LINKS_PATH = "/api/share-links";
@@ -11,7 +12,7 @@ export const shareLinksQueryOptions = () =>
     queryKey: shareLinkKeys.all,
     // Read again whenever the Account page shows it: a memory book may have added its link.
     refetchOnMount: "always",
-    queryFn: () => getJson(SHARE_LINKS_PATH, (r) => r.shareLinkListResponse),
+    queryFn: () => getJson(SHARE_LINKS_PATH, shareLinkListSchema),
   });
 
 export function useShareLinks() {

@@ -1,0 +1,13 @@
+import { type Action, can, type Resource } from "../../../../shared/authorization";
+import { useUser } from "./get-user";
+
+/**
+ * The server's authorization rules, asked for the person using this browser, to decide what to
+ * show. The server decides again on every request; this only keeps controls from those who may
+ * not use them.
+ */
+export function useCan(): <A extends Action>(action: A, resource: Resource<A>) => boolean {
+  const { data: user } = useUser();
+  const actor = { userId: user?.id ?? null };
+  return (action, resource) => can(actor, action, resource);
+}
