@@ -95,7 +95,10 @@ describe.each(DATABASE_KINDS)("integrity under attack (%s)", (kind) => {
       audioUrl: attacker.url,
     });
     expect(reuse.statusCode).toBe(409);
-    expect(reuse.json()).toEqual({ message: ERROR_MESSAGES["audio.already_used"] });
+    expect(reuse.json()).toEqual({
+      code: "audio.already_used",
+      message: ERROR_MESSAGES["audio.already_used"],
+    });
 
     const deleted = await inject("DELETE", `/api/memories/${memory.id}`, owner.cookie);
     expect(deleted.statusCode).toBe(200);
@@ -113,7 +116,10 @@ describe.each(DATABASE_KINDS)("integrity under attack (%s)", (kind) => {
       audioUrl: mine.url,
     });
     expect(comment.statusCode).toBe(409);
-    expect(comment.json()).toEqual({ message: ERROR_MESSAGES["audio.already_used"] });
+    expect(comment.json()).toEqual({
+      code: "audio.already_used",
+      message: ERROR_MESSAGES["audio.already_used"],
+    });
   });
 
   it("2. concurrent uses of one upload make exactly one memory or comment (20 races)", async () => {

@@ -47,7 +47,15 @@ export function isValidGeneratedTag(tag: unknown): tag is string {
   return tag.split(" ").length <= MAX_TAG_WORDS;
 }
 
-/** Exactly 3 valid, distinct tags, or the spec's 'Invalid tag format'. */
+/** Generated tags that are not 3 valid, distinct ones: the spec's 'Invalid tag format'. */
+export class InvalidTagFormatError extends Error {
+  override name = "InvalidTagFormatError";
+  constructor() {
+    super(MESSAGES.invalidTagFormat);
+  }
+}
+
+/** Exactly 3 valid, distinct tags, or an InvalidTagFormatError ('Invalid tag format'). */
 export function validateGeneratedTags(value: unknown): string[] {
   if (
     !Array.isArray(value) ||
@@ -55,7 +63,7 @@ export function validateGeneratedTags(value: unknown): string[] {
     !value.every(isValidGeneratedTag) ||
     new Set(value).size !== value.length
   ) {
-    throw new Error(MESSAGES.invalidTagFormat);
+    throw new InvalidTagFormatError();
   }
   return [...value];
 }

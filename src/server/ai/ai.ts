@@ -75,8 +75,8 @@ export class AiError extends Error {
 }
 
 /**
- * Runs `work`, turning any failure into an AiError whose message starts with the spec's prefix;
- * once `signal` is aborted, the failure is the abort and `signal.reason` is thrown instead.
+ * Runs `work`, turning any failure into an AiError whose message starts with the spec's prefix
+ * (the original failure is its `cause`); once `signal` is aborted, the failure is the abort and `signal.reason` is thrown instead.
  */
 export async function withErrorPrefix<T>(
   prefix: string,
@@ -89,7 +89,7 @@ export async function withErrorPrefix<T>(
   } catch (error) {
     signal?.throwIfAborted();
     const reason = error instanceof Error ? error.message : String(error);
-    throw new AiError(reason.startsWith(prefix) ? reason : `${prefix}${reason}`);
+    throw new AiError(reason.startsWith(prefix) ? reason : `${prefix}${reason}`, { cause: error });
   }
 }
 

@@ -143,7 +143,7 @@ describe.each(DATABASE_KINDS)("accounts API on %s", (kind) => {
     it.each([
       ["missing username", { password: "secret1" }, /^body\.username$/],
       ["missing password", { username: "someone" }, /^body\.password$/],
-      ["short password", { username: "someone", password: "12345" }, /at least 6/],
+      ["short password", { username: "someone", password: "12345" }, /^body\.password$/],
       [
         "too long password",
         { username: "someone", password: "x".repeat(MAX_PASSWORD_LENGTH + 1) },

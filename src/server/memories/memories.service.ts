@@ -178,7 +178,7 @@ export class MemoriesService {
   async update(id: string, identity: Identity, body: MemoryUpdateBody): Promise<Memory> {
     await this.getOwnedRow(id, identity);
     const tags = normalizeTags(body.tags);
-    if (!tags) throw badRequest("memory.too_many_tags");
+    if (!tags) throw badRequest("memory.too_many_tags", undefined, "body.tags");
     const updated = await this.repo.update(id, {
       title: body.title.trim(),
       transcript: body.transcript,

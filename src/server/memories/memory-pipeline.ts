@@ -4,6 +4,7 @@ import { TEXT_MAX_LENGTH } from "../../shared/constants";
 import { MESSAGES, type ProcessingErrorCode } from "../../shared/messages";
 import {
   estimateDuration,
+  InvalidTagFormatError,
   normalizeScores,
   titleFromSummary,
   validateGeneratedTags,
@@ -49,9 +50,16 @@ class StageFailure extends Error {
   }
 }
 
-/** The code a stage's failure stores on the memory; the raw error goes to the log only. */
+/**
+ * The code a stage's failure stores on the memory; the raw error goes to the log only. Tags a
+ * provider made in the wrong format say so (`tag.invalid_format`), wherever they were checked.
+ */
 function failureCode(stage: PipelineStage, error: unknown): ProcessingErrorCode {
-  return error instanceof StageFailure ? error.code : `${stage}.failed`;
+  if (error instanceof StageFailure) return error.code;
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof InvalidTagFormatError) return "tag.invalid_format";
+  }
+  return `${stage}.failed`;
 }
 
 /** Where a stage's raw failure is written (the app's logger). */

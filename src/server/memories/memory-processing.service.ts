@@ -159,7 +159,7 @@ export class MemoryProcessingService {
     const upload = await this.uploads.findUploadForOwner(body.audioUrl, identity);
     if (!upload) throw badRequest("audio.not_yours");
     const tags = normalizeTags(body.tags ?? []);
-    if (!tags) throw badRequest("memory.too_many_tags");
+    if (!tags) throw badRequest("memory.too_many_tags", undefined, "body.tags");
     const row = await this.createOnUpload(upload.id, {
       userId: identity.userId,
       audioId: upload.id,

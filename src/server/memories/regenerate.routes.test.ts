@@ -162,7 +162,7 @@ describe.each(DATABASE_KINDS)("POST /api/memories/{id}/regenerate (%s)", (kind) 
     expect(failed).toMatchObject({
       status: "failed",
       stage: "summarize",
-      error: `${MESSAGES.summarizeFailedPrefix}${MESSAGES.noSummaryGenerated}`,
+      error: "summarize.failed",
       // What was there before is kept.
       summary: "Old title. Old summary.",
       transcript: MISHEARD,
@@ -177,7 +177,10 @@ describe.each(DATABASE_KINDS)("POST /api/memories/{id}/regenerate (%s)", (kind) 
     const memory = await saved(owner.user.id, "   ");
     const response = await regenerate(memory.id, owner.cookie);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: ERROR_MESSAGES["memory.no_transcript"] });
+    expect(response.json()).toEqual({
+      code: "memory.no_transcript",
+      message: ERROR_MESSAGES["memory.no_transcript"],
+    });
     expect(await repo.findById(memory.id)).toMatchObject({ status: "saved", title: "Old title." });
     expect(await t.app.worker.drain()).toBe(0);
   });

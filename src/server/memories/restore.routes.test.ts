@@ -3,7 +3,7 @@ import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
-import { ERROR_MESSAGES, type ErrorCode, MESSAGES } from "../../shared/messages";
+import { ERROR_MESSAGES, type ErrorCode } from "../../shared/messages";
 import type { Memory } from "../../shared/schemas";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup, restoreBackup } from "../test/backup-helpers";
@@ -350,9 +350,7 @@ describe("hostile or damaged backups are refused and change nothing", () => {
         headers: { "content-type": type, cookie: victim.cookie },
       });
       expect(response.statusCode, response.body).toBe(400);
-      expect(response.json().message).toMatch(
-        /^backup: the multipart\/form-data body is malformed/,
-      );
+      expect(response.json()).toMatchObject({ code: "upload_incomplete", field: "backup" });
       const list = await t.app.inject({
         method: "GET",
         url: "/api/memories",
@@ -377,7 +375,7 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     ]);
   });
 
-  it("holds restored comments to the rules: a name over 60 characters fails its memory, a failed comment shows only product words", async () => {
+  it("holds restored comments to the rules: a name over 60 characters fails its memory, a failed comment keeps only its error code", async () => {
     const edited = structuredClone(manifest);
     const withComments = edited.memories.find((m) => m.comments.length === 2);
     if (!withComments) throw new Error("The seeded journal has no memory with two comments");
@@ -418,7 +416,7 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     });
     const byName = comments.json<{ commenterName: string; error: string | null }[]>();
     expect(byName.find((c) => c.commenterName === second.commenterName)?.error).toBe(
-      `${MESSAGES.transcriptionFailedPrefix}${MESSAGES.internalError}`,
+      "transcribe.failed",
     );
   });
 
@@ -466,9 +464,10 @@ describe.each(DATABASE_KINDS)("a backup cut off over a real connection (%s)", (k
         { "content-type": "multipart/form-data; boundary=XX", cookie: victim.cookie },
       );
       expect(response.statusCode, response.body).toBe(400);
-      expect(JSON.parse(response.body).message).toMatch(
-        /^backup: the multipart\/form-data body is malformed/,
-      );
+      expect(JSON.parse(response.body)).toMatchObject({
+        code: "upload_incomplete",
+        field: "backup",
+      });
     }
     const list = await t.app.inject({
       method: "GET",

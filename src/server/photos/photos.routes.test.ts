@@ -239,9 +239,10 @@ describe.each(CASES)("photos of a memory (%s, %s storage)", (kind, storage) => {
         { "content-type": "multipart/form-data; boundary=XX", cookie: owner.cookie },
       );
       expect(response.statusCode, response.body).toBe(400);
-      expect(JSON.parse(response.body).message).toMatch(
-        /^photo: the multipart\/form-data body is malformed/,
-      );
+      expect(JSON.parse(response.body)).toMatchObject({
+        code: "upload_incomplete",
+        field: "photo",
+      });
     }
     expect(await memoryPhotos(id)).toEqual([]);
     expect(await keysIn(t.storage)).toEqual(before);

@@ -104,7 +104,10 @@ describe.each(DATABASE_KINDS)("GET /metrics on %s", (kind) => {
     for (const headers of attempts) {
       const res = await t.app.inject({ method: "GET", url: "/metrics", headers });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: ERROR_MESSAGES.metrics_token_required });
+      expect(res.json()).toEqual({
+        code: "metrics_token_required",
+        message: ERROR_MESSAGES.metrics_token_required,
+      });
       expect(res.headers["www-authenticate"]).toMatch(/^Bearer/);
       expect(res.body).not.toContain("http_requests_total");
     }

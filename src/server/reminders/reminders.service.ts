@@ -79,9 +79,15 @@ export class RemindersService {
   ): Promise<ReminderSettings> {
     // Two special days of the same name would be one reminder: the name says which day it is.
     const labels = new Set<string>();
-    for (const [_index, day] of body.specialDays.entries()) {
+    for (const [index, day] of body.specialDays.entries()) {
       const key = day.label.toLowerCase();
-      if (labels.has(key)) throw badRequest("reminders.special_day_twice");
+      if (labels.has(key)) {
+        throw badRequest(
+          "reminders.special_day_twice",
+          undefined,
+          `body.specialDays.${index}.label`,
+        );
+      }
       labels.add(key);
     }
     await this.repo.upsert(

@@ -131,7 +131,10 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       const other = await createUserWithSession(t, { email: "Taken.Address@example.com" });
       const missing = await send("PATCH", "/api/user", { email: "thief@example.com" }, me.cookie);
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().message).toBe("body.currentPassword: Current password is required");
+      expect(missing.json()).toMatchObject({
+        code: "invalid_value",
+        field: "body.currentPassword",
+      });
       const wrong = await send(
         "PATCH",
         "/api/user",
@@ -205,7 +208,7 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       const me = await createUserWithSession(t);
       const short = await change({ currentPassword: me.password, newPassword: "12345" }, me.cookie);
       expect(short.statusCode).toBe(400);
-      expect(short.json().message).toBe("body.newPassword: Password must be at least 6 characters");
+      expect(short.json()).toMatchObject({ code: "invalid_value", field: "body.newPassword" });
       const missing = await change({ newPassword: "long enough" }, me.cookie);
       expect(missing.statusCode).toBe(400);
       expect(missing.json().field).toMatch(/^body\.currentPassword/);
@@ -322,7 +325,9 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         f.me.cookie,
       );
       expect(wrong.json()).toEqual({
-        message: `confirm: ${MESSAGES.invalidConfirmationDescription}`,
+        code: "account.invalid_confirmation",
+        message: MESSAGES.invalidConfirmationDescription,
+        field: "body.confirm",
       });
       expect((await getUser(f.me.cookie)).statusCode).toBe(200);
       for (const memory of f.memories) {

@@ -66,7 +66,7 @@ export class AccountService {
    */
   async deleteAccount(userId: string, confirm: string, currentPassword: string): Promise<void> {
     if (!isDeleteConfirmed(confirm)) {
-      throw badRequest("account.invalid_confirmation");
+      throw badRequest("account.invalid_confirmation", undefined, "body.confirm");
     }
     await this.deps.auth.verifyCurrentPassword(userId, currentPassword);
     const { users, auth, memories, audio, transactions } = this.deps;
