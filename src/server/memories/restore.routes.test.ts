@@ -420,6 +420,58 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     );
   });
 
+  it("restores an older backup's error sentences as codes: a known one as its code, any other as processing.failed", async () => {
+    const edited = structuredClone(manifest);
+    const withComments = edited.memories.find((m) => m.comments.length === 2);
+    if (!withComments) throw new Error("The seeded journal has no memory with two comments");
+    const failedMemory = withComments as typeof withComments & { error: string | null };
+    failedMemory.status = "failed";
+    failedMemory.stage = "transcribe";
+    // As a release before error codes wrote it into memories.json.
+    failedMemory.error =
+      "No speech was detected in the recording. Please try again and speak clearly into your microphone.";
+    const [first, second] =
+      withComments.comments as (BackupJson["memories"][number]["comments"][number] & {
+        status: string;
+        error: string | null;
+      })[];
+    if (!first || !second) throw new Error("missing comments");
+    first.status = "failed";
+    first.error = "Failed to generate tags: Invalid tag format";
+    second.status = "failed";
+    second.error = "Something an older release said that no code names";
+    const heir = await createUserWithSession(t);
+    const restored = await restoreBackup(t, heir.cookie, await withManifest(edited));
+    expect(restored.json()).toMatchObject({ imported: 3, skipped: 0, failed: [] });
+    const list = await t.app.inject({
+      method: "GET",
+      url: "/api/memories",
+      headers: { cookie: heir.cookie },
+    });
+    const memory = list
+      .json<{ items: Memory[] }>()
+      .items.find((m) => m.title === withComments.title);
+    expect(memory).toMatchObject({
+      status: "failed",
+      stage: "transcribe",
+      error: "transcribe.no_speech",
+    });
+    const comments = await t.app.inject({
+      method: "GET",
+      url: `/api/memories/${memory?.id}/comments`,
+      headers: { cookie: heir.cookie },
+    });
+    const errors = comments
+      .json<{ commenterName: string; error: string | null }[]>()
+      .map((c) => [c.commenterName, c.error]);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        [first.commenterName, "tag.invalid_format"],
+        [second.commenterName, "processing.failed"],
+      ]),
+    );
+  });
+
   it("keeps each memory's spoken language, and drops one that is not a language code", async () => {
     const edited = structuredClone(manifest);
     const [german, odd] = edited.memories as BackupJson["memories"];
