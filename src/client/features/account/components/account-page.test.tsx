@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
-import { MESSAGES, signedInAs } from "../../../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES, signedInAs } from "../../../../shared/messages";
 import type { User } from "../../../../shared/schemas";
 import { TopBar } from "../../../app/top-bar";
 import {
@@ -124,7 +124,10 @@ describe("AccountPage", () => {
     accountServer(me, [
       ({ method, url }) =>
         method === "PATCH" && url === "/api/user"
-          ? json({ message: "body.displayName: Too long" }, 400)
+          ? json(
+              { code: "invalid_value", message: "library words", field: "body.displayName" },
+              400,
+            )
           : undefined,
     ]);
     const user = userEvent.setup();
@@ -132,8 +135,9 @@ describe("AccountPage", () => {
     const form = await section(MESSAGES.displayName);
     await user.click(within(form).getByRole("button", { name: "Save display name" }));
     expect(await screen.findByText(MESSAGES.failedUpdateAccount)).toBeInTheDocument();
-    // The server's words, without the field name the API puts first.
-    expect(screen.getByText("Too long")).toBeInTheDocument();
+    // The catalogue's words for the server's code, never the body's own text.
+    expect(screen.getByText(ERROR_MESSAGES.invalid_value)).toBeInTheDocument();
+    expect(screen.queryByText(/library words/)).toBeNull();
   });
 
   describe("password", () => {
@@ -319,7 +323,10 @@ describe("restore from backup", () => {
     accountServer(me, [
       ({ method, url }) =>
         method === "POST" && url === "/api/restore"
-          ? json({ code: "backup.not_a_backup", message: "backup: memories.json is missing" }, 400)
+          ? json(
+              { code: "backup.not_a_backup", message: ERROR_MESSAGES["backup.not_a_backup"] },
+              400,
+            )
           : undefined,
     ]);
     const user = userEvent.setup();
@@ -328,6 +335,6 @@ describe("restore from backup", () => {
     await user.upload(within(restore).getByLabelText(MESSAGES.restoreChooseFile), zip());
     await user.click(within(restore).getByRole("button", { name: MESSAGES.restoreFromBackup }));
     expect(await screen.findByText(MESSAGES.restoreFailed)).toBeInTheDocument();
-    expect(screen.getByText("backup: memories.json is missing")).toBeInTheDocument();
+    expect(screen.getByText(ERROR_MESSAGES["backup.not_a_backup"])).toBeInTheDocument();
   });
 });

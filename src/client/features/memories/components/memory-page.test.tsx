@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PAGE_MEMORY_OWNER_SCRIPT_ID, PAGE_MEMORY_SCRIPT_ID } from "../../../../shared/constants";
-import { documentTitle, MESSAGES } from "../../../../shared/messages";
+import { documentTitle, ERROR_MESSAGES, MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { MemoryScreen as MemoryPage } from "../../../app/memory-screen";
 import { dismissToast } from "../../../components/ui/use-toast";
@@ -174,10 +174,10 @@ describe("Memory page", () => {
       memory: makeMemory({
         status: "failed",
         stage: "summarize",
-        error: "Failed to summarize memory: timeout",
+        error: "summarize.failed",
       }),
     });
-    expect(await screen.findByText("Failed to summarize memory: timeout")).toBeInTheDocument();
+    expect(await screen.findByText(ERROR_MESSAGES["summarize.failed"])).toBeInTheDocument();
     await user.click(await screen.findByRole("button", { name: "Retry" }));
     expect(await screen.findByText(/^Processing…/)).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual([

@@ -27,7 +27,7 @@ const failed = unclaimed({
   title: "",
   status: "failed",
   stage: "transcribe",
-  error: MESSAGES.noSpeechDetected,
+  error: "transcribe.no_speech",
   tags: [],
 });
 
