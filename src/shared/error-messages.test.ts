@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   ERROR_MESSAGES,
   type ErrorCode,
+  failedSaveMemoryDescription,
   isErrorCode,
   messageFor,
   PROCESSING_ERROR_CODES,
@@ -38,6 +39,15 @@ describe("the error catalogue", () => {
     expect(messageFor(null, "internal_error")).toBe(ERROR_MESSAGES.internal_error);
     expect(messageFor("toString", "not_found")).toBe(ERROR_MESSAGES.not_found);
     expect(isErrorCode("constructor")).toBe(false);
+  });
+
+  it("after 'Failed to save memory', every code's words say what to do next, once", () => {
+    for (const code of codes) {
+      const description = failedSaveMemoryDescription(code);
+      expect(description, code).toMatch(/\b(try again|please)\b/i);
+      expect(description.match(/try again/gi)?.length ?? 0, code).toBeLessThanOrEqual(1);
+      expect(description, code).not.toMatch(/\.\./);
+    }
   });
 
   it("offers Retry by code, only where processing again could help", () => {

@@ -463,13 +463,35 @@ export function tagsUsedLabel(count: number, max: number): string {
 }
 
 /**
- * '{message}. Please try again.', unless the message already says what to do ("... try again.",
- * "Please sign up or log in ..."): then it is shown as it is, so nothing is said twice.
+ * The error codes whose words already say what to do next ("... try again.", "Please sign up or
+ * log in ..."): after "Failed to save memory" they are shown as they are, so nothing is said twice.
  */
-export function failedSaveMemoryDescription(message: string): string {
-  const text = message.trim().replace(/\.$/, "");
-  if (/\btry again\b|(^|[.!?]\s+)please\b/i.test(text)) return `${text}.`;
-  return `${text}. Please try again.`;
+const SAYS_WHAT_TO_DO: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "bad_request",
+  "invalid_value",
+  "upload_incomplete",
+  "too_many_requests",
+  "internal_error",
+  "storage_full",
+  "account.invalid_confirmation",
+  "audio.unreadable",
+  "memory.already_processing",
+  "memory.daily_limit",
+  "memory.claim_expired",
+  "transcribe.failed",
+  "transcribe.no_speech",
+  "summarize.failed",
+  "score.failed",
+  "tag.failed",
+  "save.failed",
+  "processing.unfinished",
+]);
+
+/** '{the code's words}. Please try again.', or the words alone when they say what to do already. */
+export function failedSaveMemoryDescription(code: ErrorCode): string {
+  const words = ERROR_MESSAGES[code];
+  if (SAYS_WHAT_TO_DO.has(code)) return words;
+  return `${words.replace(/\.$/, "")}. Please try again.`;
 }
 
 /** Under an unclaimed recording: until when it can still be saved to an account. */

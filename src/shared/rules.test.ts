@@ -3,6 +3,7 @@ import { extensionForAudioType } from "./audio-types";
 import { MAX_TAGS } from "./constants";
 import {
   commentCountLabel,
+  ERROR_MESSAGES,
   failedSaveMemoryDescription,
   MEMORY_BOOK,
   MESSAGES,
@@ -136,16 +137,18 @@ describe("small rules", () => {
     expect(commentCountLabel(1)).toBe("1 comment");
     expect(commentCountLabel(4)).toBe("4 comments");
     expect(tagsUsedLabel(3, 5)).toBe("3/5 tags used");
-    expect(failedSaveMemoryDescription("Upload failed")).toBe("Upload failed. Please try again.");
   });
-  it("says 'try again' once when the message already says what to do", () => {
-    expect(failedSaveMemoryDescription(MESSAGES.tooManyRequests)).toBe(MESSAGES.tooManyRequests);
-    expect(failedSaveMemoryDescription(MESSAGES.internalError)).toBe(MESSAGES.internalError);
-    const dailyLimit =
-      "You have reached today's limit of recordings without an account. Please sign up or log in to record more.";
-    expect(failedSaveMemoryDescription(dailyLimit)).toBe(dailyLimit);
-    expect(failedSaveMemoryDescription("Failed to create memory.")).toBe(
-      "Failed to create memory. Please try again.",
+  it("says 'try again' once when the code's words already say what to do", () => {
+    expect(failedSaveMemoryDescription("too_many_requests")).toBe(MESSAGES.tooManyRequests);
+    expect(failedSaveMemoryDescription("internal_error")).toBe(MESSAGES.internalError);
+    expect(failedSaveMemoryDescription("memory.daily_limit")).toBe(
+      ERROR_MESSAGES["memory.daily_limit"],
+    );
+    expect(failedSaveMemoryDescription("audio.too_short")).toBe(
+      `${ERROR_MESSAGES["audio.too_short"]}. Please try again.`,
+    );
+    expect(failedSaveMemoryDescription("photo.too_many")).toBe(
+      `${ERROR_MESSAGES["photo.too_many"]} Please try again.`,
     );
   });
 });
