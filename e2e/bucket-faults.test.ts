@@ -144,7 +144,7 @@ async function readAll(res: Response, afterFirstChunk?: () => Promise<void> | vo
   }
 }
 
-const unreachable = { message: MESSAGES.storageUnreachable };
+const unreachable = { code: "storage_unreachable", message: MESSAGES.storageUnreachable };
 
 describe("the audio bucket killed or hung", () => {
   it.each(["killed", "paused"] as const)(

@@ -29,7 +29,10 @@ describe("PostgreSQL dropping every connection under load", () => {
         statuses.push(res.status);
         if (res.status !== 200) {
           expect(res.status).toBe(503);
-          expect(await res.json()).toEqual({ message: MESSAGES.databaseUnreachable });
+          expect(await res.json()).toEqual({
+            code: "database_unreachable",
+            message: MESSAGES.databaseUnreachable,
+          });
         }
       }
     }

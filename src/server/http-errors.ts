@@ -1,26 +1,40 @@
-import { MESSAGES } from "../shared/messages";
+import { ERROR_MESSAGES, type ErrorCode } from "../shared/messages";
 import { errorResponseSchema } from "../shared/schemas";
 
-/** An error whose message is safe to show: it becomes `{ message }` with its status. */
+/**
+ * An error the API answers as `{ code, message }` with its status: the message is the catalogue's
+ * words for the code, `field` (when given) the request's field it is about. `detail` (a file's
+ * name, a library's reason) goes only to the log.
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
-    message: string,
+    readonly code: ErrorCode,
+    readonly detail?: string,
+    readonly field?: string,
   ) {
-    super(message);
+    super(ERROR_MESSAGES[code]);
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, message);
-export const unauthorized = (message: string = MESSAGES.notLoggedIn) => new HttpError(401, message);
-export const forbidden = (message: string) => new HttpError(403, message);
+export const badRequest = (code: ErrorCode, detail?: string, field?: string) =>
+  new HttpError(400, code, detail, field);
+export const unauthorized = (code: ErrorCode = "not_logged_in") => new HttpError(401, code);
+export const forbidden = (code: ErrorCode) => new HttpError(403, code);
 /** Also used for things the caller may not see: private looks exactly like missing. */
-export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
-export const tooLarge = (message: string = MESSAGES.tooLarge) => new HttpError(413, message);
-export const tooManyRequests = () => new HttpError(429, MESSAGES.tooManyRequests);
+export const notFound = (code: ErrorCode = "not_found") => new HttpError(404, code);
+export const conflict = (code: ErrorCode) => new HttpError(409, code);
+export const tooLarge = () => new HttpError(413, "too_large");
+export const tooManyRequests = (code: ErrorCode = "too_many_requests") => new HttpError(429, code);
 
-/** A route schema's error answers: `{ message }` under each of these statuses. */
+/** The body of an error answer: `{ code, message }`, and `field` when it is about one. */
+export function errorBody(code: ErrorCode, field?: string) {
+  return field === undefined
+    ? { code, message: ERROR_MESSAGES[code] }
+    : { code, message: ERROR_MESSAGES[code], field };
+}
+
+/** A route schema's error answers: `{ code, message, field? }` under each of these statuses. */
 export function errorResponses<S extends number>(...statuses: S[]) {
   return Object.fromEntries(statuses.map((s) => [s, errorResponseSchema])) as Record<
     S,

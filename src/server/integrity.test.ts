@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../shared/messages";
+import { ERROR_MESSAGES, MESSAGES } from "../shared/messages";
 import type { Memory } from "../shared/schemas";
 import { AudioRepo } from "./audio/audio.repo";
 import { createUserWithSession, type TestUser } from "./test/auth-helpers";
@@ -95,7 +95,10 @@ describe.each(DATABASE_KINDS)("integrity under attack (%s)", (kind) => {
       audioUrl: attacker.url,
     });
     expect(reuse.statusCode).toBe(409);
-    expect(reuse.json()).toEqual({ message: MESSAGES.recordingAlreadyUsed });
+    expect(reuse.json()).toEqual({
+      code: "audio.already_used",
+      message: ERROR_MESSAGES["audio.already_used"],
+    });
 
     const deleted = await inject("DELETE", `/api/memories/${memory.id}`, owner.cookie);
     expect(deleted.statusCode).toBe(200);
@@ -113,7 +116,10 @@ describe.each(DATABASE_KINDS)("integrity under attack (%s)", (kind) => {
       audioUrl: mine.url,
     });
     expect(comment.statusCode).toBe(409);
-    expect(comment.json()).toEqual({ message: MESSAGES.recordingAlreadyUsed });
+    expect(comment.json()).toEqual({
+      code: "audio.already_used",
+      message: ERROR_MESSAGES["audio.already_used"],
+    });
   });
 
   it("2. concurrent uses of one upload make exactly one memory or comment (20 races)", async () => {
@@ -215,7 +221,10 @@ describe.each(DATABASE_KINDS)("integrity under attack (%s)", (kind) => {
       tags: ["mine"],
     });
     expect(edit.statusCode).toBe(409);
-    expect(edit.json()).toEqual({ message: MESSAGES.editWhileProcessing });
+    expect(edit.json()).toEqual({
+      code: "memory.being_processed",
+      message: MESSAGES.editWhileProcessing,
+    });
     stub.handle(defaultStubHandler);
     await t.app.worker.drain();
     const saved = (await inject("GET", `/api/memories/${created.id}`, owner.cookie)).json();

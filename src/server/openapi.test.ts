@@ -31,7 +31,7 @@ let doc: {
   servers?: unknown[];
   components: {
     securitySchemes: Record<string, unknown>;
-    schemas: Record<string, { required?: string[] }>;
+    schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }>;
   };
   paths: Record<string, Record<string, Operation>>;
 };
@@ -98,8 +98,13 @@ describe("the OpenAPI document", () => {
     expect(doc.paths["/api/memories"]?.get?.security).toEqual([{ sessionCookie: [] }]);
   });
 
-  it("describes every error as { code, message }", () => {
+  it("describes every error as { code, message, field? }", () => {
     expect(doc.components.schemas.Error?.required).toEqual(["code", "message"]);
+    expect(Object.keys(doc.components.schemas.Error?.properties ?? {})).toEqual([
+      "code",
+      "message",
+      "field",
+    ]);
     const unauthorized = doc.paths["/api/user"]?.get?.responses["401"];
     expect(unauthorized?.content?.["application/json"]?.schema).toEqual({
       $ref: "#/components/schemas/Error",

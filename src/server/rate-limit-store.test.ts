@@ -44,7 +44,10 @@ describe.each(DATABASE_KINDS)("rate limits kept in the database (%s)", (kind) =>
     expect(statuses).toEqual([401, 401, 401, 429]);
     const refused = await login(other, "nobody-else");
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ message: MESSAGES.tooManyRequests });
+    expect(refused.json()).toEqual({
+      code: "too_many_requests",
+      message: MESSAGES.tooManyRequests,
+    });
   });
 
   it("keeps routes and clients apart", async () => {

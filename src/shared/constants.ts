@@ -103,3 +103,6 @@ export const COMMENT_STATUSES = ["processing", "saved", "failed"] as const;
  * the same URL so the browser saves the stream to disk.
  */
 export const DOWNLOAD_CHECK_HEADER = "x-download-check";
+
+/** Share links one account may hold: more than any family needs; stops one account from filling the table. */
+export const SHARE_LINKS_PER_USER = 100;

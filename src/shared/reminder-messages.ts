@@ -30,5 +30,4 @@ export const REMINDER_MESSAGES = {
   unsubscribeExplain: "You will no longer get reminder mails from Voice Memory Journal.",
   unsubscribeButton: "Unsubscribe",
   unsubscribeDone: "You are unsubscribed. You can turn reminders on again on your account page.",
-  unsubscribeInvalid: "This unsubscribe link is not valid.",
 } as const;

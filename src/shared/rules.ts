@@ -47,7 +47,15 @@ export function isValidGeneratedTag(tag: unknown): tag is string {
   return tag.split(" ").length <= MAX_TAG_WORDS;
 }
 
-/** Exactly 3 valid, distinct tags, or the spec's 'Invalid tag format'. */
+/** Generated tags that are not 3 valid, distinct ones: the spec's 'Invalid tag format'. */
+export class InvalidTagFormatError extends Error {
+  override name = "InvalidTagFormatError";
+  constructor() {
+    super(MESSAGES.invalidTagFormat);
+  }
+}
+
+/** Exactly 3 valid, distinct tags, or an InvalidTagFormatError ('Invalid tag format'). */
 export function validateGeneratedTags(value: unknown): string[] {
   if (
     !Array.isArray(value) ||
@@ -55,7 +63,7 @@ export function validateGeneratedTags(value: unknown): string[] {
     !value.every(isValidGeneratedTag) ||
     new Set(value).size !== value.length
   ) {
-    throw new Error(MESSAGES.invalidTagFormat);
+    throw new InvalidTagFormatError();
   }
   return [...value];
 }
@@ -112,46 +120,9 @@ export function isEditable(memory: { status: string }): boolean {
 }
 
 /**
- * Text a status code or a library wrote: families never read it (it goes to the console or the
- * log). Status lines ("500: Internal Server Error"), HTTP reason phrases, the browser's own fetch
- * failures, and the words of zip, JSON, zod and Node errors.
+ * Whether processing a failed memory again could help, by its error code: not when the recording
+ * holds no speech or is gone (Retry would fail the same way; the family deletes it and records again).
  */
-const TECHNICAL_TEXT = [
-  /^\d{3}:/,
-  /\b(Internal Server Error|Bad Request|Service Unavailable|Gateway Timeout|Bad Gateway)\b/i,
-  /^(Failed to fetch|Load failed|NetworkError when attempting to fetch resource\.?)$/,
-  /central directory|end of central|invalid signature|zip ?file/i,
-  /Unexpected (token|end of JSON input|non-whitespace)/i,
-  /expected \w+, received \w+/i,
-  /\bE(CONN\w+|TIMEDOUT|NOTFOUND|PIPE|ACCES)\b|SQLITE_|FST_ERR/,
-  /Cannot read propert|is not a function|undefined is not/i,
-];
-
-export function isTechnicalText(text: string): boolean {
-  return TECHNICAL_TEXT.some((pattern) => pattern.test(text));
-}
-
-/**
- * What a family reads for a message from the server or a failure: the product's words, without
- * the field name the API puts first when the rest is a sentence ("audio: the file is ..." reads
- * "The file is ..."), or `fallback` when the text is technical or empty.
- */
-export function familyMessage(text: string | null | undefined, fallback: string): string {
-  const trimmed = text?.trim();
-  if (!trimmed || isTechnicalText(trimmed)) return fallback;
-  // The field's name goes when the rest reads as a sentence of its own ("the file is ...").
-  const field = /^[a-z][\w.]*: (?=[A-Z]|(the|this|a|an) )/.exec(trimmed);
-  if (!field) return trimmed;
-  const words = trimmed.slice(field[0].length);
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/**
- * Whether processing a failed memory again could help: not when the recording holds no speech or
- * is gone (Retry would fail the same way; the family deletes it and records again).
- */
-export function canRetryProcessing(memory: { status: string; error: string | null }): boolean {
-  if (memory.status !== "failed") return false;
-  const error = memory.error ?? "";
-  return !error.includes(MESSAGES.noSpeechDetected) && !error.endsWith(MESSAGES.recordingMissing);
+export function canRetryProcessing(code: string | null): boolean {
+  return code !== "transcribe.no_speech" && code !== "transcribe.recording_missing";
 }

@@ -25,8 +25,15 @@ import { memoryQuestionSchema } from "./reminders";
 // The lists live with the other constants; exported here beside the schemas that use them.
 export { COMMENT_STATUSES, MEMORY_STATUSES, PIPELINE_STAGES } from "./constants";
 
-/** Every error the API sends: `{ "message": "..." }`. */
-export const errorResponseSchema = z.object({ message: z.string() });
+/**
+ * Every error the API sends: a stable code and the catalogue's words for it (ERROR_MESSAGES); an
+ * invalid value (`invalid_value`) also names its field ("body.tags.5").
+ */
+export const errorResponseSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  field: z.string().optional(),
+});
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatDate } from "./dates";
+import { ERROR_MESSAGES } from "./messages";
 import { emailSchema } from "./schemas";
 
 /**
@@ -7,8 +8,7 @@ import { emailSchema } from "./schemas";
  * Kept in their own module so the feature's strings live once and apart from the spec's.
  */
 export const SHARE_LINK_LABEL_MAX_LENGTH = 60;
-/** More than any family needs; stops one account from filling the table. */
-export const SHARE_LINKS_PER_USER = 100;
+export { SHARE_LINKS_PER_USER } from "./constants";
 /** The path a link opens in a browser: `/s/<token>`. */
 export const SHARE_LINK_PATH_PREFIX = "/s/";
 
@@ -43,7 +43,6 @@ export const SHARE_MESSAGES = {
   dialogDescription:
     "Your profile is private. Create a share link for a relative: whoever opens it can listen and leave spoken comments, nothing else.",
   manageOnAccount: "Manage share links",
-  tooMany: `You have ${SHARE_LINKS_PER_USER} share links; revoke one first.`,
   mailSubject: "memories were shared with you",
   // News of new stories (ADR 0044): the relative's form on the shared view, the owner's list.
   newsTitle: "Tell me when there are new stories",
@@ -59,7 +58,6 @@ export const SHARE_MESSAGES = {
   removeSubscriberLabel: (email: string) => `Stop news mails to ${email}`,
   subscriberRemoved: "They will get no more news mails",
   removeSubscriberFailed: "Could not remove the address",
-  tooManySubscribers: "This link already sends news to as many addresses as it can.",
   newsMailSubject: (name: string) => `New stories from ${name}`,
   newsMailIntro: (name: string) => `${name} saved new stories in Voice Memory Journal:`,
   newsMailWhy: (name: string) =>
@@ -69,7 +67,7 @@ export const SHARE_MESSAGES = {
   unsubscribeExplain: "This address will get no more mails about new stories.",
   unsubscribeButton: "Stop the mails",
   unsubscribeDone: "Done: this address will get no more mails about new stories.",
-  unsubscribeInvalid: "This link no longer works: the share link was revoked or the link is wrong.",
+  unsubscribeInvalid: ERROR_MESSAGES["share.unsubscribe_invalid"],
 } as const;
 
 /** Addresses one link may send news to: a household's relatives, and a bound on abuse. */

@@ -57,7 +57,9 @@ describe("the app's routes", () => {
   });
 
   it("shows the 404 page, titled, on a path that is no screen", async () => {
-    fakeApi({ "GET /api/user": { status: 401, body: { message: "Not logged in" } } });
+    fakeApi({
+      "GET /api/user": { status: 401, body: { code: "not_logged_in", message: "Not logged in" } },
+    });
     renderWithApp(<AppRouter />, "/no/such/page");
     expect(await screen.findByRole("heading", { name: MESSAGES.notFoundPage })).toBeVisible();
     await waitFor(() => expect(document.title).toBe(documentTitle(MESSAGES.pageNotFoundTitle)));
@@ -68,7 +70,9 @@ describe("the app's routes", () => {
     ["/reset-password?token=abc", MESSAGES.resetPasswordTitle],
     ["/watch", MESSAGES.watchTitle],
   ])("gives %s its own title", async (path, title) => {
-    fakeApi({ "GET /api/user": { status: 401, body: { message: "Not logged in" } } });
+    fakeApi({
+      "GET /api/user": { status: 401, body: { code: "not_logged_in", message: "Not logged in" } },
+    });
     renderWithApp(<AppRouter />, path);
     await waitFor(() => expect(document.title).toBe(documentTitle(title)));
     expect(screen.queryByTestId("not-found")).toBeNull();

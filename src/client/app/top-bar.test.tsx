@@ -100,7 +100,12 @@ describe("TopBar", () => {
   });
 
   it("offers Watch View, Log in, Sign up and the reset-email dialog when logged out", async () => {
-    fakeApi({ [`GET ${USER_PATH}`]: { status: 401, body: { message: MESSAGES.notLoggedIn } } });
+    fakeApi({
+      [`GET ${USER_PATH}`]: {
+        status: 401,
+        body: { code: "not_logged_in", message: MESSAGES.notLoggedIn },
+      },
+    });
     renderWithApp(<TopBar />);
     expect(await screen.findByRole("link", { name: MESSAGES.watchView })).toHaveAttribute(
       "href",
@@ -118,7 +123,12 @@ describe("TopBar", () => {
   });
 
   it("offers 'Forgot your password?' inside the Log in dialog (the top bar hides it on phones)", async () => {
-    fakeApi({ [`GET ${USER_PATH}`]: { status: 401, body: { message: MESSAGES.notLoggedIn } } });
+    fakeApi({
+      [`GET ${USER_PATH}`]: {
+        status: 401,
+        body: { code: "not_logged_in", message: MESSAGES.notLoggedIn },
+      },
+    });
     renderWithApp(<TopBar />);
     await userEvent.click(await screen.findByRole("button", { name: MESSAGES.logIn }));
     const login = await screen.findByRole("dialog", { name: MESSAGES.logIn });
@@ -131,7 +141,9 @@ describe("TopBar", () => {
     let loggedIn = false;
     fakeApi({
       [`GET ${USER_PATH}`]: () =>
-        loggedIn ? { body: jo } : { status: 401, body: { message: MESSAGES.notLoggedIn } },
+        loggedIn
+          ? { body: jo }
+          : { status: 401, body: { code: "not_logged_in", message: MESSAGES.notLoggedIn } },
       "POST /api/login": () => {
         loggedIn = true;
         return { body: jo };
@@ -228,7 +240,9 @@ describe("TopBar", () => {
     let loggedIn = true;
     const api = fakeApi({
       [`GET ${USER_PATH}`]: () =>
-        loggedIn ? { body: jo } : { status: 401, body: { message: MESSAGES.notLoggedIn } },
+        loggedIn
+          ? { body: jo }
+          : { status: 401, body: { code: "not_logged_in", message: MESSAGES.notLoggedIn } },
       "POST /api/logout": () => {
         loggedIn = false;
         return { body: { ok: true } };

@@ -1,6 +1,5 @@
 import type { z } from "zod";
-import { MESSAGES } from "../../shared/messages";
-import { familyMessage } from "../../shared/rules";
+import { ERROR_MESSAGES, type ErrorCode, MESSAGES, messageFor } from "../../shared/messages";
 
 /** Spec 7: a non-ok status throws; 500+ with status text, below 500 with the body text. */
 export async function throwIfResNotOk(res: Response): Promise<void> {
@@ -14,6 +13,9 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
   throw new ApiError(res.status, `${res.status}: ${text}`, text);
 }
 
+/** An error whose message is already the product's words (a recorder's, a failed memory's). */
+export class ProductError extends Error {}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -23,12 +25,12 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** The server's `{ message }` when the body carries one. */
-  get serverMessage(): string | undefined {
+  /** The server's error code (`{ code, message }`) when the body carries one. */
+  get code(): string | undefined {
     if (!this.body) return undefined;
     try {
-      const parsed = JSON.parse(this.body) as { message?: unknown };
-      return typeof parsed.message === "string" ? parsed.message : undefined;
+      const parsed = JSON.parse(this.body) as { code?: unknown };
+      return typeof parsed.code === "string" ? parsed.code : undefined;
     } catch {
       return undefined;
     }
@@ -36,16 +38,16 @@ export class ApiError extends Error {
 }
 
 /**
- * The message to show a person for any error thrown by the API client: the server's own words
- * (without the field name the API puts first), never a status line or a library's text; those
- * stay on the error, for the console.
+ * The message to show a person for any error thrown by the API client: the catalogue's words for
+ * the server's code, never a status line or a library's text; those stay on the error, for the
+ * console.
  */
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return familyMessage(error.serverMessage, MESSAGES.internalError);
+export function errorMessage(error: unknown, fallback: ErrorCode = "internal_error"): string {
+  if (error instanceof ApiError) return messageFor(error.code, fallback);
   // fetch itself failed: offline, or the server is unreachable ("Failed to fetch").
   if (error instanceof TypeError) return MESSAGES.connectionLost;
-  if (error instanceof Error) return familyMessage(error.message, MESSAGES.internalError);
-  return MESSAGES.internalError;
+  if (error instanceof ProductError) return error.message;
+  return ERROR_MESSAGES[fallback];
 }
 
 /** Sends a JSON request to our own API with credentials; throws on a non-ok status. */
@@ -61,7 +63,7 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 }
 
 /** An answer whose body is not the shape the endpoint promises; the person sees a product message. */
-export class UnexpectedResponseError extends Error {
+export class UnexpectedResponseError extends ProductError {
   constructor(readonly url: string) {
     super(MESSAGES.unexpectedResponse);
   }

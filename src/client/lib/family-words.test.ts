@@ -1,12 +1,6 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { MESSAGES } from "../../shared/messages";
-import { isTechnicalText } from "../../shared/rules";
-import { dismissToast, toast } from "../components/ui/use-toast";
-import { ApiError, errorMessage, throwIfResNotOk } from "./api-client";
-
-afterEach(() => {
-  dismissToast();
-});
+import { describe, expect, it } from "vitest";
+import { ERROR_MESSAGES, MESSAGES } from "../../shared/messages";
+import { type ApiError, errorMessage, ProductError, throwIfResNotOk } from "./api-client";
 
 const failure = async (status: number, statusText: string, body: string) => {
   try {
@@ -18,47 +12,36 @@ const failure = async (status: number, statusText: string, body: string) => {
 };
 
 describe("what a family reads when a request fails", () => {
-  it("keeps the spec's status line on the error, and shows the product's words", async () => {
+  it("keeps the spec's status line on the error, and shows the catalogue's words for its code", async () => {
     const error = await failure(500, "Internal Server Error", "");
     expect((error as ApiError).message).toBe("500: Internal Server Error");
     expect(errorMessage(error)).toBe(MESSAGES.internalError);
-    // A 5xx that carries the product's words (a full disk, the database restarting) shows them.
-    const full = await failure(507, "Insufficient Storage", JSON.stringify({ message: "No room" }));
-    expect(errorMessage(full)).toBe("No room");
+    // A 5xx that carries a code (a full disk, the database restarting) shows its words.
+    const full = await failure(
+      507,
+      "Insufficient Storage",
+      JSON.stringify({ code: "storage_full", message: "No room" }),
+    );
+    expect((full as ApiError).code).toBe("storage_full");
+    expect(errorMessage(full)).toBe(ERROR_MESSAGES.storage_full);
     const refused = await failure(
       400,
       "Bad Request",
-      JSON.stringify({ message: "tags: Too many" }),
+      JSON.stringify({ code: "memory.too_many_tags", message: "anything" }),
     );
-    expect(errorMessage(refused)).toBe("Too many");
-    // No body, or a proxy's HTML page: the product's words, not the status.
-    expect(errorMessage(await failure(404, "Not Found", ""))).toBe(MESSAGES.internalError);
+    expect(errorMessage(refused)).toBe(ERROR_MESSAGES["memory.too_many_tags"]);
+    // An unknown code, no body, or a proxy's HTML page: the fallback's words, not the status.
+    const unknown = await failure(400, "Bad Request", JSON.stringify({ code: "new.thing" }));
+    expect(errorMessage(unknown)).toBe(MESSAGES.internalError);
+    expect(errorMessage(unknown, "processing.failed")).toBe(MESSAGES.processingFailed);
+    expect(errorMessage(await failure(404, "Not Found", "<html></html>"))).toBe(
+      MESSAGES.internalError,
+    );
     expect(errorMessage(new TypeError("Failed to fetch"))).toBe(MESSAGES.connectionLost);
     expect(errorMessage(new Error("Unexpected token '<', \"<html>\" is not valid JSON"))).toBe(
       MESSAGES.internalError,
     );
-    for (const shown of [error, full, refused].map(errorMessage)) {
-      expect(shown).not.toMatch(/^\d{3}:/);
-      expect(isTechnicalText(shown)).toBe(false);
-    }
-  });
-
-  it("a toast given a status line or library text reports it and shows the product's words", () => {
-    const reported = vi.spyOn(console, "error").mockImplementation(() => {});
-    const shown = toast({
-      title: MESSAGES.failedUpdateMemory,
-      description: "500: Internal Server Error",
-      variant: "destructive",
-    });
-    expect(reported).toHaveBeenCalledTimes(1);
-    expect(reported.mock.calls[0]?.join(" ")).toContain("500: Internal Server Error");
-    shown.dismiss();
-  });
-
-  it("an ApiError's status line never reaches a toast through errorMessage", () => {
-    toast({
-      title: MESSAGES.failedDeleteMemory,
-      description: errorMessage(new ApiError(500, "500: x")),
-    });
+    // The product's own errors keep their words.
+    expect(errorMessage(new ProductError(MESSAGES.noAudioData))).toBe(MESSAGES.noAudioData);
   });
 });

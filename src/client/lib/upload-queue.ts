@@ -3,7 +3,7 @@
 // retried with backoff, on the next visit, and by hand (the home page's indicator).
 import { createStore, del, get, promisifyRequest, type UseStore, values } from "idb-keyval";
 import { MESSAGES } from "../../shared/messages";
-import { ApiError, errorMessage } from "./api-client";
+import { ApiError, errorMessage, ProductError } from "./api-client";
 
 export interface UploadedRecording {
   url: string;
@@ -22,7 +22,7 @@ export type ReportNotice = (notice: string) => void | Promise<void>;
 export type Finisher = (upload: UploadedRecording, report: ReportNotice) => Promise<unknown>;
 
 /** A finisher throws this (or any error with `permanent: true`) when retrying cannot help. */
-export class PermanentError extends Error {
+export class PermanentError extends ProductError {
   readonly permanent = true;
 }
 

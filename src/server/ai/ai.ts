@@ -1,6 +1,5 @@
 import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
-import { MESSAGES } from "../../shared/messages";
 import type { Scores } from "../../shared/schemas";
 import type { TranscriptSegment } from "../../shared/transcript";
 
@@ -69,38 +68,15 @@ export interface AiProviders {
 
 /**
  * A provider failure: its message starts with the stage's prefix, but the rest may be the
- * provider's raw text (paths, hosts, set-up hints), so users see it only through `userFacingFailure`.
+ * provider's raw text (paths, hosts, set-up hints), so it goes to the log; users see a code.
  */
 export class AiError extends Error {
   override name = "AiError";
 }
 
-/** Reasons after a stage prefix that are the product's own words, safe for anyone to see. */
-const PRODUCT_REASONS = new Set<string>([
-  MESSAGES.noResponseContent,
-  MESSAGES.noSummaryGenerated,
-  MESSAGES.invalidTagFormat,
-  MESSAGES.recordingMissing,
-]);
-/** Whole messages that are the product's own words. */
-const PRODUCT_MESSAGES = new Set<string>([MESSAGES.noSpeechDetected]);
-
 /**
- * What a user sees for a failed processing stage (stored on the memory or comment, shown to anyone
- * who can see it): `prefix` ('Transcription failed: ', ...) and a product reason. A reason that is
- * not one of the product's messages (a provider's error text, a server path) becomes
- * MESSAGES.internalError; the caller logs the raw error.
- */
-export function userFacingFailure(prefix: string, error: unknown): string {
-  const raw = error instanceof Error ? error.message : String(error);
-  if (PRODUCT_MESSAGES.has(raw)) return raw;
-  const reason = prefix && raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
-  return `${prefix}${PRODUCT_REASONS.has(reason) ? reason : MESSAGES.internalError}`;
-}
-
-/**
- * Runs `work`, turning any failure into an AiError whose message starts with the spec's prefix;
- * once `signal` is aborted, the failure is the abort and `signal.reason` is thrown instead.
+ * Runs `work`, turning any failure into an AiError whose message starts with the spec's prefix
+ * (the original failure is its `cause`); once `signal` is aborted, the failure is the abort and `signal.reason` is thrown instead.
  */
 export async function withErrorPrefix<T>(
   prefix: string,
@@ -113,7 +89,7 @@ export async function withErrorPrefix<T>(
   } catch (error) {
     signal?.throwIfAborted();
     const reason = error instanceof Error ? error.message : String(error);
-    throw new AiError(reason.startsWith(prefix) ? reason : `${prefix}${reason}`);
+    throw new AiError(reason.startsWith(prefix) ? reason : `${prefix}${reason}`, { cause: error });
   }
 }
 

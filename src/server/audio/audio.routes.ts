@@ -6,13 +6,13 @@ import { ensureVisitor } from "../auth/session.service";
 import type { Config } from "../config";
 import { security } from "../http/api-security";
 import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
-import { badRequest, errorResponses, notFound } from "../http-errors";
+import { badRequest, errorBody, errorResponses, notFound } from "../http-errors";
 import { type AttachmentVisibility, type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
 import { parseRange } from "./http-range";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const asClientError = (error: unknown) => asMultipartClientError(error, "audio", "recording");
+const asClientError = (error: unknown) => asMultipartClientError(error, "audio");
 
 /**
  * Uploads are limited per session and IP. A logged-in user counts per account and address;
@@ -61,15 +61,15 @@ export const audioRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       if (!request.isMultipart()) {
-        throw badRequest("audio: send the recording as multipart/form-data in the field 'audio'");
+        throw badRequest("audio.file_required");
       }
       const part = await request.file().catch((error: unknown) => {
         throw asClientError(error);
       });
-      if (!part) throw badRequest("audio: a file is required");
+      if (!part) throw badRequest("audio.file_required");
       if (part.fieldname !== "audio") {
         part.file.resume();
-        throw badRequest("audio: the file must be sent in the field 'audio'");
+        throw badRequest("audio.file_required");
       }
       const uploadKey = request.headers["x-upload-key"];
       if (
@@ -77,7 +77,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
         (typeof uploadKey !== "string" || !UPLOAD_KEY_PATTERN.test(uploadKey))
       ) {
         part.file.resume();
-        throw badRequest("x-upload-key: 8 to 100 letters, digits or dashes");
+        throw badRequest("audio.invalid_upload_key");
       }
       const { userId } = request.identity;
       const owner = userId ? { userId } : { anonHash: ensureVisitor(request, reply, config) };
@@ -90,7 +90,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
           ...(uploadKey ? { uploadKey } : {}),
         })
         .catch((error: unknown) => {
-          throw asUploadClientError(error, part.file, "audio", "recording");
+          throw asUploadClientError(error, part.file, "audio");
         });
       return reply.code(stored.repeated ? 200 : 201).send({ url: stored.url, id: stored.id });
     },
@@ -127,7 +127,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
         return reply
           .code(416)
           .header("content-range", `bytes */${size}`)
-          .send({ message: "Range not satisfiable" });
+          .send(errorBody("range_not_satisfiable"));
       }
       reply.header("content-type", row.content_type);
       if (range === "none") {

@@ -96,9 +96,9 @@ async function checkedAudio(input: UploadInput): Promise<{ kind: SniffedAudio; s
 
   await readUntil(Math.max(SNIFF_BYTES, MIN_RECORDING_BYTES));
   let head = Buffer.concat(chunks);
-  if (!sniffAudio(head)) return refuse(badRequest(NOT_AUDIO_MESSAGE));
+  if (!sniffAudio(head)) return refuse(badRequest("audio.not_audio"));
   if (done && length < MIN_RECORDING_BYTES && !wasTruncated()) {
-    return refuse(badRequest(TOO_SHORT_MESSAGE));
+    return refuse(badRequest("audio.too_short"));
   }
   let inspection = inspectAudio(head, done);
   while (inspection.status === "need") {
@@ -110,7 +110,9 @@ async function checkedAudio(input: UploadInput): Promise<{ kind: SniffedAudio; s
     // Cut at the size limit: that, not the structure, is what went wrong.
     if (length > input.maxBytes || (done && wasTruncated())) return refuse(tooLarge());
     const name = sniffAudio(head)?.name ?? "audio";
-    return refuse(badRequest(`audio: the ${name} file cannot be read: ${inspection.problem}`));
+    return refuse(
+      badRequest("audio.unreadable", `the ${name} file cannot be read: ${inspection.problem}`),
+    );
   }
   const kind = inspection.audio;
   async function* guarded(): AsyncGenerator<Buffer> {

@@ -41,7 +41,7 @@ describe.skipIf(!canMount).each(DATABASE_KINDS)("a full data disk (%s)", (kind) 
     const tooBig = Buffer.concat([await fixture("tone.wav"), Buffer.alloc(256 * 1024)]);
     const full = await upload(t, tooBig, { type: "audio/wav" });
     expect(full.statusCode).toBe(507);
-    expect(full.json()).toEqual({ message: MESSAGES.storageFull });
+    expect(full.json()).toEqual({ code: "storage_full", message: MESSAGES.storageFull });
     expect(await readdir(t.config.audioDir)).toEqual([]);
     const rows = await t.database.db.selectFrom("audio_files").select("id").execute();
     expect(rows).toEqual([]);
@@ -71,7 +71,7 @@ describe.skipIf(!canMount).each(DATABASE_KINDS)("a full data disk (%s)", (kind) 
       headers: { ...body.headers, cookie: owner.cookie },
     });
     expect(response.statusCode, response.body).toBe(507);
-    expect(response.json()).toEqual({ message: MESSAGES.storageFull });
+    expect(response.json()).toEqual({ code: "storage_full", message: MESSAGES.storageFull });
     expect(await readdir(t.config.audioDir)).toEqual(before);
     const photos = await t.database.db.selectFrom("memory_photos").select("id").execute();
     expect(photos).toEqual([]);
@@ -108,7 +108,7 @@ describe.skipIf(!canMount).each(DATABASE_KINDS)("a full disk under a restore (%s
       headers: { ...body.headers, cookie: owner.cookie },
     });
     expect(response.statusCode, response.body).toBe(507);
-    expect(response.json()).toEqual({ message: MESSAGES.storageFull });
+    expect(response.json()).toEqual({ code: "storage_full", message: MESSAGES.storageFull });
     expect(await readdir(tmp)).toEqual([]);
   });
 });
@@ -152,7 +152,7 @@ describe("a full SQLite database", () => {
       Buffer.concat([await fixture("tone.wav"), Buffer.alloc(64 * 1024, 1)]),
     );
     expect(response.statusCode, response.body).toBe(507);
-    expect(response.json()).toEqual({ message: MESSAGES.storageFull });
+    expect(response.json()).toEqual({ code: "storage_full", message: MESSAGES.storageFull });
     expect(await readdir(t.config.audioDir)).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from "fastify";
-import { MESSAGES } from "../../shared/messages";
 import type { RegisterBody, User } from "../../shared/schemas";
 import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, HttpError, unauthorized } from "../http-errors";
@@ -50,8 +49,8 @@ export class AuthService {
       const session = await this.deps.sessions.start(row.id);
       return { user: toUser(row), ...session };
     } catch (error) {
-      if (error instanceof UsernameTakenError) throw conflict(MESSAGES.usernameTaken);
-      if (error instanceof EmailTakenError) throw conflict(MESSAGES.emailTaken);
+      if (error instanceof UsernameTakenError) throw conflict("auth.username_taken");
+      if (error instanceof EmailTakenError) throw conflict("auth.email_taken");
       throw error;
     }
   }
@@ -63,7 +62,7 @@ export class AuthService {
   ): Promise<{ user: User; token: string; expiresAt: Date }> {
     const row = await this.deps.users.findByUsername(username);
     const ok = await verifyPassword(row?.password_hash ?? (await DUMMY_PASSWORD_HASH), password);
-    if (!row || !ok) throw new HttpError(401, MESSAGES.invalidCredentials);
+    if (!row || !ok) throw new HttpError(401, "auth.invalid_credentials");
     const session = await this.deps.sessions.start(row.id);
     return { user: toUser(row), ...session };
   }
@@ -147,7 +146,7 @@ export class AuthService {
       await this.deps.sessions.endAllForUser(row.user_id, trx);
       return true;
     });
-    if (!done) throw badRequest(MESSAGES.invalidResetToken);
+    if (!done) throw badRequest("auth.invalid_reset_token");
   }
 
   /**
@@ -179,7 +178,7 @@ export class AuthService {
     const row = await this.deps.users.findById(userId);
     if (!row) throw unauthorized();
     if (!(await verifyPassword(row.password_hash, password))) {
-      throw badRequest(MESSAGES.currentPasswordIncorrect);
+      throw badRequest("auth.wrong_current_password");
     }
   }
 

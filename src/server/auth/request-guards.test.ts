@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES } from "../../shared/messages";
 import { createUserWithSession } from "../test/auth-helpers";
 import { createTestApp, type TestApp } from "../test/harness";
 
@@ -26,7 +26,10 @@ describe("per-IP rate limits on the auth routes", () => {
     }
     const limited = await post(url, body, ip);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ message: MESSAGES.tooManyRequests });
+    expect(limited.json()).toEqual({
+      code: "too_many_requests",
+      message: MESSAGES.tooManyRequests,
+    });
     expect(limited.headers["retry-after"]).toBeDefined();
     // Another client is not affected.
     expect((await post(url, makeBody("2"), "10.2.0.1")).statusCode).not.toBe(429);
@@ -90,7 +93,10 @@ describe("login and reset limits per account and address, without a lockout swit
       ip(99),
     );
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ message: MESSAGES.tooManyRequests });
+    expect(limited.json()).toEqual({
+      code: "too_many_requests",
+      message: MESSAGES.tooManyRequests,
+    });
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(60);
     // Other accounts, from that address, are not affected.
     expect(
@@ -114,7 +120,10 @@ describe("login and reset limits per account and address, without a lockout swit
     // ...until the email's hourly ceiling, counted across every address.
     const limited = await post("/api/forgot-password", email, ip(n++));
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ message: MESSAGES.tooManyRequests });
+    expect(limited.json()).toEqual({
+      code: "too_many_requests",
+      message: MESSAGES.tooManyRequests,
+    });
     expect(
       (await post("/api/forgot-password", { email: "other@example.com" }, ip(n))).statusCode,
     ).toBe(200);
@@ -144,7 +153,10 @@ describe("cross-site request refusal", () => {
         payload: { isPublic: false, username: me.user.username, password: me.password },
       });
       expect(res.statusCode, url).toBe(403);
-      expect(res.json()).toEqual({ message: MESSAGES.crossSiteRefused });
+      expect(res.json()).toEqual({
+        code: "cross_site_refused",
+        message: ERROR_MESSAGES.cross_site_refused,
+      });
       expect(res.headers["access-control-allow-origin"]).toBeUndefined();
     }
     // Nothing changed: still logged in, still public.

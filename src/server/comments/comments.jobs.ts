@@ -1,15 +1,14 @@
 import { buffer } from "node:stream/consumers";
 import { extensionForAudioType } from "../../shared/audio-types";
-import { MESSAGES } from "../../shared/messages";
 import { cleanSegments } from "../../shared/transcript";
-import { type Transcriber, userFacingFailure } from "../ai/ai";
+import type { Transcriber } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
 import type { JobHandler } from "../jobs/worker";
 import type { CommentsRepo } from "./comments.repo";
 
 /**
  * Transcribes one spoken comment; failures retry with backoff (the worker logs each), then mark the
- * comment failed with a product message.
+ * comment failed with a code.
  */
 export function transcribeCommentHandler(deps: {
   comments: CommentsRepo;
@@ -25,10 +24,7 @@ export function transcribeCommentHandler(deps: {
       const audio = await deps.audio.findById(comment.audio_id);
       if (!audio) {
         signal.throwIfAborted();
-        await deps.comments.markFailed(
-          commentId,
-          `${MESSAGES.transcriptionFailedPrefix}${MESSAGES.recordingMissing}`,
-        );
+        await deps.comments.markFailed(commentId, "transcribe.recording_missing");
         return;
       }
       const bytes = await buffer(deps.audio.open(audio));
@@ -43,7 +39,7 @@ export function transcribeCommentHandler(deps: {
       signal.throwIfAborted();
       const text = result.text.trim();
       if (!text) {
-        await deps.comments.markFailed(commentId, MESSAGES.noSpeechDetected);
+        await deps.comments.markFailed(commentId, "transcribe.no_speech");
         return;
       }
       await deps.comments.setTranscript(commentId, text, {
@@ -52,12 +48,9 @@ export function transcribeCommentHandler(deps: {
       });
     },
     // The worker has logged every failed attempt with its raw error; anyone may read a comment,
-    // so it shows only a product message.
-    async giveUp(commentId, error) {
-      await deps.comments.markFailed(
-        commentId,
-        userFacingFailure(MESSAGES.transcriptionFailedPrefix, error),
-      );
+    // so it stores only a code.
+    async giveUp(commentId) {
+      await deps.comments.markFailed(commentId, "transcribe.failed");
     },
   };
 }

@@ -53,7 +53,7 @@ describe.each(DATABASE_KINDS)("comments repo on %s", (kind) => {
       error: null,
       memoryId,
     });
-    await repo.markFailed(second.id, "Transcription failed: boom");
+    await repo.markFailed(second.id, "transcribe.failed");
     expect((await repo.findById(second.id))?.status).toBe("failed");
   });
 

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import type { ProcessingErrorCode } from "../../shared/messages";
 import type { Comment } from "../../shared/schemas";
 import type { TranscriptSegment } from "../../shared/transcript";
 import type { CommentsTable, Database } from "../db/schema";
@@ -108,7 +109,7 @@ export class CommentsRepo {
       .execute();
   }
 
-  async markFailed(id: string, error: string): Promise<void> {
+  async markFailed(id: string, error: ProcessingErrorCode): Promise<void> {
     await this.db
       .updateTable("comments")
       .set({ status: "failed", error })

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { COMMENTER_NAME_MAX_LENGTH } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
+import { ERROR_MESSAGES } from "../../shared/messages";
 import type { Comment } from "../../shared/schemas";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
@@ -150,7 +150,7 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
     const before = ((await list(publicMemoryId)).json() as Comment[]).length;
     const res = await post(publicMemoryId, body, other.cookie);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^body\./);
+    expect(res.json().field).toMatch(/^body\./);
     expect(((await list(publicMemoryId)).json() as Comment[]).length).toBe(before);
   });
 
@@ -167,7 +167,10 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
     ).toBe(201);
     const again = await post(publicMemoryId, { commenterName: "Bob", audioUrl: url }, other.cookie);
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: MESSAGES.recordingAlreadyUsed });
+    expect(again.json()).toEqual({
+      code: "audio.already_used",
+      message: ERROR_MESSAGES["audio.already_used"],
+    });
   });
 
   it("keeps the audio when transcription fails and marks the comment failed", async () => {
@@ -189,7 +192,7 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
     const done = await waitForComment(created.id, publicMemoryId);
     expect(done.status).toBe("failed");
     // Anyone who can see the memory sees this: a product message, never the provider's text.
-    expect(done.error).toBe(`${MESSAGES.transcriptionFailedPrefix}${MESSAGES.internalError}`);
+    expect(done.error).toBe("transcribe.failed");
     const seenByVisitor = ((await list(publicMemoryId)).json() as Comment[]).find(
       (c) => c.id === created.id,
     );
@@ -259,7 +262,7 @@ describe.each(DATABASE_KINDS)("spoken comments (%s)", (kind) => {
       await post(publicMemoryId, { commenterName: "Quiet", audioUrl: url }, cookie)
     ).json() as Comment;
     const done = await waitForComment(created.id, publicMemoryId);
-    expect(done).toMatchObject({ status: "failed", error: MESSAGES.noSpeechDetected });
+    expect(done).toMatchObject({ status: "failed", error: "transcribe.no_speech" });
   });
 });
 
@@ -302,7 +305,7 @@ describe("a comment whose offline speech engine is missing", () => {
     const listed = await t.app.inject({ method: "GET", url: `/api/memories/${memoryId}/comments` });
     const comment = (listed.json() as Comment[]).find((c) => c.id === id);
     expect(comment?.status).toBe("failed");
-    expect(comment?.error).toBe(`${MESSAGES.transcriptionFailedPrefix}${MESSAGES.internalError}`);
+    expect(comment?.error).toBe("transcribe.failed");
     expect(listed.body).not.toMatch(/srv|apt-get|pocketsphinx/);
   });
 });

@@ -1,5 +1,4 @@
 import { can } from "../../shared/authorization";
-import { MESSAGES } from "../../shared/messages";
 import type { Comment } from "../../shared/schemas";
 import { toWebVtt } from "../../shared/transcript";
 import type { AudioService } from "../audio/audio.service";
@@ -14,8 +13,6 @@ import { segmentsOf } from "../memories/memory-row";
 import { type CommentRow, type CommentsRepo, toCommentDto } from "./comments.repo";
 
 export const TRANSCRIBE_COMMENT_JOB = "transcribe-comment" satisfies JobKind;
-const ONLY_OWNER_REMOVES = "Only the memory's owner can remove comments";
-const AUDIO_NOT_YOURS = "audioUrl: upload the recording first";
 
 /**
  * Spoken comments: anyone who can see a memory may comment on it (PRODUCT.md); the memory's
@@ -43,7 +40,7 @@ export class CommentsService implements MemoryDependents {
   ): Promise<Comment> {
     await this.memories.getVisibleRow(memoryId, identity);
     const upload = await this.audio.findUploadForOwner(input.audioUrl, identity);
-    if (!upload) throw badRequest(AUDIO_NOT_YOURS);
+    if (!upload) throw badRequest("audio.upload_first");
     const id = newId();
     // The upload, the comment and its job commit together; of two uses of one upload one wins.
     const row = await this.transactions.run(async (trx): Promise<CommentRow | null> => {
@@ -55,7 +52,7 @@ export class CommentsService implements MemoryDependents {
       await this.jobs.enqueue({ kind: TRANSCRIBE_COMMENT_JOB, targetId: created.id }, trx);
       return created;
     });
-    if (!row) throw conflict(MESSAGES.recordingAlreadyUsed);
+    if (!row) throw conflict("audio.already_used");
     return toCommentDto(row);
   }
 
@@ -75,7 +72,7 @@ export class CommentsService implements MemoryDependents {
     const comment = await this.repo.findById(commentId);
     if (!comment || comment.memory_id !== memoryId) throw notFound();
     if (!identity.userId) throw unauthorized();
-    if (!can(identity, "memory.edit", memory)) throw forbidden(ONLY_OWNER_REMOVES);
+    if (!can(identity, "memory.edit", memory)) throw forbidden("comment.only_owner_removes");
     // Rows first, in one transaction; then the file: a crash leaves an orphan file at worst.
     const storageKeys = await this.transactions.run(async (trx) => {
       const deleted = await this.repo.delete(commentId, trx);

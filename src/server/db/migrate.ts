@@ -14,6 +14,7 @@ import { timedTranscripts } from "./migrations/0015-timed-transcripts";
 import { photos } from "./migrations/0016-photos";
 import { relativeNews } from "./migrations/0017-relative-news";
 import { transcriptProposals } from "./migrations/0018-transcript-proposals";
+import { errorCodes } from "./migrations/0019-error-codes";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0016-photos": photos,
   "0017-relative-news": relativeNews,
   "0018-transcript-proposals": transcriptProposals,
+  "0019-error-codes": errorCodes,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -61,7 +61,10 @@ describe("PostgreSQL dropping connections", () => {
         statuses.push(response.statusCode);
         if (response.statusCode !== 200) {
           expect(response.statusCode).toBe(503);
-          expect(response.json()).toEqual({ message: MESSAGES.databaseUnreachable });
+          expect(response.json()).toEqual({
+            code: "database_unreachable",
+            message: MESSAGES.databaseUnreachable,
+          });
         }
       }
     }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { MESSAGES } from "../../shared/messages";
 import { errorResponseSchema, healthResponseSchema } from "../../shared/schemas";
 import { security } from "../http/api-security";
+import { errorBody } from "../http-errors";
 import type { HealthService } from "./health.service";
 
 export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService }> = async (
@@ -26,13 +26,13 @@ export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService }> = as
         request.log.error({ err: error, part }, "health check failed");
       }
       const parts = new Set(report.unreachable.map((u) => u.part));
-      const message =
+      const code =
         parts.size === 2
-          ? MESSAGES.databaseAndStorageUnreachable
+          ? "database_and_storage_unreachable"
           : parts.has("database")
-            ? MESSAGES.databaseUnreachable
-            : MESSAGES.storageUnreachable;
-      return reply.code(503).send({ message });
+            ? "database_unreachable"
+            : "storage_unreachable";
+      return reply.code(503).send(errorBody(code));
     },
   );
 };

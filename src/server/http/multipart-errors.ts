@@ -3,14 +3,13 @@ import { badRequest } from "../http-errors";
 
 /**
  * The multipart parser (busboy) reports a malformed or cut-off body with plain errors, which would
- * answer 500; they are the client's fault, so they answer 400 naming the field and what to send
- * again. Its own limit errors keep their status (413 for a file too large).
+ * answer 500; they are the client's fault, so they answer 400 `upload_incomplete`, naming the
+ * file's field when it is known (the parser's words go to the log). Its own limit errors keep
+ * their status (413 for a file too large).
  */
-export function asMultipartClientError(error: unknown, field: string, what: string): unknown {
+export function asMultipartClientError(error: unknown, field?: string): unknown {
   if (error instanceof Error && (error as { statusCode?: number }).statusCode === undefined) {
-    return badRequest(
-      `${field}: the multipart/form-data body is malformed or incomplete; send the ${what} again`,
-    );
+    return badRequest("upload_incomplete", error.message, field);
   }
   return error;
 }
@@ -22,14 +21,9 @@ export function asMultipartClientError(error: unknown, field: string, what: stri
  * the reader sees depends on timing. A system error (a full disk, with its `code`, which a pipeline
  * also destroys the file's stream with) and any failure on an intact stream keep their error.
  */
-export function asUploadClientError(
-  error: unknown,
-  file: Readable,
-  field: string,
-  what: string,
-): unknown {
+export function asUploadClientError(error: unknown, file: Readable, field: string): unknown {
   if (file.errored !== null && !hasSystemCode(error)) {
-    return asMultipartClientError(error, field, what);
+    return asMultipartClientError(error, field);
   }
   return error;
 }

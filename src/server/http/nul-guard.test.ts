@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ERROR_MESSAGES } from "../../shared/messages";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import { NUL_MESSAGE } from "./nul-guard";
 
 const NUL = "\u0000";
 
@@ -36,7 +36,7 @@ describe.each(DATABASE_KINDS)("a NUL byte anywhere in a request (%s)", (kind) =>
         ...(method === "POST" ? { payload: { commenterName: "Gran", audioUrl: "/x" } } : {}),
       });
       expect(res.statusCode, `${method} ${url}`).toBe(400);
-      expect(res.json()).toEqual({ message: NUL_MESSAGE });
+      expect(res.json()).toEqual({ code: "nul_character", message: ERROR_MESSAGES.nul_character });
     }
   });
 
@@ -65,7 +65,7 @@ describe.each(DATABASE_KINDS)("a NUL byte anywhere in a request (%s)", (kind) =>
         headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
       });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json()).toEqual({ message: NUL_MESSAGE });
+      expect(res.json()).toEqual({ code: "nul_character", message: ERROR_MESSAGES.nul_character });
     }
   });
 
@@ -77,7 +77,7 @@ describe.each(DATABASE_KINDS)("a NUL byte anywhere in a request (%s)", (kind) =>
       headers: { cookie: user.cookie },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: NUL_MESSAGE });
+    expect(res.json()).toEqual({ code: "nul_character", message: ERROR_MESSAGES.nul_character });
   });
 
   it("lets an escaped NUL through as text (it is not a NUL byte)", async () => {

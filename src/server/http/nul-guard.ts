@@ -2,9 +2,6 @@ import type { FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { badRequest } from "../http-errors";
 
-/** The answer to any request carrying a NUL byte. */
-export const NUL_MESSAGE = "The request contains a NUL character, which is not allowed";
-
 /** True when `value` (a string, or any array or object holding one, keys included) has a NUL. */
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === "string") return value.includes("\u0000");
@@ -37,10 +34,10 @@ export const nulGuard = fp(
   async (app) => {
     // Callback hooks, not async ones: they run on every request and never wait, so no promise.
     app.addHook("onRequest", (request, _reply, done) => {
-      done(urlHasNul(request) ? badRequest(NUL_MESSAGE) : undefined);
+      done(urlHasNul(request) ? badRequest("nul_character") : undefined);
     });
     app.addHook("preValidation", (request, _reply, done) => {
-      done(containsNul(request.body) ? badRequest(NUL_MESSAGE) : undefined);
+      done(containsNul(request.body) ? badRequest("nul_character") : undefined);
     });
   },
   { name: "nul-guard" },

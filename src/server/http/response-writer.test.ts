@@ -59,6 +59,6 @@ describe("every response is written from its schema", () => {
   ])("refuses %s with a 500, never a coerced value", async (_name, body) => {
     const res = await healthWith(t, body);
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ message: MESSAGES.internalError });
+    expect(res.json()).toEqual({ code: "internal_error", message: MESSAGES.internalError });
   });
 });

@@ -9,17 +9,17 @@ import type { FastifyBaseLogger } from "fastify";
 import yauzl from "yauzl";
 import { z } from "zod";
 import { LANGUAGE_CODE_PATTERN, TEXT_MAX_LENGTH, TITLE_MAX_LENGTH } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
+import { type ErrorCode, MESSAGES } from "../../shared/messages";
 import { PHOTOS_PER_MEMORY } from "../../shared/photos";
 import { QUESTION_MAX_LENGTH } from "../../shared/reminders";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
 import { commenterNameSchema, PIPELINE_STAGES, type RestoreResult } from "../../shared/schemas";
 import { cleanSegments, transcriptSegmentsSchema } from "../../shared/transcript";
-import { userFacingFailure } from "../ai/ai";
 import type { AudioService, ImportedAudio } from "../audio/audio.service";
 import type { CommentRow } from "../comments/comments.repo";
 import type { CommentsService } from "../comments/comments.service";
 import { isUniqueViolation } from "../db/constraint-errors";
+import { processingErrorCode } from "../db/migrations/0019-error-codes";
 import { isDatabaseUnavailable } from "../db/postgres-pool";
 import type { Transactions } from "../db/transactions";
 import { badRequest, HttpError, tooLarge, tooManyRequests } from "../http-errors";
@@ -49,7 +49,8 @@ const MAX_COMPRESSION_RATIO = 50;
 const SPOOL_TOUCH_MS = 60_000;
 export const SPOOL_STALE_MS = 10 * 60_000;
 
-const refuse = (reason: string) => badRequest(`backup: ${reason}`);
+/** A refused backup: its code, and what exactly was wrong for the log. */
+const refuse = (code: ErrorCode, detail?: string) => badRequest(code, detail);
 
 const backupAudioFields = {
   audioFile: z.string().max(300).nullable(),
@@ -152,7 +153,7 @@ async function openChecked(file: string, maxTotalBytes: number): Promise<ZipEntr
     });
   } catch {
     // The zip library's own reason is not for the family (it names signatures and offsets).
-    throw refuse("the file is not a readable zip");
+    throw refuse("backup.not_a_zip");
   }
   const byName = new Map<string, yauzl.Entry>();
   let total = 0;
@@ -162,8 +163,8 @@ async function openChecked(file: string, maxTotalBytes: number): Promise<ZipEntr
         reject(
           // yauzl itself refuses names that climb out or are absolute.
           /invalid relative path|absolute path/.test(error.message)
-            ? refuse("an entry points outside the backup")
-            : refuse("the zip is damaged"),
+            ? refuse("backup.damaged", "an entry points outside the backup")
+            : refuse("backup.damaged"),
         ),
       );
       zip.on("end", () => resolve());
@@ -184,7 +185,7 @@ async function openChecked(file: string, maxTotalBytes: number): Promise<ZipEntr
         total += entry.uncompressedSize;
         if (!problem && total > maxTotalBytes) problem = "its contents are larger than allowed";
         if (!problem && byName.size >= MAX_ENTRIES) problem = "it holds too many files";
-        if (problem) return reject(refuse(problem));
+        if (problem) return reject(refuse("backup.damaged", problem));
         if (!name.endsWith("/")) byName.set(name, entry);
         zip.readEntry();
       });
@@ -366,18 +367,20 @@ export class MemoriesRestore {
     byName: Map<string, yauzl.Entry>,
   ): Promise<BackupMemory[]> {
     const entry = byName.get("memories.json");
-    if (!entry) throw refuse("memories.json is missing; is this a Voice Memory Journal backup?");
-    if (entry.uncompressedSize > MANIFEST_MAX_BYTES) throw refuse("memories.json is too large");
+    if (!entry) throw refuse("backup.not_a_backup");
+    if (entry.uncompressedSize > MANIFEST_MAX_BYTES)
+      throw refuse("backup.invalid", "memories.json is too large");
     let json: unknown;
     try {
       json = JSON.parse((await readEntry(zip, entry)).toString("utf8"));
     } catch (error) {
       if (error instanceof HttpError) throw error;
-      throw refuse("memories.json is not valid JSON");
+      throw refuse("backup.invalid", "memories.json is not valid JSON");
     }
     const version = (json as { version?: unknown } | null)?.version;
     if (version !== BACKUP_FORMAT_VERSION) {
       throw refuse(
+        "backup.unknown_version",
         `unknown backup version ${JSON.stringify(version ?? null)} (this server reads version ${BACKUP_FORMAT_VERSION})`,
       );
     }
@@ -385,7 +388,7 @@ export class MemoriesRestore {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       // The field, not zod's words for it.
-      throw refuse(`memories.json is not valid (${issue?.path.join(".")})`);
+      throw refuse("backup.invalid", `memories.json is not valid (${issue?.path.join(".")})`);
     }
     return parsed.data.memories;
   }
@@ -403,39 +406,50 @@ export class MemoriesRestore {
     const photos = new Set<string>();
     for (const memory of memories) {
       for (const ref of [...audioRefs(memory), ...photoRefs(memory)]) {
-        if (listed.has(ref.file)) throw refuse(`the file "${ref.file}" is listed twice`);
+        if (listed.has(ref.file))
+          throw refuse("backup.bad_file", `the file "${ref.file}" is listed twice`);
         listed.set(ref.file, ref.bytes);
       }
       for (const ref of photoRefs(memory)) photos.add(ref.file);
     }
     for (const name of byName.keys()) {
       if (name !== "memories.json" && !listed.has(name)) {
-        throw refuse(`the zip holds "${name}", which memories.json does not list`);
+        throw refuse(
+          "backup.bad_file",
+          `the zip holds "${name}", which memories.json does not list`,
+        );
       }
     }
     for (const [name, bytes] of listed) {
       const entry = byName.get(name);
-      if (!entry) throw refuse(`the audio file "${name}" listed in memories.json is missing`);
+      if (!entry)
+        throw refuse(
+          "backup.bad_file",
+          `the audio file "${name}" listed in memories.json is missing`,
+        );
       if (bytes !== null && entry.uncompressedSize !== bytes) {
-        throw refuse(`the file "${name}" has ${entry.uncompressedSize} bytes, not ${bytes}`);
+        throw refuse(
+          "backup.bad_file",
+          `the file "${name}" has ${entry.uncompressedSize} bytes, not ${bytes}`,
+        );
       }
       if (photos.has(name)) {
         if (entry.uncompressedSize > this.options.maxPhotoBytes) {
-          throw refuse(`the photo "${name}" is larger than allowed`);
+          throw refuse("backup.bad_file", `the photo "${name}" is larger than allowed`);
         }
         try {
           await this.photos.verifyImport(await readEntry(zip, entry));
         } catch (error) {
-          const reason = error instanceof Error ? error.message.replace(/^photo: /, "") : "";
-          throw refuse(`"${name}" is not a usable photo (${reason})`);
+          const reason = error instanceof HttpError ? error.code : String(error);
+          throw refuse("backup.bad_file", `"${name}" is not a usable photo (${reason})`);
         }
         continue;
       }
       try {
         await this.audio.verify(await zip.openReadStreamPromise(entry), this.options.maxAudioBytes);
       } catch (error) {
-        const reason = error instanceof Error ? error.message.replace(/^audio: /, "") : "";
-        throw refuse(`"${name}" is not a usable recording (${reason})`);
+        const reason = error instanceof HttpError ? (error.detail ?? error.code) : String(error);
+        throw refuse("backup.bad_file", `"${name}" is not a usable recording (${reason})`);
       }
     }
   }
@@ -498,14 +512,13 @@ export class MemoriesRestore {
           audio_id: await store(comment.audioFile, { kind: "comment", id: commentId }),
           transcript: comment.transcript,
           status: comment.status === "saved" ? "saved" : "failed",
-          // Anyone who can see the memory reads a comment's error: product words only, as the
-          // transcription job writes them (a backup's text may be anything).
+          // A code, as the transcription job writes it; an older backup's sentence becomes one.
           error:
             comment.status === "saved"
               ? null
               : comment.status === "failed" && comment.error
-                ? userFacingFailure(MESSAGES.transcriptionFailedPrefix, comment.error)
-                : MESSAGES.restoredUnfinished,
+                ? processingErrorCode(comment.error)
+                : "processing.unfinished",
           created_at: validDate(comment.createdAt, now),
           transcript_engine: comment.transcription?.engine ?? null,
           transcript_segments: segmentsJson(
@@ -536,9 +549,9 @@ export class MemoriesRestore {
             stage: saved ? null : stage,
             error: saved
               ? null
-              : memory.status === "failed"
-                ? (memory.error ?? MESSAGES.restoredUnfinished)
-                : MESSAGES.restoredUnfinished,
+              : memory.status === "failed" && memory.error
+                ? processingErrorCode(memory.error)
+                : "processing.unfinished",
             createdAt: validDate(memory.createdAt, now),
             question: memory.question?.trim() || null,
             language:

@@ -1,4 +1,5 @@
 import type { Kysely, Updateable } from "kysely";
+import type { ProcessingErrorCode } from "../../shared/messages";
 import type { PipelineStage } from "../../shared/schemas";
 import { keepUnchangedSegments } from "../../shared/transcript";
 import type { DatabaseKind } from "../db/connection";
@@ -291,8 +292,8 @@ export class MemoriesRepo {
   }
 
   /** The pipeline stopped at `stage` with a message the user sees; the audio stays. */
-  async markFailed(id: string, stage: PipelineStage, message: string): Promise<boolean> {
-    return this.updateProcessing(id, { status: "failed", stage, error: message });
+  async markFailed(id: string, stage: PipelineStage, code: ProcessingErrorCode): Promise<boolean> {
+    return this.updateProcessing(id, { status: "failed", stage, error: code });
   }
 
   private async updateProcessing(id: string, changes: Updateable<MemoriesTable>): Promise<boolean> {

@@ -102,7 +102,7 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
           const res = await get(`/api/memories/${memory.id}`, cookieOf(isPublic, actor));
           expect(res.statusCode).toBe(visible(isPublic, actor) ? 200 : 404);
           if (res.statusCode === 200) expect(res.json<Memory>().id).toBe(memory.id);
-          else expect(res.json()).toEqual({ message: "Not found" });
+          else expect(res.json()).toEqual({ code: "not_found", message: "Not found" });
         });
 
         it(`PUT /api/memories/:id as ${label}`, async () => {
@@ -154,7 +154,7 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
             const res = await get(url, cookieOf(isPublic, actor));
             if (actor === "anonymous") {
               expect(res.statusCode).toBe(401);
-              expect(res.json()).toEqual({ message: "Not logged in" });
+              expect(res.json()).toEqual({ code: "not_logged_in", message: "Not logged in" });
               return;
             }
             expect(res.statusCode).toBe(200);
@@ -285,25 +285,36 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
     });
 
     it.each([
-      ["six distinct tags", { tags: ["1", "2", "3", "4", "5", "6"] }, "tags"],
-      ["a missing title", { title: undefined }, "title"],
-      ["a bad date", { recordedAt: "yesterday" }, "recordedAt"],
-      ["a long tag", { tags: ["x".repeat(51)] }, "tags"],
-    ])("refuses %s with 400 naming the field and changes nothing", async (_label, patch, field) => {
-      const memory = await repo.insert({
-        userId: owner.user.id,
-        audioId: null,
-        title: "Before",
-        tags: ["keep"],
-        status: "saved",
-      });
-      const res = await put(memory.id, { ...editBody, ...patch });
-      expect(res.statusCode).toBe(400);
-      expect(res.json<{ message: string }>().message).toContain(field);
-      const after = await repo.findById(memory.id);
-      expect(after?.title).toBe("Before");
-      expect(after?.tags).toBe(JSON.stringify(["keep"]));
-    });
+      [
+        "six distinct tags",
+        { tags: ["1", "2", "3", "4", "5", "6"] },
+        "tags",
+        "memory.too_many_tags",
+      ],
+      ["a missing title", { title: undefined }, "title", "invalid_value"],
+      ["a bad date", { recordedAt: "yesterday" }, "recordedAt", "invalid_value"],
+      ["a long tag", { tags: ["x".repeat(51)] }, "tags", "invalid_value"],
+    ])(
+      "refuses %s with 400 naming the field and changes nothing",
+      async (_label, patch, field, code) => {
+        const memory = await repo.insert({
+          userId: owner.user.id,
+          audioId: null,
+          title: "Before",
+          tags: ["keep"],
+          status: "saved",
+        });
+        const res = await put(memory.id, { ...editBody, ...patch });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({
+          code,
+          field: expect.stringMatching(new RegExp(`^body\\.${field}(\\.\\d+)?$`)),
+        });
+        const after = await repo.findById(memory.id);
+        expect(after?.title).toBe("Before");
+        expect(after?.tags).toBe(JSON.stringify(["keep"]));
+      },
+    );
   });
 
   describe("lists and search", () => {

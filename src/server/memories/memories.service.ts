@@ -1,6 +1,5 @@
 import { can } from "../../shared/authorization";
 import { PAGE_SIZE } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
 import { normalizeTags } from "../../shared/rules";
 import type {
   Memory,
@@ -37,7 +36,6 @@ export interface MemoryPhotos {
 }
 
 /** Thrown to callers as 403: the memory is visible but belongs to someone else. */
-const NOT_OWNER = "Only the owner can change this memory";
 
 /**
  * Who may see and change memories (PRODUCT.md): the owner sees all their memories in any state;
@@ -118,7 +116,7 @@ export class MemoriesService {
   async getOwnedRow(id: string, identity: Identity): Promise<MemoryRow> {
     if (!identity.userId) throw unauthorized();
     const row = await this.getVisibleRow(id, identity);
-    if (!can(identity, "memory.edit", row)) throw forbidden(NOT_OWNER);
+    if (!can(identity, "memory.edit", row)) throw forbidden("memory.not_owner");
     return row;
   }
 
@@ -180,7 +178,7 @@ export class MemoriesService {
   async update(id: string, identity: Identity, body: MemoryUpdateBody): Promise<Memory> {
     await this.getOwnedRow(id, identity);
     const tags = normalizeTags(body.tags);
-    if (!tags) throw badRequest("tags: You can only have up to 5 tags per memory.");
+    if (!tags) throw badRequest("memory.too_many_tags", undefined, "body.tags");
     const updated = await this.repo.update(id, {
       title: body.title.trim(),
       transcript: body.transcript,
@@ -189,7 +187,7 @@ export class MemoriesService {
       tags,
     });
     if (!updated) throw notFound();
-    if (updated === "processing") throw conflict(MESSAGES.editWhileProcessing);
+    if (updated === "processing") throw conflict("memory.being_processed");
     return this.toDto(updated);
   }
 

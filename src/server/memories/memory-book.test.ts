@@ -361,7 +361,7 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
   it("answers 401 logged out, and another user's book holds only their own memories", async () => {
     const res = await book("", null);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: "Not logged in" });
+    expect(res.json()).toEqual({ code: "not_logged_in", message: "Not logged in" });
     const theirs = await book("", other.cookie);
     expect(theirs.statusCode).toBe(200);
     expect(titlesInBody(await pdfPages(dir, theirs.rawPayload), ALL)).toEqual([
@@ -380,7 +380,7 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
     // A user of its own: the owner's hourly budget is spent by the tests above.
     const res = await book(query, (await createUserWithSession(t)).cookie);
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ message: string }>().message.startsWith(`${field}:`)).toBe(true);
+    expect(res.json()).toMatchObject({ code: "invalid_value", field });
   });
 
   it("a long transcript breaks across pages inside the margins; no title starts in a page's last 15%", async () => {

@@ -1,16 +1,17 @@
 import { buffer } from "node:stream/consumers";
 import { z } from "zod";
 import { TEXT_MAX_LENGTH } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
+import { MESSAGES, type ProcessingErrorCode } from "../../shared/messages";
 import {
   estimateDuration,
+  InvalidTagFormatError,
   normalizeScores,
   titleFromSummary,
   validateGeneratedTags,
 } from "../../shared/rules";
 import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
 import { cleanSegments, transcriptSegmentsSchema } from "../../shared/transcript";
-import { AiError, type AiProviders, type TextOptions, userFacingFailure } from "../ai/ai";
+import { AiError, type AiProviders, type TextOptions } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
 import type { JobKind } from "../jobs/job-kinds";
 import type { Job } from "../jobs/jobs.repo";
@@ -18,15 +19,6 @@ import type { JobHandler } from "../jobs/worker";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
 
 export const PROCESS_MEMORY_JOB = "process-memory" satisfies JobKind;
-
-/** Each stage's prefix for the message its failure shows. */
-const STAGE_PREFIX: Record<PipelineStage, string> = {
-  transcribe: MESSAGES.transcriptionFailedPrefix,
-  summarize: MESSAGES.summarizeFailedPrefix,
-  score: MESSAGES.scoreFailedPrefix,
-  tag: MESSAGES.tagsFailedPrefix,
-  save: "",
-};
 
 // Whatever a provider returns is checked again here, whichever provider it was.
 const transcriptionSchema = z.object({
@@ -52,12 +44,22 @@ function textOptions(row: MemoryRow, signal: AbortSignal): TextOptions {
 }
 
 /** A failure the user sees on the memory; the job itself is finished (no automatic retry). */
-class StageFailure extends Error {}
+class StageFailure extends Error {
+  constructor(readonly code: ProcessingErrorCode) {
+    super(code);
+  }
+}
 
-/** The product message a stage's failure shows; the raw error goes to the log only. */
-function failureMessage(stage: PipelineStage, error: unknown): string {
-  const reason = error instanceof z.ZodError ? new Error(error.issues[0]?.message) : error;
-  return userFacingFailure(STAGE_PREFIX[stage], reason);
+/**
+ * The code a stage's failure stores on the memory; the raw error goes to the log only. Tags a
+ * provider made in the wrong format say so (`tag.invalid_format`), wherever they were checked.
+ */
+function failureCode(stage: PipelineStage, error: unknown): ProcessingErrorCode {
+  if (error instanceof StageFailure) return error.code;
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof InvalidTagFormatError) return "tag.invalid_format";
+  }
+  return `${stage}.failed`;
 }
 
 /** Where a stage's raw failure is written (the app's logger). */
@@ -140,7 +142,7 @@ export class MemoryPipeline implements JobHandler {
         ) {
           ended("failed");
           this.log.warn({ memoryId, stage, err: error }, "memory processing failed");
-          await this.memories.markFailed(memoryId, stage, failureMessage(stage, error));
+          await this.memories.markFailed(memoryId, stage, failureCode(stage, error));
           return;
         }
         // Database or storage trouble: the queue retries with backoff, then calls giveUp.
@@ -158,7 +160,7 @@ export class MemoryPipeline implements JobHandler {
     const row = await this.memories.findById(memoryId);
     if (row?.status !== "processing") return;
     const stage = (row.stage as PipelineStage | null) ?? "transcribe";
-    await this.memories.markFailed(memoryId, stage, failureMessage(stage, error));
+    await this.memories.markFailed(memoryId, stage, failureCode(stage, error));
   }
 
   /** Runs one stage; true when the memory is finished without the stages after it. */
@@ -172,7 +174,7 @@ export class MemoryPipeline implements JobHandler {
       case "transcribe": {
         const audio = row.audio_id ? await this.audio.findById(row.audio_id) : null;
         if (!audio) {
-          throw new StageFailure(`${STAGE_PREFIX.transcribe}${MESSAGES.recordingMissing}`);
+          throw new StageFailure("transcribe.recording_missing");
         }
         // Read whole before the provider is called (every provider buffers it anyway): storage
         // trouble is then the queue's to retry, never mistaken for the provider's failure.
@@ -188,7 +190,7 @@ export class MemoryPipeline implements JobHandler {
           ),
         );
         const transcript = result.text.trim();
-        if (!transcript) throw new StageFailure(MESSAGES.noSpeechDetected);
+        if (!transcript) throw new StageFailure("transcribe.no_speech");
         signal.throwIfAborted();
         const segments = cleanSegments(result.segments ?? [], 0);
         if (row.transcript_edited === 1) {
@@ -245,7 +247,7 @@ export class MemoryPipeline implements JobHandler {
         try {
           tags = validateGeneratedTags(generated);
         } catch {
-          throw new StageFailure(`${MESSAGES.tagsFailedPrefix}${MESSAGES.invalidTagFormat}`);
+          throw new StageFailure("tag.invalid_format");
         }
         signal.throwIfAborted();
         await this.memories.saveStageOutput(row.id, { tags });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../shared/messages";
+import { ERROR_MESSAGES, type ErrorCode, MESSAGES } from "../../shared/messages";
 import type { Memory } from "../../shared/schemas";
 import type { AiProviders } from "../ai/ai";
 import { VISITOR_COOKIE } from "../auth/session.service";
@@ -15,13 +15,9 @@ import {
   stubProviders,
   transcriptionReply,
 } from "../test/openai-stub";
-import {
-  ALREADY_CLAIMED,
-  ANON_DAILY_LIMIT,
-  CLAIM_EXPIRED,
-  NOT_YOUR_UPLOAD,
-  ONLY_FAILED_RETRY,
-} from "./memory-processing.service";
+
+/** The body of an error answer with this code. */
+const refusal = (code: ErrorCode) => ({ code, message: ERROR_MESSAGES[code] });
 
 let stub: OpenAiStub;
 let mp3: Buffer;
@@ -146,7 +142,7 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
       cookies(owner.cookie, anon.cookie),
     );
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: ALREADY_CLAIMED });
+    expect(again.json()).toEqual(refusal("memory.already_claimed"));
 
     const list = await t.app.inject({
       method: "GET",
@@ -249,7 +245,7 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
         headers: { cookie: cookies(user.cookie, anonCookie) },
       });
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ message: CLAIM_EXPIRED });
+      expect(response.json()).toEqual(refusal("memory.claim_expired"));
     } finally {
       await short.cleanup();
     }
@@ -260,7 +256,7 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
     const other = await upload();
     const notMine = await process(user.cookie, other.url);
     expect(notMine.statusCode).toBe(400);
-    expect(notMine.json()).toEqual({ message: NOT_YOUR_UPLOAD });
+    expect(notMine.json()).toEqual(refusal("audio.not_yours"));
     expect((await process(user.cookie, "https://evil.example/x.mp3")).statusCode).toBe(400);
     const missing = await t.app.inject({
       method: "POST",
@@ -269,9 +265,9 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
       headers: { cookie: user.cookie },
     });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json<{ message: string }>().message).toMatch(/audioUrl/);
+    expect(missing.json()).toMatchObject({ code: "invalid_value", field: "body.audioUrl" });
     const bad = await process(user.cookie, "/api/audio/x", "yesterday");
-    expect(bad.json<{ message: string }>().message).toMatch(/recordedAt/);
+    expect(bad.json()).toMatchObject({ code: "invalid_value", field: "body.recordedAt" });
 
     const mine = await upload(user.cookie);
     const first = await process(user.cookie, mine.url);
@@ -300,7 +296,7 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
     const failed = (await get(memory.id, user.cookie)).json<Memory>();
     expect(failed).toMatchObject({ status: "failed", stage: "summarize" });
     // The provider's own text goes to the log, not to the memory.
-    expect(failed.error).toBe(`${MESSAGES.summarizeFailedPrefix}${MESSAGES.internalError}`);
+    expect(failed.error).toBe("summarize.failed");
 
     const stranger = await createUserWithSession(t);
     expect((await post(`/api/memories/${memory.id}/retry`, stranger.cookie)).statusCode).toBe(404);
@@ -318,7 +314,7 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
     expect((await get(memory.id, user.cookie)).json<Memory>().status).toBe("saved");
     const notFailed = await post(`/api/memories/${memory.id}/retry`, user.cookie);
     expect(notFailed.statusCode).toBe(409);
-    expect(notFailed.json()).toEqual({ message: ONLY_FAILED_RETRY });
+    expect(notFailed.json()).toEqual(refusal("memory.only_failed_retry"));
   });
 
   it("creates a saved memory from a full body (POST /api/memories)", async () => {
@@ -344,7 +340,7 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
       headers: { cookie: user.cookie },
     });
     expect(invalid.statusCode).toBe(400);
-    expect(invalid.json<{ message: string }>().message).toMatch(/scores\.overall/);
+    expect(invalid.json()).toMatchObject({ code: "invalid_value", field: "body.scores.overall" });
     const created = await t.app.inject({
       method: "POST",
       url: "/api/memories",
@@ -374,7 +370,10 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
       headers: { cookie: user.cookie },
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: MESSAGES.recordingAlreadyUsed });
+    expect(again.json()).toEqual({
+      code: "audio.already_used",
+      message: ERROR_MESSAGES["audio.already_used"],
+    });
   });
 });
 
@@ -413,14 +412,17 @@ describe("cost control", () => {
       expect(first.response.statusCode).toBe(201);
       const second = await send(first.jar);
       expect(second.response.statusCode).toBe(429);
-      expect(second.response.json()).toEqual({ message: ANON_DAILY_LIMIT });
+      expect(second.response.json()).toEqual(refusal("memory.daily_limit"));
       // A logged-in user is not capped by the anonymous limit, but by the rate limit.
       const user = await createUserWithSession(t);
       expect((await send(user.cookie)).response.statusCode).toBe(201);
       expect((await send(user.cookie)).response.statusCode).toBe(201);
       const limited = await send(user.cookie);
       expect(limited.response.statusCode).toBe(429);
-      expect(limited.response.json()).toEqual({ message: MESSAGES.tooManyRequests });
+      expect(limited.response.json()).toEqual({
+        code: "too_many_requests",
+        message: MESSAGES.tooManyRequests,
+      });
       await t.app.worker.drain();
     } finally {
       await t.cleanup();
@@ -465,7 +467,10 @@ describe("processing per address per day", () => {
       // A third visitor cookie from the same address...
       const third = await send("198.51.100.1");
       expect(third.statusCode).toBe(429);
-      expect(third.json()).toEqual({ message: MESSAGES.tooManyRequests });
+      expect(third.json()).toEqual({
+        code: "too_many_requests",
+        message: MESSAGES.tooManyRequests,
+      });
       expect(Number(third.headers["retry-after"])).toBeGreaterThan(60 * 60);
       // ...or a fresh account from it gets no new allowance.
       const user = await createUserWithSession(t);

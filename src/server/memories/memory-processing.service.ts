@@ -1,12 +1,11 @@
 import { can } from "../../shared/authorization";
-import { MESSAGES } from "../../shared/messages";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
 import type { Memory, MemoryCreateBody, ProcessMemoryBody } from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
 import type { Config } from "../config";
 import type { Transactions } from "../db/transactions";
-import { badRequest, conflict, HttpError, notFound, unauthorized } from "../http-errors";
+import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from "../http-errors";
 import { newId } from "../ids";
 import type { JobsRepo } from "../jobs/jobs.repo";
 import type { MemoriesRepo, MemoryRow, NewMemory } from "./memories.repo";
@@ -21,13 +20,6 @@ export type Uploads = Pick<
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
-
-export const NOT_YOUR_UPLOAD = "audioUrl: no recording of yours was uploaded at this address";
-export const ONLY_FAILED_RETRY = "Only a memory whose processing failed can be retried";
-export const ALREADY_CLAIMED = "This memory has already been saved to an account";
-export const CLAIM_EXPIRED = "This memory can no longer be claimed; please record it again";
-export const ANON_DAILY_LIMIT =
-  "You have reached today's limit of recordings without an account. Please sign up or log in to record more.";
 
 /**
  * Turning an upload into a memory: creating it in state 'processing' and queueing its pipeline in
@@ -52,16 +44,16 @@ export class MemoryProcessingService {
     body: ProcessMemoryBody,
   ): Promise<{ memory: Memory; created: boolean }> {
     const upload = await this.uploads.findUploadForOwner(body.audioUrl, identity);
-    if (!upload) throw badRequest(NOT_YOUR_UPLOAD);
+    if (!upload) throw badRequest("audio.not_yours");
     const now = this.now();
     const anonymous = identity.userId === null;
     if (anonymous) {
-      if (!identity.visitorHash) throw badRequest(NOT_YOUR_UPLOAD);
+      if (!identity.visitorHash) throw badRequest("audio.not_yours");
       const today = await this.repo.countAnonymousSince(
         identity.visitorHash,
         new Date(now.getTime() - DAY_MS),
       );
-      if (today >= this.config.ANON_DAILY_RECORDINGS) throw new HttpError(429, ANON_DAILY_LIMIT);
+      if (today >= this.config.ANON_DAILY_RECORDINGS) throw tooManyRequests("memory.daily_limit");
     }
     const created = await this.createOnUpload(upload.id, {
       userId: identity.userId,
@@ -83,7 +75,7 @@ export class MemoryProcessingService {
     // gets the same memory; anyone else, or a recording used by a comment, gets 409.
     const attachment = await this.uploads.attachmentOf(upload.id);
     const row = attachment?.kind === "memory" ? await this.repo.findById(attachment.id) : undefined;
-    if (!row || !can(identity, "memory.retry", row)) throw conflict(MESSAGES.recordingAlreadyUsed);
+    if (!row || !can(identity, "memory.retry", row)) throw conflict("audio.already_used");
     return { memory: await this.memories.toDto(row), created: false };
   }
 
@@ -116,7 +108,7 @@ export class MemoryProcessingService {
       await this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
       return true;
     });
-    if (!resumed) throw conflict(ONLY_FAILED_RETRY);
+    if (!resumed) throw conflict("memory.only_failed_retry");
     this.onQueued();
     return this.memories.getVisible(id, identity);
   }
@@ -128,15 +120,15 @@ export class MemoryProcessingService {
    */
   async regenerate(id: string, identity: Identity): Promise<Memory> {
     const row = await this.memories.getOwnedRow(id, identity);
-    if (row.status === "processing") throw conflict(MESSAGES.alreadyProcessing);
-    if (!row.transcript.trim()) throw badRequest(MESSAGES.regenerateNeedsTranscript);
+    if (row.status === "processing") throw conflict("memory.already_processing");
+    if (!row.transcript.trim()) throw badRequest("memory.no_transcript");
     const started = await this.transactions.run(async (trx) => {
       if (!(await this.repo.startRegenerate(id, trx))) return false;
       await this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
       return true;
     });
     // Another request started it between the read and the update.
-    if (!started) throw conflict(MESSAGES.alreadyProcessing);
+    if (!started) throw conflict("memory.already_processing");
     this.onQueued();
     return this.memories.getVisible(id, identity);
   }
@@ -157,17 +149,17 @@ export class MemoryProcessingService {
     const current = await this.repo.findById(id);
     if (claimed && current) return this.memories.toDto(current);
     if (!current) throw notFound();
-    if (current.user_id !== null) throw conflict(ALREADY_CLAIMED);
-    throw conflict(CLAIM_EXPIRED);
+    if (current.user_id !== null) throw conflict("memory.already_claimed");
+    throw conflict("memory.claim_expired");
   }
 
   /** POST /api/memories: a saved memory from a full body, on audio this user uploaded. */
   async createDirect(identity: Identity, body: MemoryCreateBody): Promise<Memory> {
     if (!identity.userId) throw unauthorized();
     const upload = await this.uploads.findUploadForOwner(body.audioUrl, identity);
-    if (!upload) throw badRequest(NOT_YOUR_UPLOAD);
+    if (!upload) throw badRequest("audio.not_yours");
     const tags = normalizeTags(body.tags ?? []);
-    if (!tags) throw badRequest(`tags: ${MESSAGES.maxTagsReachedDescription}`);
+    if (!tags) throw badRequest("memory.too_many_tags", undefined, "body.tags");
     const row = await this.createOnUpload(upload.id, {
       userId: identity.userId,
       audioId: upload.id,
@@ -180,7 +172,7 @@ export class MemoryProcessingService {
       tags,
       status: "saved",
     });
-    if (!row) throw conflict(MESSAGES.recordingAlreadyUsed);
+    if (!row) throw conflict("audio.already_used");
     return this.memories.toDto(row);
   }
 }

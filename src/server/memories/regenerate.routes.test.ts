@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES } from "../../shared/messages";
 import { titleFromSummary } from "../../shared/rules";
 import type { Memory } from "../../shared/schemas";
 import type { AiProviders } from "../ai/ai";
@@ -105,7 +105,10 @@ describe.each(DATABASE_KINDS)("POST /api/memories/{id}/regenerate (%s)", (kind) 
     // A second request while it is processing changes nothing.
     const again = await regenerate(memory.id, owner.cookie);
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: MESSAGES.alreadyProcessing });
+    expect(again.json()).toEqual({
+      code: "memory.already_processing",
+      message: MESSAGES.alreadyProcessing,
+    });
     // The owner's edit waits too (ADR 0011).
     expect(
       (
@@ -159,7 +162,7 @@ describe.each(DATABASE_KINDS)("POST /api/memories/{id}/regenerate (%s)", (kind) 
     expect(failed).toMatchObject({
       status: "failed",
       stage: "summarize",
-      error: `${MESSAGES.summarizeFailedPrefix}${MESSAGES.noSummaryGenerated}`,
+      error: "summarize.failed",
       // What was there before is kept.
       summary: "Old title. Old summary.",
       transcript: MISHEARD,
@@ -174,7 +177,10 @@ describe.each(DATABASE_KINDS)("POST /api/memories/{id}/regenerate (%s)", (kind) 
     const memory = await saved(owner.user.id, "   ");
     const response = await regenerate(memory.id, owner.cookie);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: MESSAGES.regenerateNeedsTranscript });
+    expect(response.json()).toEqual({
+      code: "memory.no_transcript",
+      message: ERROR_MESSAGES["memory.no_transcript"],
+    });
     expect(await repo.findById(memory.id)).toMatchObject({ status: "saved", title: "Old title." });
     expect(await t.app.worker.drain()).toBe(0);
   });
@@ -277,7 +283,10 @@ describe("regenerate cost control", () => {
       expect((await send()).statusCode).toBe(200);
       const limited = await send();
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ message: MESSAGES.tooManyRequests });
+      expect(limited.json()).toEqual({
+        code: "too_many_requests",
+        message: MESSAGES.tooManyRequests,
+      });
       await t.app.worker.drain();
     } finally {
       await t.cleanup();

@@ -9,7 +9,7 @@ import type { MemoriesRestore } from "./memories-restore";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const asClientError = (error: unknown) => asMultipartClientError(error, "backup", "file");
+const asClientError = (error: unknown) => asMultipartClientError(error, "backup");
 
 /** POST /api/restore: a backup zip (multipart field `backup`) into the caller's account. */
 export const restoreRoutes: FastifyPluginAsyncZod<{
@@ -48,20 +48,20 @@ export const restoreRoutes: FastifyPluginAsyncZod<{
       const userId = request.identity.userId;
       if (!userId) throw unauthorized();
       if (!request.isMultipart()) {
-        throw badRequest("backup: send the zip as multipart/form-data in the field 'backup'");
+        throw badRequest("backup.file_required");
       }
       const part = await request.file().catch((error: unknown) => {
         throw asClientError(error);
       });
-      if (!part) throw badRequest("backup: a file is required");
+      if (!part) throw badRequest("backup.file_required");
       if (part.fieldname !== "backup") {
         part.file.resume();
-        throw badRequest("backup: the file must be sent in the field 'backup'");
+        throw badRequest("backup.file_required");
       }
       return restore
         .restoreUpload(userId, part.file, () => part.file.truncated)
         .catch((error: unknown) => {
-          throw asUploadClientError(error, part.file, "backup", "file");
+          throw asUploadClientError(error, part.file, "backup");
         });
     },
   );

@@ -1,5 +1,4 @@
 import { can } from "../../shared/authorization";
-import { MESSAGES } from "../../shared/messages";
 import type { Memory } from "../../shared/schemas";
 import { type TranscriptInfo, toWebVtt } from "../../shared/transcript";
 import type { BetterSpeech } from "../ai/ai-factory";
@@ -74,9 +73,9 @@ export class TranscriptsService {
    */
   async retranscribe(id: string, identity: Identity): Promise<Memory> {
     const row = await this.deps.memories.getOwnedRow(id, identity);
-    if (row.status === "processing") throw conflict(MESSAGES.alreadyProcessing);
-    if (!this.canRetranscribe(row)) throw badRequest(MESSAGES.noBetterTranscript);
-    if (!(await this.start([id]))) throw conflict(MESSAGES.alreadyProcessing);
+    if (row.status === "processing") throw conflict("memory.already_processing");
+    if (!this.canRetranscribe(row)) throw badRequest("memory.no_better_transcript");
+    if (!(await this.start([id]))) throw conflict("memory.already_processing");
     return this.deps.memories.getVisible(id, identity);
   }
 
@@ -107,8 +106,8 @@ export class TranscriptsService {
     await this.deps.memories.getOwnedRow(id, identity);
     const result = await this.deps.repo.acceptProposal(id);
     if (result === undefined) throw notFound();
-    if (result === "processing") throw conflict(MESSAGES.alreadyProcessing);
-    if (result === "none") throw conflict(MESSAGES.noProposedTranscript);
+    if (result === "processing") throw conflict("memory.already_processing");
+    if (result === "none") throw conflict("memory.no_proposed_transcript");
     return this.deps.memories.getVisible(id, identity);
   }
 
@@ -116,7 +115,7 @@ export class TranscriptsService {
   async dismissProposal(id: string, identity: Identity): Promise<void> {
     await this.deps.memories.getOwnedRow(id, identity);
     if (!(await this.deps.repo.dismissProposal(id))) {
-      throw conflict(MESSAGES.noProposedTranscript);
+      throw conflict("memory.no_proposed_transcript");
     }
   }
 

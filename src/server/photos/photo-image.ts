@@ -1,5 +1,4 @@
 import sharp, { type Metadata, type Sharp } from "sharp";
-import { PHOTO_ERRORS } from "../../shared/photo-errors";
 import { PHOTO_MAX_PIXELS, PHOTO_SIZES, type PhotoSize } from "../../shared/photos";
 import { badRequest } from "../http-errors";
 
@@ -29,20 +28,20 @@ function isHeic(head: Buffer): boolean {
  * decodes, or has more than PHOTO_MAX_PIXELS (a decompression bomb), before any decoding.
  */
 async function checkedHeader(input: Buffer): Promise<Metadata> {
-  if (isHeic(input)) throw badRequest(PHOTO_ERRORS.heic);
+  if (isHeic(input)) throw badRequest("photo.heic");
   let metadata: Metadata;
   try {
     // Only the header is read here, so the size limit is checked below by us.
     metadata = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
-    throw badRequest(PHOTO_ERRORS.notAnImage);
+    throw badRequest("photo.not_an_image");
   }
-  if (!ACCEPTED.has(metadata.format ?? "")) throw badRequest(PHOTO_ERRORS.notAnImage);
+  if (!ACCEPTED.has(metadata.format ?? "")) throw badRequest("photo.not_an_image");
   if (metadata.format === "heif" && metadata.compression !== "av1") {
-    throw badRequest(PHOTO_ERRORS.heic);
+    throw badRequest("photo.heic");
   }
   const { width = 0, height = 0 } = metadata;
-  if (width * height > PHOTO_MAX_PIXELS) throw badRequest(PHOTO_ERRORS.tooManyPixels);
+  if (width * height > PHOTO_MAX_PIXELS) throw badRequest("photo.too_many_pixels");
   return metadata;
 }
 
@@ -68,7 +67,7 @@ export async function renderPhoto(input: Buffer): Promise<PhotoRenditions> {
     const full = await encode(sharp(input, DECODE), PHOTO_SIZES.full, 88);
     return { full, ...(await smallerSizes(full.bytes)) };
   } catch {
-    throw badRequest(PHOTO_ERRORS.unreadable);
+    throw badRequest("photo.unreadable");
   }
 }
 
@@ -93,7 +92,7 @@ export async function renderRestored(input: Buffer): Promise<PhotoRenditions> {
   try {
     return { full: { bytes: input, width, height }, ...(await smallerSizes(input)) };
   } catch {
-    throw badRequest(PHOTO_ERRORS.unreadable);
+    throw badRequest("photo.unreadable");
   }
 }
 

@@ -149,12 +149,13 @@ describe("photos in a damaged or altered backup", () => {
 
   const photoFile = () => manifest.memories[0]?.photos[0]?.file as string;
 
-  async function expectRefused(files: Map<string, Buffer>, message: RegExp) {
+  /** Refused as a bad file (which file and why goes to the log), keeping nothing. */
+  async function expectRefused(files: Map<string, Buffer>) {
     const victim = await createUserWithSession(t);
     const keys = await keysIn(t.storage);
     const res = await restoreBackup(t, victim.cookie, await makeZip(files));
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().message).toMatch(message);
+    expect(res.json()).toMatchObject({ code: "backup.bad_file" });
     expect(await ownMemories(t, victim.cookie)).toEqual([]);
     expect(await keysIn(t.storage)).toEqual(keys);
   }
@@ -162,16 +163,12 @@ describe("photos in a damaged or altered backup", () => {
   it("refuses a photo that is not an image, one of another size than listed, and one not listed", async () => {
     const name = photoFile();
     const size = good.get(name)?.length ?? 0;
-    await expectRefused(new Map([...good, [name, Buffer.alloc(size, 0x41)]]), /not a usable photo/);
+    await expectRefused(new Map([...good, [name, Buffer.alloc(size, 0x41)]]));
     await expectRefused(
       new Map([...good, [name, Buffer.concat([good.get(name) as Buffer, Buffer.alloc(5)])]]),
-      /bytes, not/,
     );
-    await expectRefused(
-      new Map([...good, ["photos/extra.jpg", good.get(name) as Buffer]]),
-      /does not list/,
-    );
-    await expectRefused(new Map([...good].filter(([file]) => file !== name)), /is missing/);
+    await expectRefused(new Map([...good, ["photos/extra.jpg", good.get(name) as Buffer]]));
+    await expectRefused(new Map([...good].filter(([file]) => file !== name)));
   });
 
   it("makes a photo that carries metadata again, so what it serves has none", async () => {

@@ -1,7 +1,6 @@
 import type { Readable } from "node:stream";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { PHOTO_ERRORS } from "../../shared/photo-errors";
 import { PHOTO_FIELD } from "../../shared/photos";
 import {
   errorResponseSchema,
@@ -82,16 +81,16 @@ export const photosRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw badRequest(PHOTO_ERRORS.required);
+      if (!request.isMultipart()) throw badRequest("photo.required");
       const part = await request.file().catch((error: unknown) => {
-        throw asMultipartClientError(error, PHOTO_FIELD, "photo");
+        throw asMultipartClientError(error, PHOTO_FIELD);
       });
       if (!part || part.fieldname !== PHOTO_FIELD) {
         part?.file.resume();
-        throw badRequest(PHOTO_ERRORS.required);
+        throw badRequest("photo.required");
       }
       const bytes = await readPhoto(part.file, config.PHOTO_MAX_BYTES).catch((error: unknown) => {
-        throw asUploadClientError(error, part.file, PHOTO_FIELD, "photo");
+        throw asUploadClientError(error, part.file, PHOTO_FIELD);
       });
       const photo = await photos.add(request.params.id, request.identity, bytes);
       return reply.code(201).send(photo);

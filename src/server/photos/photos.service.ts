@@ -1,7 +1,6 @@
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
-import { PHOTO_ERRORS } from "../../shared/photo-errors";
-import { PHOTO_MESSAGES, PHOTOS_PER_MEMORY, type PhotoSize } from "../../shared/photos";
+import { PHOTOS_PER_MEMORY, type PhotoSize } from "../../shared/photos";
 import type { Photo } from "../../shared/schemas";
 import type { Identity } from "../auth/session.service";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/constraint-errors";
@@ -70,7 +69,7 @@ export class PhotosService implements StoredFileOwner {
   async add(memoryId: string, identity: Identity, upload: Buffer): Promise<Photo> {
     await this.memories.assertOwner(memoryId, identity);
     if ((await this.repo.nextPosition(memoryId)) >= PHOTOS_PER_MEMORY) {
-      throw badRequest(PHOTO_ERRORS.tooMany);
+      throw badRequest("photo.too_many");
     }
     const photo = await this.store(await renderPhoto(upload));
     try {
@@ -116,7 +115,7 @@ export class PhotosService implements StoredFileOwner {
   private async insertAtNextPosition(memoryId: string, photo: ImportedPhoto): Promise<PhotoRow> {
     for (let attempt = 1; ; attempt++) {
       const position = await this.repo.nextPosition(memoryId);
-      if (position >= PHOTOS_PER_MEMORY) throw badRequest(PHOTO_ERRORS.tooMany);
+      if (position >= PHOTOS_PER_MEMORY) throw badRequest("photo.too_many");
       const row: PhotoRow = { ...photo, memory_id: memoryId, position, created_at: nowIso() };
       try {
         await this.repo.insert(row);
@@ -124,7 +123,7 @@ export class PhotosService implements StoredFileOwner {
       } catch (error) {
         // Another photo took this position at the same moment: look again.
         if (isUniqueViolation(error) && attempt < INSERT_ATTEMPTS) continue;
-        if (isUniqueViolation(error)) throw conflict(PHOTO_MESSAGES.changeFailed);
+        if (isUniqueViolation(error)) throw conflict("photo.change_failed");
         // The memory was deleted (or its account) while the photo was being made.
         if (isForeignKeyViolation(error)) throw notFound();
         throw error;
@@ -144,7 +143,7 @@ export class PhotosService implements StoredFileOwner {
         new Set(ids).size !== ids.length ||
         ordered.some((row) => row === undefined)
       ) {
-        throw badRequest(PHOTO_ERRORS.orderMismatch);
+        throw badRequest("photo.order_mismatch");
       }
       await this.repo.rewriteOrder(memoryId, ordered as PhotoRow[], trx);
       return ordered as PhotoRow[];

@@ -8,31 +8,37 @@ import { SESSION_SCHEME, sessionSecurityScheme } from "../http/api-security";
 
 const ERROR_REF = "#/components/schemas/Error";
 
-/** Every error answer's body. */
+/** Every error answer's body, as the error handler writes it (`errorBody`). */
 const errorSchema = {
   type: "object",
   description: "Every error the API answers, whatever its status.",
   properties: {
     code: {
       type: "string",
-      description: "A stable name of the error, for programs to tell errors apart.",
+      description:
+        "A stable name of the error (`invalid_value`, `auth.invalid_credentials`, `photo.too_many`), for programs to tell errors apart; the client picks the words it shows by it.",
     },
     message: {
       type: "string",
+      description: "What went wrong, in words to show a person; they may change, the code stays.",
+    },
+    field: {
+      type: "string",
       description:
-        "What went wrong, in words to show a person; a 400 names the field it is about (`body.title: ...`).",
+        "The request's field the error is about, when there is one: `body.title`, `query.page`, or an upload's multipart field (`audio`, `photo`, `backup`).",
     },
   },
   required: ["code", "message"],
+  additionalProperties: false,
 } as const;
 
 /** What each error status means, the same on every operation (docs/api.md). */
 const ERROR_DESCRIPTIONS: Record<string, string> = {
-  400: "The request is not valid; the message names the field.",
+  400: "The request is not valid; `code` says why and `field` names the field.",
   401: "Not logged in.",
   403: "You may see this but not change it.",
   404: "Not there, or not yours to see (the two look the same).",
-  409: "A conflict the message explains.",
+  409: "A conflict its code names.",
   413: "Too large.",
   429: "Too many requests; try again after `Retry-After` seconds.",
   503: "The database or the storage does not answer; try again later.",
@@ -123,7 +129,7 @@ export const apiDocs: FastifyPluginAsync = fp(
         info: {
           title: "Voice Memory Journal API",
           description:
-            "Every route the web app uses. Errors are `{ code, message }` (the Error schema). Log in with POST /api/login and send the session cookie it sets; each operation says whether it needs it.",
+            "Every route the web app uses. Errors are `{ code, message }`, with `field` when one field is at fault (the Error schema). Log in with POST /api/login and send the session cookie it sets; each operation says whether it needs it.",
           version: "1.0.0",
         },
         // Relative: the server that serves this document, wherever it is installed.

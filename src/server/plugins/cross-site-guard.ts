@@ -1,6 +1,6 @@
 import fp from "fastify-plugin";
-import { MESSAGES } from "../../shared/messages";
 import { isCrossSite } from "../auth/cross-site";
+import { errorBody } from "../http-errors";
 
 /**
  * Refuses state-changing requests from another site (no CORS is configured either), so a foreign
@@ -13,7 +13,7 @@ export const crossSiteGuard = fp<{ appUrl: string | undefined }>(
     // answered here and the hook chain stops, as `reply.send` in a hook does.
     app.addHook("onRequest", (request, reply, done) => {
       if (isCrossSite(request, appUrl)) {
-        reply.code(403).send({ message: MESSAGES.crossSiteRefused });
+        reply.code(403).send(errorBody("cross_site_refused"));
         return;
       }
       done();

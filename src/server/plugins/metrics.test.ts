@@ -1,6 +1,6 @@
 import { rm, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../shared/messages";
+import { ERROR_MESSAGES } from "../../shared/messages";
 import type { Memory } from "../../shared/schemas";
 import { createUserWithSession } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
@@ -104,7 +104,10 @@ describe.each(DATABASE_KINDS)("GET /metrics on %s", (kind) => {
     for (const headers of attempts) {
       const res = await t.app.inject({ method: "GET", url: "/metrics", headers });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: MESSAGES.metricsTokenRequired });
+      expect(res.json()).toEqual({
+        code: "metrics_token_required",
+        message: ERROR_MESSAGES.metrics_token_required,
+      });
       expect(res.headers["www-authenticate"]).toMatch(/^Bearer/);
       expect(res.body).not.toContain("http_requests_total");
     }

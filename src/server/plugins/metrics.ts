@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import fp from "fastify-plugin";
-import { MESSAGES } from "../../shared/messages";
+import { errorBody } from "../http-errors";
 import { type Metrics, UNMATCHED_ROUTE } from "../metrics/metrics";
 
 /** The path Prometheus scrapes (outside /api: no session, no cross-site guard). */
@@ -33,7 +33,7 @@ export const metricsPlugin = fp<{ metrics: Metrics; token: string }>(
         return reply
           .code(401)
           .header("www-authenticate", 'Bearer realm="metrics"')
-          .send({ message: MESSAGES.metricsTokenRequired });
+          .send(errorBody("metrics_token_required"));
       }
       const { contentType, body } = await metrics.render();
       return reply.header("cache-control", "no-store").type(contentType).send(body);

@@ -2,12 +2,12 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
-import { MESSAGES } from "../../shared/messages";
 import type { CurrentQuestion } from "../../shared/reminders";
 import { CLIENT_ROUTES, type ClientRouteMatch, matchClientRoute } from "../../shared/routes";
 import { idParamsSchema, type Memory, type MemoryOwner, type User } from "../../shared/schemas";
 import { AppShell } from "../app-shell";
 import { type Identity, SESSION_COOKIE, type SessionService } from "../auth/session.service";
+import { errorBody } from "../http-errors";
 import type { MemoriesService } from "../memories/memories.service";
 import type { QuestionsService } from "../reminders/questions.service";
 import type { UsersService } from "../users/users.service";
@@ -65,10 +65,10 @@ export const webApp = fp<{
     app.setNotFoundHandler(async (request, reply) => {
       const url = request.url.split("?")[0] ?? "";
       if (url === "/api" || url.startsWith("/api/") || !appShell) {
-        return reply.code(404).send({ message: MESSAGES.notFound });
+        return reply.code(404).send(errorBody("not_found"));
       }
       if (request.method !== "GET" && request.method !== "HEAD") {
-        return reply.code(404).send({ message: MESSAGES.notFound });
+        return reply.code(404).send(errorBody("not_found"));
       }
       // Every other path gets the single-page app; on a path that is none of its screens it shows
       // its 404 page, and the status says so too (for crawlers, link checkers and monitoring).

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { REMINDER_MESSAGES } from "../../shared/reminder-messages";
 import {
   currentQuestionSchema,
   nextQuestionBodySchema,
@@ -80,8 +79,7 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
     },
     async (request) => {
       const { u, t } = request.query;
-      if (!(await reminders.unsubscribe(u, t)))
-        throw badRequest(REMINDER_MESSAGES.unsubscribeInvalid);
+      if (!(await reminders.unsubscribe(u, t))) throw badRequest("reminders.unsubscribe_invalid");
       return { ok: true as const };
     },
   );

@@ -81,7 +81,13 @@ export class RemindersService {
     const labels = new Set<string>();
     for (const [index, day] of body.specialDays.entries()) {
       const key = day.label.toLowerCase();
-      if (labels.has(key)) throw badRequest(`body.specialDays.${index}.label: is used twice`);
+      if (labels.has(key)) {
+        throw badRequest(
+          "reminders.special_day_twice",
+          undefined,
+          `body.specialDays.${index}.label`,
+        );
+      }
       labels.add(key);
     }
     await this.repo.upsert(

@@ -148,7 +148,7 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
         const text = done ? SHARE_MESSAGES.unsubscribeDone : SHARE_MESSAGES.unsubscribeInvalid;
         return page(reply, done ? 200 : 400, `<p role="status">${escapeHtml(text)}</p>`);
       }
-      if (!done) throw badRequest(SHARE_MESSAGES.unsubscribeInvalid);
+      if (!done) throw badRequest("share.unsubscribe_invalid");
       return { ok: true as const };
     },
   );

@@ -93,7 +93,7 @@ export class RelativeNewsService {
   async subscribe(link: Pick<ShareLinkRow, "id">, token: string, email: string): Promise<void> {
     // A soft cap (two racing requests may pass it together): it only bounds abuse.
     if ((await this.deps.repo.countForLink(link.id)) >= SUBSCRIBERS_PER_LINK) {
-      throw conflict(SHARE_MESSAGES.tooManySubscribers);
+      throw conflict("share.too_many_subscribers");
     }
     const now = this.now();
     await this.deps.repo.add({

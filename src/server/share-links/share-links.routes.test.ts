@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES } from "../../shared/messages";
 import type { Memory, PublicProfile } from "../../shared/schemas";
 import {
   type CreatedShareLink,
@@ -193,16 +193,16 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
   });
 
   it.each([
-    ["a blank label", { label: "   " }],
-    ["no label", {}],
-    ["a label of 61 characters", { label: "x".repeat(61) }],
-    ["a malformed email", { label: "Gran", email: "not-an-address" }],
-    ["a label that is not text", { label: 42 }],
-  ])("refuses %s with 400 naming the field, creating nothing", async (_, body) => {
+    ["a blank label", { label: "   " }, "body.label"],
+    ["no label", {}, "body.label"],
+    ["a label of 61 characters", { label: "x".repeat(61) }, "body.label"],
+    ["a malformed email", { label: "Gran", email: "not-an-address" }, "body.email"],
+    ["a label that is not text", { label: 42 }, "body.label"],
+  ])("refuses %s with 400 naming the field, creating nothing", async (_, body, field) => {
     const before = (await api("GET", "/api/share-links", owner.cookie)).json() as ShareLink[];
     const res = await api("POST", "/api/share-links", owner.cookie, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/label|email/i);
+    expect(res.json()).toMatchObject({ code: "invalid_value", field });
     expect((await api("GET", "/api/share-links", owner.cookie)).json()).toEqual(before);
   });
 
@@ -373,7 +373,10 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
     const asNobody = await api("GET", "/api/users/no_such_user_here");
     expect(asRevoked.statusCode).toBe(asNobody.statusCode);
     expect(asRevoked.json()).toEqual(asNobody.json());
-    expect(asRevoked.json()).toEqual({ message: MESSAGES.profileNotFound });
+    expect(asRevoked.json()).toEqual({
+      code: "profile.not_found",
+      message: MESSAGES.profileNotFound,
+    });
     expect((await api("DELETE", `/api/share-links/${link.id}`, owner.cookie)).statusCode).toBe(404);
     const ids = ((await api("GET", "/api/share-links", owner.cookie)).json() as ShareLink[]).map(
       (l) => l.id,
@@ -467,7 +470,10 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
     }
     const res = await api("POST", "/api/share-links", busy.cookie, { label: "One more" });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ message: SHARE_MESSAGES.tooMany });
+    expect(res.json()).toEqual({
+      code: "share.too_many",
+      message: ERROR_MESSAGES["share.too_many"],
+    });
   });
 });
 

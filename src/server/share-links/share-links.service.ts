@@ -140,7 +140,7 @@ export class ShareLinksService {
   private async insert(userId: string, id: string, token: string, label: string) {
     // A soft cap (two racing requests may pass it together): it only bounds abuse.
     if ((await this.deps.repo.countForUser(userId)) >= SHARE_LINKS_PER_USER) {
-      throw conflict(SHARE_MESSAGES.tooMany);
+      throw conflict("share.too_many");
     }
     return this.deps.repo.create({
       id,

@@ -103,7 +103,7 @@ describe("audio in an S3 bucket, through the app", () => {
     const big = Buffer.concat([await fixture("tone.wav"), Buffer.alloc(12 * 1024 * 1024, 1)]);
     const tooLarge = await upload(t, big);
     expect(tooLarge.statusCode).toBe(413);
-    expect(tooLarge.json()).toEqual({ message: MESSAGES.tooLarge });
+    expect(tooLarge.json()).toEqual({ code: "too_large", message: MESSAGES.tooLarge });
     expect(await keysIn(t.storage)).toEqual(before);
     expect(await t.bucket?.server.unfinishedUploads(t.bucket.settings.bucket)).toBe(0);
   });

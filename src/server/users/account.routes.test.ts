@@ -106,16 +106,19 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       const me = await createUserWithSession(t, { email: "keep@example.com" });
       await send("PATCH", "/api/user", { displayName: "Kept Name" }, me.cookie);
       const cases: Array<[unknown, RegExp]> = [
-        [{ email: "not-an-email" }, /^body\.email: /],
-        [{ displayName: "x".repeat(DISPLAY_NAME_MAX_LENGTH + 1) }, /^body\.displayName: /],
-        [{ displayName: 42 }, /^body\.displayName: /],
-        [{}, /^body: Send displayName or email/],
-        [{ displayName: "Sneaky", email: "bad@" }, /^body\.email: /],
+        [{ email: "not-an-email" }, /^body\.email$/],
+        [{ displayName: "x".repeat(DISPLAY_NAME_MAX_LENGTH + 1) }, /^body\.displayName$/],
+        [{ displayName: 42 }, /^body\.displayName$/],
+        [{}, /^body$/],
+        [{ displayName: "Sneaky", email: "bad@" }, /^body\.email$/],
       ];
       for (const [body, message] of cases) {
         const res = await send("PATCH", "/api/user", body, me.cookie);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
-        expect(res.json().message).toMatch(message);
+        expect(res.json()).toMatchObject({
+          code: "invalid_value",
+          field: expect.stringMatching(message),
+        });
       }
       expect(await getUser(me.cookie).then((r) => r.json<User>())).toMatchObject({
         displayName: "Kept Name",
@@ -128,7 +131,10 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       const other = await createUserWithSession(t, { email: "Taken.Address@example.com" });
       const missing = await send("PATCH", "/api/user", { email: "thief@example.com" }, me.cookie);
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().message).toBe("body.currentPassword: Current password is required");
+      expect(missing.json()).toMatchObject({
+        code: "invalid_value",
+        field: "body.currentPassword",
+      });
       const wrong = await send(
         "PATCH",
         "/api/user",
@@ -136,7 +142,10 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         me.cookie,
       );
       expect(wrong.statusCode).toBe(400);
-      expect(wrong.json()).toEqual({ message: MESSAGES.currentPasswordIncorrect });
+      expect(wrong.json()).toEqual({
+        code: "auth.wrong_current_password",
+        message: MESSAGES.currentPasswordIncorrect,
+      });
       const taken = await send(
         "PATCH",
         "/api/user",
@@ -144,7 +153,7 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         me.cookie,
       );
       expect(taken.statusCode).toBe(409);
-      expect(taken.json()).toEqual({ message: MESSAGES.emailTaken });
+      expect(taken.json()).toEqual({ code: "auth.email_taken", message: MESSAGES.emailTaken });
       expect((await getUser(me.cookie)).json<User>().email).toBe("mine@example.com");
       expect((await users.findByEmail("taken.address@example.com")).map((u) => u.id)).toEqual([
         other.user.id,
@@ -157,7 +166,7 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         isPublic: true,
       });
       expect(register.statusCode).toBe(409);
-      expect(register.json()).toEqual({ message: MESSAGES.emailTaken });
+      expect(register.json()).toEqual({ code: "auth.email_taken", message: MESSAGES.emailTaken });
       expect(
         (await send("PATCH", "/api/user", { displayName: "Just a name" }, me.cookie)).statusCode,
       ).toBe(200);
@@ -166,7 +175,7 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
     it("answers 401 when logged out", async () => {
       const res = await send("PATCH", "/api/user", { displayName: "Nobody" });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: MESSAGES.notLoggedIn });
+      expect(res.json()).toEqual({ code: "not_logged_in", message: MESSAGES.notLoggedIn });
     });
   });
 
@@ -183,7 +192,10 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         me.cookie,
       );
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ message: MESSAGES.currentPasswordIncorrect });
+      expect(res.json()).toEqual({
+        code: "auth.wrong_current_password",
+        message: MESSAGES.currentPasswordIncorrect,
+      });
       expect(res.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
       expect((await users.findById(me.user.id))?.password_hash).toBe(before?.password_hash);
       expect((await getUser(me.cookie)).statusCode).toBe(200);
@@ -196,10 +208,10 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       const me = await createUserWithSession(t);
       const short = await change({ currentPassword: me.password, newPassword: "12345" }, me.cookie);
       expect(short.statusCode).toBe(400);
-      expect(short.json().message).toBe("body.newPassword: Password must be at least 6 characters");
+      expect(short.json()).toMatchObject({ code: "invalid_value", field: "body.newPassword" });
       const missing = await change({ newPassword: "long enough" }, me.cookie);
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().message).toMatch(/^body\.currentPassword: /);
+      expect(missing.json().field).toMatch(/^body\.currentPassword/);
       expect((await login(me.user.username, me.password)).statusCode).toBe(200);
     });
 
@@ -234,7 +246,7 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
     it("answers 401 when logged out", async () => {
       const res = await change({ currentPassword: "whatever", newPassword: "whatever else" });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: MESSAGES.notLoggedIn });
+      expect(res.json()).toEqual({ code: "not_logged_in", message: MESSAGES.notLoggedIn });
     });
   });
 
@@ -306,14 +318,16 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       for (const body of [{ confirm: "delet" }, { confirm: "" }, { confirm: "yes" }, {}]) {
         const res = await remove(body, f.me.cookie);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
-        expect(res.json().message).toMatch(/^body|^confirm: /);
+        expect(["invalid_value", "account.invalid_confirmation"]).toContain(res.json().code);
       }
       const wrong = await remove(
         { confirm: "deleted", currentPassword: f.me.password },
         f.me.cookie,
       );
       expect(wrong.json()).toEqual({
-        message: `confirm: ${MESSAGES.invalidConfirmationDescription}`,
+        code: "account.invalid_confirmation",
+        message: MESSAGES.invalidConfirmationDescription,
+        field: "body.confirm",
       });
       expect((await getUser(f.me.cookie)).statusCode).toBe(200);
       for (const memory of f.memories) {
@@ -330,7 +344,10 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
       expect(missing.statusCode).toBe(400);
       const wrong = await remove({ confirm: "delete", currentPassword: "guess" }, f.me.cookie);
       expect(wrong.statusCode).toBe(400);
-      expect(wrong.json()).toEqual({ message: MESSAGES.currentPasswordIncorrect });
+      expect(wrong.json()).toEqual({
+        code: "auth.wrong_current_password",
+        message: MESSAGES.currentPasswordIncorrect,
+      });
       expect((await getUser(f.me.cookie)).statusCode).toBe(200);
       for (const memory of f.memories) {
         expect(
@@ -536,7 +553,10 @@ describe.each(DATABASE_KINDS)("password change limits on %s", (kind) => {
     expect(statuses).toEqual([400, 400, 400, 429, 429]);
     const limited = await attempt(me.cookie, me.password, "10.77.1.1");
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ message: MESSAGES.tooManyRequests });
+    expect(limited.json()).toEqual({
+      code: "too_many_requests",
+      message: MESSAGES.tooManyRequests,
+    });
     expect(limited.headers["retry-after"]).toBeDefined();
     // The password did not change, and another account is not affected.
     expect(

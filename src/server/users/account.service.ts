@@ -1,4 +1,3 @@
-import { MESSAGES } from "../../shared/messages";
 import { isDeleteConfirmed } from "../../shared/rules";
 import type { User } from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
@@ -41,7 +40,7 @@ export class AccountService {
     try {
       user = await this.deps.users.updateAccount(userId, fields);
     } catch (error) {
-      if (error instanceof EmailTakenError) throw conflict(MESSAGES.emailTaken);
+      if (error instanceof EmailTakenError) throw conflict("auth.email_taken");
       throw error;
     }
     if (!user) throw unauthorized();
@@ -67,7 +66,7 @@ export class AccountService {
    */
   async deleteAccount(userId: string, confirm: string, currentPassword: string): Promise<void> {
     if (!isDeleteConfirmed(confirm)) {
-      throw badRequest(`confirm: ${MESSAGES.invalidConfirmationDescription}`);
+      throw badRequest("account.invalid_confirmation", undefined, "body.confirm");
     }
     await this.deps.auth.verifyCurrentPassword(userId, currentPassword);
     const { users, auth, memories, audio, transactions } = this.deps;

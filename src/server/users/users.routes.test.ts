@@ -49,7 +49,10 @@ describe.each(DATABASE_KINDS)("profiles and visibility on %s", (kind) => {
     const stranger = await createUserWithSession(t);
     const missing = await profile("nobody-here");
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: MESSAGES.profileNotFound });
+    expect(missing.json()).toEqual({
+      code: "profile.not_found",
+      message: MESSAGES.profileNotFound,
+    });
     for (const cookie of [undefined, stranger.cookie]) {
       const res = await profile("PrivatePenny", cookie);
       expect(res.statusCode).toBe(404);
@@ -78,11 +81,11 @@ describe.each(DATABASE_KINDS)("profiles and visibility on %s", (kind) => {
     const me = await createUserWithSession(t);
     const loggedOut = await setVisibility({ isPublic: false });
     expect(loggedOut.statusCode).toBe(401);
-    expect(loggedOut.json()).toEqual({ message: MESSAGES.notLoggedIn });
+    expect(loggedOut.json()).toEqual({ code: "not_logged_in", message: MESSAGES.notLoggedIn });
     for (const body of [{}, { isPublic: "false" }, { isPublic: 0 }]) {
       const res = await setVisibility(body, me.cookie);
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toMatch(/^body\.isPublic: /);
+      expect(res.json().field).toMatch(/^body\.isPublic/);
     }
     const malformed = await t.app.inject({
       method: "POST",

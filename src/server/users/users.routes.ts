@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { MESSAGES } from "../../shared/messages";
 import {
   errorResponseSchema,
   publicProfileSchema,
@@ -47,7 +46,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     },
     async (request) => {
       const profile = await users.getVisibleProfile(request.params.username, request.identity);
-      if (!profile) throw notFound(MESSAGES.profileNotFound);
+      if (!profile) throw notFound("profile.not_found");
       return profile;
     },
   );

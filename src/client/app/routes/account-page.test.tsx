@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DOWNLOAD_CHECK_HEADER } from "../../../shared/constants";
-import { MESSAGES, signedInAs } from "../../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES, signedInAs } from "../../../shared/messages";
 import type { User } from "../../../shared/schemas";
 import {
   clearToasts,
@@ -32,7 +32,8 @@ function accountServer(
     ...extra,
     ({ method, url, body }) => {
       if (url !== "/api/user") return undefined;
-      if (method === "GET") return user ? json(user) : json({ message: "Not logged in" }, 401);
+      if (method === "GET")
+        return user ? json(user) : json({ code: "not_logged_in", message: "Not logged in" }, 401);
       if (method === "PATCH" && user) {
         user = { ...user, ...(body as Partial<User>) };
         return json(user);
@@ -123,7 +124,10 @@ describe("AccountPage", () => {
     accountServer(me, [
       ({ method, url }) =>
         method === "PATCH" && url === "/api/user"
-          ? json({ message: "body.displayName: Too long" }, 400)
+          ? json(
+              { code: "invalid_value", message: "library words", field: "body.displayName" },
+              400,
+            )
           : undefined,
     ]);
     const user = userEvent.setup();
@@ -131,8 +135,9 @@ describe("AccountPage", () => {
     const form = await section(MESSAGES.displayName);
     await user.click(within(form).getByRole("button", { name: "Save display name" }));
     expect(await screen.findByText(MESSAGES.failedUpdateAccount)).toBeInTheDocument();
-    // The server's words, without the field name the API puts first.
-    expect(screen.getByText("Too long")).toBeInTheDocument();
+    // The catalogue's words for the server's code, never the body's own text.
+    expect(screen.getByText(ERROR_MESSAGES.invalid_value)).toBeInTheDocument();
+    expect(screen.queryByText(/library words/)).toBeNull();
   });
 
   describe("password", () => {
@@ -164,7 +169,10 @@ describe("AccountPage", () => {
       accountServer(me, [
         ({ url }) =>
           url === "/api/user/password"
-            ? json({ message: MESSAGES.currentPasswordIncorrect }, 400)
+            ? json(
+                { code: "auth.wrong_current_password", message: MESSAGES.currentPasswordIncorrect },
+                400,
+              )
             : undefined,
       ]);
       renderPage();
@@ -215,7 +223,7 @@ describe("AccountPage", () => {
       accountServer(me, [
         ({ url }) =>
           url === "/api/backup-memories"
-            ? json({ message: MESSAGES.storageUnreachable }, 503)
+            ? json({ code: "storage_unreachable", message: MESSAGES.storageUnreachable }, 503)
             : undefined,
       ]);
       const clicked = stubDownloadLinks();
@@ -260,7 +268,7 @@ describe("AccountPage", () => {
       accountServer(me, [
         ({ method, url }) =>
           method === "DELETE" && url === "/api/user"
-            ? json({ message: MESSAGES.internalError }, 500)
+            ? json({ code: "internal_error", message: MESSAGES.internalError }, 500)
             : undefined,
       ]);
       const user = userEvent.setup();
@@ -315,7 +323,10 @@ describe("restore from backup", () => {
     accountServer(me, [
       ({ method, url }) =>
         method === "POST" && url === "/api/restore"
-          ? json({ message: "backup: memories.json is missing" }, 400)
+          ? json(
+              { code: "backup.not_a_backup", message: ERROR_MESSAGES["backup.not_a_backup"] },
+              400,
+            )
           : undefined,
     ]);
     const user = userEvent.setup();
@@ -324,6 +335,6 @@ describe("restore from backup", () => {
     await user.upload(within(restore).getByLabelText(MESSAGES.restoreChooseFile), zip());
     await user.click(within(restore).getByRole("button", { name: MESSAGES.restoreFromBackup }));
     expect(await screen.findByText(MESSAGES.restoreFailed)).toBeInTheDocument();
-    expect(screen.getByText("backup: memories.json is missing")).toBeInTheDocument();
+    expect(screen.getByText(ERROR_MESSAGES["backup.not_a_backup"])).toBeInTheDocument();
   });
 });

@@ -182,10 +182,7 @@ function PasswordSection() {
           });
         },
         onError: (error) => {
-          if (
-            error instanceof ApiError &&
-            error.serverMessage === MESSAGES.currentPasswordIncorrect
-          ) {
+          if (error instanceof ApiError && error.code === "auth.wrong_current_password") {
             setWrongCurrent(true);
             return;
           }

@@ -24,7 +24,9 @@ afterEach(() => {
 
 describe("HomePage", () => {
   it("shows the question and the recorder, rendered once, and this browser's unclaimed recordings", async () => {
-    fakeApi({ "GET /api/user": { status: 401, body: { message: "Not logged in" } } });
+    fakeApi({
+      "GET /api/user": { status: 401, body: { code: "not_logged_in", message: "Not logged in" } },
+    });
     // As the server serves the page to a visitor: nobody is logged in, said in the page itself.
     const session = document.createElement("script");
     session.type = "application/json";

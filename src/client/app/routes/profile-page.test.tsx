@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { documentTitle, MESSAGES } from "../../../shared/messages";
+import { documentTitle, ERROR_MESSAGES, MESSAGES } from "../../../shared/messages";
 import { RELATIVES } from "../../../shared/relatives";
 import type { User } from "../../../shared/schemas";
 import { SHARE_MESSAGES } from "../../../shared/share-links";
@@ -41,7 +41,10 @@ describe("ProfilePage", () => {
 
   it("shows 'Profile not found' for a missing or private profile", async () => {
     fakeApi({
-      "GET /api/users/ghost": { status: 404, body: { message: MESSAGES.profileNotFound } },
+      "GET /api/users/ghost": {
+        status: 404,
+        body: { code: "profile.not_found", message: MESSAGES.profileNotFound },
+      },
     });
     renderWithApp(<ProfilePage username="ghost" />);
     expect(
@@ -72,7 +75,7 @@ function profileApi(viewer: User | null, profile: Omit<User, "email">) {
   return fakeApi({
     "GET /api/user": viewer
       ? { body: viewer }
-      : { status: 401, body: { message: "Not logged in" } },
+      : { status: 401, body: { code: "not_logged_in", message: "Not logged in" } },
     "GET /api/users/joanna": { body: profile },
     "GET /api/users/joanna/memories": { body: emptyPage },
   });
@@ -121,7 +124,9 @@ describe("ProfilePage for its owner and for visitors", () => {
   });
 
   it("shows a missing profile in the app's one not-found layout, titled so", async () => {
-    fakeApi({ "GET /api/users/ghost": { status: 404, body: { message: "Not found" } } });
+    fakeApi({
+      "GET /api/users/ghost": { status: 404, body: { code: "not_found", message: "Not found" } },
+    });
     renderWithApp(<ProfilePage username="ghost" />);
     expect(await screen.findByTestId("not-found")).toHaveTextContent(MESSAGES.profileNotFound);
     expect(screen.getByRole("link", { name: MESSAGES.returnToHome })).toHaveAttribute("href", "/");
@@ -165,7 +170,7 @@ describe("the shared view: a relative come through a share link", () => {
 
   function relativeApi(sharedWithYou: boolean) {
     return fakeApi({
-      "GET /api/user": { status: 401, body: { message: "Not logged in" } },
+      "GET /api/user": { status: 401, body: { code: "not_logged_in", message: "Not logged in" } },
       "GET /api/users/joanna": { body: { ...jo, sharedWithYou } },
       "GET /api/users/joanna/memories": { body: page(memory) },
     });
@@ -209,7 +214,7 @@ describe("the shared view: a relative come through a share link", () => {
 
   it("a relative asks for news of new stories with their email, checked first", async () => {
     const api = fakeApi({
-      "GET /api/user": { status: 401, body: { message: "Not logged in" } },
+      "GET /api/user": { status: 401, body: { code: "not_logged_in", message: "Not logged in" } },
       "GET /api/users/joanna": { body: { ...jo, sharedWithYou: true } },
       "GET /api/users/joanna/memories": { body: page(memory) },
       "POST /api/relative-news": { status: 201, body: { ok: true } },
@@ -236,12 +241,12 @@ describe("the shared view: a relative come through a share link", () => {
 
   it("says so in the product's words when it could not be saved", async () => {
     fakeApi({
-      "GET /api/user": { status: 401, body: { message: "Not logged in" } },
+      "GET /api/user": { status: 401, body: { code: "not_logged_in", message: "Not logged in" } },
       "GET /api/users/joanna": { body: { ...jo, sharedWithYou: true } },
       "GET /api/users/joanna/memories": { body: page(memory) },
       "POST /api/relative-news": {
         status: 409,
-        body: { message: SHARE_MESSAGES.tooManySubscribers },
+        body: { code: "share.too_many_subscribers", message: "x" },
       },
     });
     const user = userEvent.setup();
@@ -250,7 +255,7 @@ describe("the shared view: a relative come through a share link", () => {
     await user.type(within(news).getByLabelText(SHARE_MESSAGES.newsEmailField), "may@example.org");
     await user.click(within(news).getByRole("button", { name: SHARE_MESSAGES.newsSubscribe }));
     expect(await within(news).findByRole("alert")).toHaveTextContent(
-      SHARE_MESSAGES.tooManySubscribers,
+      ERROR_MESSAGES["share.too_many_subscribers"],
     );
   });
 

@@ -7,7 +7,7 @@ import { clearToasts, fakeApi, renderWithApp } from "../../test/fake-api";
 import { WatchPage } from "./watch-page";
 
 const jo: User = { id: "u1", username: "joanna", displayName: null, isPublic: true, email: null };
-const loggedOut = { status: 401, body: { message: MESSAGES.notLoggedIn } };
+const loggedOut = { status: 401, body: { code: "not_logged_in", message: MESSAGES.notLoggedIn } };
 
 afterEach(() => {
   clearToasts();
@@ -43,7 +43,10 @@ describe("WatchPage", () => {
   it("shows the server's message inline when login fails", async () => {
     fakeApi({
       "GET /api/user": loggedOut,
-      "POST /api/login": { status: 401, body: { message: MESSAGES.invalidCredentials } },
+      "POST /api/login": {
+        status: 401,
+        body: { code: "auth.invalid_credentials", message: MESSAGES.invalidCredentials },
+      },
     });
     renderWithApp(<WatchPage />, "/watch");
     await submitLogin("joanna", "wrong1");

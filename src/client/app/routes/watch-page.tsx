@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
-import { MESSAGES } from "../../../shared/messages";
+import { ERROR_MESSAGES, isErrorCode, MESSAGES } from "../../../shared/messages";
 import { loginFormSchema } from "../../../shared/schemas";
 import { Button } from "../../components/ui/button";
 import { Spinner } from "../../components/ui/spinner";
@@ -68,8 +68,8 @@ function WatchLogin() {
       // Spec 8: logging in greets, here as in the main login.
       () => toast({ title: MESSAGES.welcomeBack }),
       (error: unknown) => {
-        const serverMessage = error instanceof ApiError ? error.serverMessage : undefined;
-        setFailure(serverMessage ?? MESSAGES.watchLoginFailed);
+        const code = error instanceof ApiError ? error.code : undefined;
+        setFailure(isErrorCode(code) ? ERROR_MESSAGES[code] : MESSAGES.watchLoginFailed);
       },
     );
   });

@@ -1,7 +1,5 @@
 import { type ReactNode, useSyncExternalStore } from "react";
 import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from "../../../shared/constants";
-import { MESSAGES } from "../../../shared/messages";
-import { isTechnicalText } from "../../../shared/rules";
 
 export interface ToastOptions {
   title?: ReactNode;
@@ -49,33 +47,9 @@ export function dismissToast(id?: string): void {
   emit();
 }
 
-/**
- * A toast's words are the product's: a status line or a library's text that reaches here is a bug,
- * reported on the console (where every test notices it) and replaced by the product's own words.
- */
-function productWords(options: ToastOptions): ToastOptions {
-  const { title, description } = options;
-  const technical = [title, description].find(
-    (text) => typeof text === "string" && isTechnicalText(text),
-  );
-  if (technical === undefined) return options;
-  console.error(
-    "A toast was given technical text, shown as the product's words instead:",
-    technical,
-  );
-  return {
-    ...options,
-    title: typeof title === "string" && isTechnicalText(title) ? MESSAGES.internalError : title,
-    description:
-      typeof description === "string" && isTechnicalText(description)
-        ? MESSAGES.internalError
-        : description,
-  };
-}
-
 /** Shows a toast; at most TOAST_LIMIT are kept, newest first. */
 export function toast(input: ToastOptions): { id: string; dismiss: () => void } {
-  const options = productWords(input);
+  const options = input;
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   const id = String(counter);
   toasts = [{ ...options, id, open: true }, ...toasts].slice(0, TOAST_LIMIT);

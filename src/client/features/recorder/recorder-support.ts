@@ -6,9 +6,10 @@ import {
   RECORDING_MIME_TYPES,
 } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
+import { ProductError } from "../../lib/api-client";
 
 /** A recorder failure whose message is one of the spec's exact texts. */
-export class RecorderError extends Error {
+export class RecorderError extends ProductError {
   constructor(
     message: string,
     /** True when the microphone itself could not be used (the watch view toasts these). */

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import { extensionForAudioType } from "../../../shared/audio-types";
 import { AUDIO_IDEAL_SAMPLE_RATE, RECORDER_CHUNK_MS } from "../../../shared/constants";
-import { MESSAGES } from "../../../shared/messages";
-import { familyMessage } from "../../../shared/rules";
+import { ERROR_MESSAGES, isErrorCode, MESSAGES } from "../../../shared/messages";
 import { toast } from "../../components/ui/use-toast";
 import { ApiError } from "../../lib/api-client";
 import { NoticeSequencer } from "../../lib/notice-sequencer";
@@ -102,8 +101,7 @@ const loadConverter = () => import("./convert-to-mp3");
 
 /** Why the server refused a kept recording, in the product's words (shown calmly, not as an alarm). */
 function refusalReason(error: unknown): string {
-  if (error instanceof ApiError)
-    return familyMessage(error.serverMessage, MESSAGES.failedUploadAudio);
+  if (error instanceof ApiError && isErrorCode(error.code)) return ERROR_MESSAGES[error.code];
   if (error instanceof RecorderError) return error.message;
   return MESSAGES.failedUploadAudio;
 }

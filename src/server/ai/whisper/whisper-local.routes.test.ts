@@ -4,7 +4,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../../shared/messages";
 import type { Memory } from "../../../shared/schemas";
 import type { TranscriptInfo } from "../../../shared/transcript";
 import { MemoriesRepo } from "../../memories/memories.repo";
@@ -130,7 +129,7 @@ describe("a Whisper engine that dies while transcribing", () => {
     expect(memory).toMatchObject({
       status: "failed",
       stage: "transcribe",
-      error: `${MESSAGES.transcriptionFailedPrefix}${MESSAGES.internalError}`,
+      error: "transcribe.failed",
     });
     expect((await t.app.inject({ method: "GET", url, headers: { cookie } })).statusCode).toBe(200);
   }, 120_000);

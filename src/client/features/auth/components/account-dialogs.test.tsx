@@ -50,7 +50,8 @@ describe("LoginDialog", () => {
         loggedIn = true;
         return { body: jo };
       },
-      "GET /api/user": () => (loggedIn ? { body: jo } : { status: 401, body: { message: "x" } }),
+      "GET /api/user": () =>
+        loggedIn ? { body: jo } : { status: 401, body: { code: "not_logged_in", message: "x" } },
     });
     const onOpenChange = vi.fn();
     renderWithApp(<LoginDialog open onOpenChange={onOpenChange} />);
@@ -68,7 +69,10 @@ describe("LoginDialog", () => {
 
   it("shows 'Login failed' with the server's message", async () => {
     fakeApi({
-      "POST /api/login": { status: 401, body: { message: MESSAGES.invalidCredentials } },
+      "POST /api/login": {
+        status: 401,
+        body: { code: "auth.invalid_credentials", message: MESSAGES.invalidCredentials },
+      },
     });
     const onOpenChange = vi.fn();
     renderWithApp(<LoginDialog open onOpenChange={onOpenChange} />);
@@ -153,7 +157,12 @@ describe("SignUpDialog", () => {
   });
 
   it("shows 'Registration failed' with the server's message", async () => {
-    fakeApi({ "POST /api/register": { status: 409, body: { message: MESSAGES.usernameTaken } } });
+    fakeApi({
+      "POST /api/register": {
+        status: 409,
+        body: { code: "auth.username_taken", message: MESSAGES.usernameTaken },
+      },
+    });
     const onOpenChange = vi.fn();
     renderWithApp(<SignUpDialog open onOpenChange={onOpenChange} />);
     await userEvent.type(screen.getByLabelText("Username"), "joanna");
@@ -225,7 +234,12 @@ describe("SaveAccountDialog", () => {
   });
 
   it("shows 'Failed to save account' with the server's message", async () => {
-    fakeApi({ "POST /api/register": { status: 409, body: { message: MESSAGES.usernameTaken } } });
+    fakeApi({
+      "POST /api/register": {
+        status: 409,
+        body: { code: "auth.username_taken", message: MESSAGES.usernameTaken },
+      },
+    });
     const onRegistered = vi.fn();
     renderWithApp(
       <SaveAccountDialog open onOpenChange={() => undefined} onRegistered={onRegistered} />,

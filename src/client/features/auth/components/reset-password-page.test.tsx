@@ -58,7 +58,10 @@ describe("ResetPasswordPage", () => {
   it("resets, says 'Password reset successful' and goes to /", async () => {
     const api = fakeApi({
       "POST /api/reset-password": { body: { ok: true } },
-      "GET /api/user": { status: 401, body: { message: MESSAGES.notLoggedIn } },
+      "GET /api/user": {
+        status: 401,
+        body: { code: "not_logged_in", message: MESSAGES.notLoggedIn },
+      },
     });
     const { location } = renderPage("/reset-password?token=tok-123");
     await userEvent.type(screen.getByLabelText(MESSAGES.newPassword), "brand-new");
@@ -78,7 +81,7 @@ describe("ResetPasswordPage", () => {
     fakeApi({
       "POST /api/reset-password": {
         status: 400,
-        body: { message: MESSAGES.invalidResetToken },
+        body: { code: "auth.invalid_reset_token", message: MESSAGES.invalidResetToken },
       },
     });
     renderPage("/reset-password?token=used");

@@ -1,7 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
-import { commentPlayerLabel, MESSAGES, removeCommentLabel } from "../../../../shared/messages";
+import {
+  commentPlayerLabel,
+  MESSAGES,
+  messageFor,
+  removeCommentLabel,
+} from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
 import { AudioPlayer } from "../../../components/audio-player";
 import { Button } from "../../../components/ui/button";
@@ -65,7 +70,9 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
       {comment.status === "processing" ? (
         <p className="text-sm text-slate-600">{MESSAGES.transcribing}</p>
       ) : comment.status === "failed" ? (
-        <p className="text-sm text-red-700">Transcript unavailable: {comment.error}</p>
+        <p className="text-sm text-red-700">
+          Transcript unavailable: {messageFor(comment.error, "processing.failed")}
+        </p>
       ) : (
         <p className="text-sm">{comment.transcript}</p>
       )}

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MESSAGES, removeCommentDescription } from "../../../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES, removeCommentDescription } from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
 import { formatRecordedAt } from "../../../lib/format-date";
@@ -65,7 +65,7 @@ describe("Comments card", () => {
     setup([
       comment("a"),
       comment("b", { status: "processing", transcript: "" }),
-      comment("c", { status: "failed", error: "Transcription failed: boom", transcript: "" }),
+      comment("c", { status: "failed", error: "transcribe.failed", transcript: "" }),
     ]);
     const items = await screen.findAllByTestId("comment");
     expect(within(items[0] as HTMLElement).getByText("Name a")).toBeInTheDocument();
@@ -84,7 +84,9 @@ describe("Comments card", () => {
     expect(tracks[2]).toBeNull();
     expect(within(items[1] as HTMLElement).getByText(MESSAGES.transcribing)).toBeInTheDocument();
     expect(
-      within(items[2] as HTMLElement).getByText(/Transcription failed: boom/),
+      within(items[2] as HTMLElement).getByText(
+        `Transcript unavailable: ${ERROR_MESSAGES["transcribe.failed"]}`,
+      ),
     ).toBeInTheDocument();
   });
 

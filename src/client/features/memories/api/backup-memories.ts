@@ -2,11 +2,11 @@ import { useState } from "react";
 import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
 import { DEFAULT_BACKUP_FILENAME, MESSAGES } from "../../../../shared/messages";
 import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { errorMessage, throwIfResNotOk } from "../../../lib/api-client";
 
 export const BACKUP_PATH = "/api/backup-memories";
 
-/** Downloads the backup zip straight to disk; throws with the server's message if it cannot start. */
+/** Downloads the backup zip straight to disk; throws the server's refusal if it cannot start. */
 export function downloadBackup(): Promise<void> {
   return downloadFile(BACKUP_PATH, DEFAULT_BACKUP_FILENAME);
 }
@@ -15,7 +15,7 @@ export function downloadBackup(): Promise<void> {
  * Asks the server whether `url` can be downloaded (its checks, without building the file), then
  * follows a link to it: the browser saves the stream to disk, never holding it in the page's memory.
  * The server's Content-Disposition names the file; `fallbackFilename` only when it names none.
- * Throws with the server's message when the check fails. A failure after the stream has started
+ * Throws the server's refusal (an ApiError with its code) when the check fails. A failure after the stream has started
  * cuts the connection and the browser marks the download failed.
  */
 export async function downloadFile(url: string, fallbackFilename: string): Promise<void> {
@@ -23,23 +23,8 @@ export async function downloadFile(url: string, fallbackFilename: string): Promi
     credentials: "include",
     headers: { [DOWNLOAD_CHECK_HEADER]: "1" },
   });
-  if (!res.ok) {
-    let message = `${res.status}: ${res.statusText}`;
-    try {
-      const body: unknown = await res.json();
-      if (
-        body &&
-        typeof body === "object" &&
-        "message" in body &&
-        typeof body.message === "string"
-      ) {
-        message = body.message;
-      }
-    } catch {
-      // not JSON: keep the status line
-    }
-    throw new Error(message);
-  }
+  // An ApiError with the server's `{ code, message }`: the toast says the code's words.
+  await throwIfResNotOk(res);
   const link = document.createElement("a");
   link.href = url;
   link.download = fallbackFilename;

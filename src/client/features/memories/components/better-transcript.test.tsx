@@ -147,7 +147,11 @@ function proposalServer(options: { busy?: boolean } = {}) {
       },
     }),
     "POST /api/memories/m1/proposed-transcript/accept": () => {
-      if (options.busy) return { status: 409, body: { message: MESSAGES.alreadyProcessing } };
+      if (options.busy)
+        return {
+          status: 409,
+          body: { code: "memory.already_processing", message: MESSAGES.alreadyProcessing },
+        };
       memory = { ...memory, transcript: proposal?.transcript ?? "" };
       proposal = null;
       edited = false;

@@ -113,7 +113,13 @@ describe("Edit Memory dialog", () => {
 
   it("shows 'Failed to update memory' with the server's message and stays open", async () => {
     const { onOpenChange, user } = setup(["beach"], () =>
-      json({ message: "tags: You can only have up to 5 tags per memory." }, 400),
+      json(
+        {
+          code: "memory.too_many_tags",
+          message: "tags: You can only have up to 5 tags per memory.",
+        },
+        400,
+      ),
     );
     await user.click(screen.getByRole("button", { name: MESSAGES.saveChanges }));
     expect(await screen.findByText(MESSAGES.failedUpdateMemory)).toBeInTheDocument();

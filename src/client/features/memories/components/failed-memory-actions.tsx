@@ -32,7 +32,7 @@ export function RecordAgainButton() {
 export function FailedMemoryActions({ memory }: { memory: Memory }) {
   return (
     <div className="flex w-full flex-wrap gap-2 sm:w-auto" data-testid="failed-memory-actions">
-      {canRetryProcessing(memory) ? (
+      {canRetryProcessing(memory.error) ? (
         <RetryButton memory={memory} className="min-h-11 sm:min-h-8" />
       ) : (
         <RecordAgainButton />

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
-import { DEFAULT_BACKUP_FILENAME, MESSAGES } from "../../../../shared/messages";
+import { DEFAULT_BACKUP_FILENAME, ERROR_MESSAGES, MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
 import {
@@ -122,14 +122,14 @@ describe("Home memories", () => {
           id: "f",
           title: "",
           status: "failed",
-          error: "Transcription failed: offline",
+          error: "transcribe.failed",
         }),
       ]),
     ]);
     renderWithApp(<HomeMemories />);
     expect(await screen.findByText("Processing… Transcribing...")).toBeInTheDocument();
     expect(screen.getByText("Processing failed")).toBeInTheDocument();
-    expect(screen.getByText("Transcription failed: offline")).toBeInTheDocument();
+    expect(screen.getByText(ERROR_MESSAGES["transcribe.failed"])).toBeInTheDocument();
     expect(await screen.findAllByRole("button", { name: "Retry" })).toHaveLength(1);
   });
 
@@ -197,14 +197,16 @@ describe("Home memories", () => {
       userHandler(),
       listHandler([]),
       ({ url }) =>
-        url === "/api/backup-memories" ? json({ message: "Not logged in" }, 401) : undefined,
+        url === "/api/backup-memories"
+          ? json({ code: "not_logged_in", message: ERROR_MESSAGES.not_logged_in }, 401)
+          : undefined,
     ]);
     const clicked = stubDownloadLinks();
     const user = userEvent.setup();
     renderWithApp(<HomeMemories />);
     await user.click(await screen.findByRole("button", { name: MESSAGES.backupMemories }));
     expect(await screen.findByText(MESSAGES.backupFailed)).toBeInTheDocument();
-    expect(screen.getByText("Not logged in")).toBeInTheDocument();
+    expect(screen.getByText(ERROR_MESSAGES.not_logged_in)).toBeInTheDocument();
     expect(clicked).toEqual([]);
   });
 });

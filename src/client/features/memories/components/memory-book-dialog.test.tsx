@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
-import { MEMORY_BOOK } from "../../../../shared/messages";
+import { ERROR_MESSAGES, MEMORY_BOOK } from "../../../../shared/messages";
 import { dismissToast } from "../../../components/ui/use-toast";
 import {
   fakeApi,
@@ -83,16 +83,15 @@ describe("Printable memory book", () => {
       emptyList,
       ({ url }) =>
         url.startsWith("/api/memory-book")
-          ? json({ message: "Too many requests. Please wait a moment and try again." }, 429)
+          ? json({ code: "too_many_requests", message: "words the client does not show" }, 429)
           : undefined,
     ]);
     const clicked = stubDownloadLinks();
     const user = await openDialog();
     await user.click(screen.getByRole("button", { name: MEMORY_BOOK.create }));
     expect(await screen.findByText(MEMORY_BOOK.failed)).toBeInTheDocument();
-    expect(
-      screen.getByText("Too many requests. Please wait a moment and try again."),
-    ).toBeInTheDocument();
+    // The words of the server's code, from the catalogue.
+    expect(screen.getByText(ERROR_MESSAGES.too_many_requests)).toBeInTheDocument();
     expect(screen.getByRole("dialog", { name: MEMORY_BOOK.button })).toBeInTheDocument();
     expect(clicked).toEqual([]);
   });

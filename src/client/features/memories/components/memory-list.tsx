@@ -1,8 +1,8 @@
 import { Pencil } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
 import { Link } from "wouter";
-import { MESSAGES } from "../../../../shared/messages";
-import { familyMessage, isEditable } from "../../../../shared/rules";
+import { MESSAGES, messageFor } from "../../../../shared/messages";
+import { isEditable } from "../../../../shared/rules";
 import type { Memory, MemoryPage } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
@@ -96,7 +96,7 @@ export function MemoryList({
               </span>
               {memory.status === "failed" && memory.error ? (
                 <span className="block text-sm text-slate-700">
-                  {familyMessage(memory.error, MESSAGES.processingFailed)}
+                  {messageFor(memory.error, "processing.failed")}
                 </span>
               ) : null}
             </Link>

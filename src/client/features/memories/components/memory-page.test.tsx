@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PAGE_MEMORY_OWNER_SCRIPT_ID, PAGE_MEMORY_SCRIPT_ID } from "../../../../shared/constants";
-import { documentTitle, MESSAGES } from "../../../../shared/messages";
+import { documentTitle, ERROR_MESSAGES, MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { MemoryScreen as MemoryPage } from "../../../app/memory-screen";
 import { dismissToast } from "../../../components/ui/use-toast";
@@ -174,10 +174,10 @@ describe("Memory page", () => {
       memory: makeMemory({
         status: "failed",
         stage: "summarize",
-        error: "Failed to summarize memory: timeout",
+        error: "summarize.failed",
       }),
     });
-    expect(await screen.findByText("Failed to summarize memory: timeout")).toBeInTheDocument();
+    expect(await screen.findByText(ERROR_MESSAGES["summarize.failed"])).toBeInTheDocument();
     await user.click(await screen.findByRole("button", { name: "Retry" }));
     expect(await screen.findByText(/^Processing…/)).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual([
@@ -290,7 +290,7 @@ describe("Memory page titles and the not-found layout", () => {
   });
 
   it("shows a missing memory in the app's one not-found layout", async () => {
-    fakeApi([userHandler(me), () => json({ message: MESSAGES.notFound }, 404)]);
+    fakeApi([userHandler(me), () => json({ code: "not_found", message: MESSAGES.notFound }, 404)]);
     renderWithApp(<MemoryPage id="gone" />, "/memory/gone");
     const notFound = await screen.findByTestId("not-found");
     expect(within(notFound).getByRole("heading", { name: MESSAGES.notFoundPage })).toBeVisible();

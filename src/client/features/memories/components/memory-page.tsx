@@ -1,7 +1,7 @@
 import { Trash2 } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation, useSearch } from "wouter";
-import { MESSAGES } from "../../../../shared/messages";
+import { MESSAGES, messageFor } from "../../../../shared/messages";
 import { isEditable } from "../../../../shared/rules";
 import { AudioPlayer } from "../../../components/audio-player";
 import { NotFound } from "../../../components/not-found";
@@ -116,7 +116,7 @@ export function MemoryPage({
         <MemoryHeading memory={data} />
         <MemoryStateBadge memory={data} />
         {data.status === "failed" && data.error ? (
-          <p className="text-red-800">{data.error}</p>
+          <p className="text-red-800">{messageFor(data.error, "processing.failed")}</p>
         ) : null}
         {data.status === "failed" && isOwner ? <RetryButton memory={data} /> : null}
         {/* Mounted while it runs (the memory is processing then), so its notices stay on screen;

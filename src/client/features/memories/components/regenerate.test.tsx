@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MESSAGES } from "../../../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES } from "../../../../shared/messages";
 import type { Memory, PipelineStage } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
 import {
@@ -47,7 +47,10 @@ function regeneratingServer(options: { failAt?: PipelineStage; refuse?: number }
       if (url === `/api/memories/${memory.id}/comments`) return json([]);
       if (method === "POST" && url === `/api/memories/${memory.id}/regenerate`) {
         if (options.refuse) {
-          return json({ message: MESSAGES.alreadyProcessing }, options.refuse);
+          return json(
+            { code: "memory.already_processing", message: MESSAGES.alreadyProcessing },
+            options.refuse,
+          );
         }
         step = 0;
         memory = { ...memory, status: "processing", stage: "summarize", error: null };
@@ -66,7 +69,7 @@ function regeneratingServer(options: { failAt?: PipelineStage; refuse?: number }
               ...memory,
               status: "failed",
               stage,
-              error: `${MESSAGES.tagsFailedPrefix}${MESSAGES.invalidTagFormat}`,
+              error: "tag.invalid_format",
             };
             step = -1;
           } else if (!stage) {
@@ -143,9 +146,7 @@ describe("Regenerate on the memory page", () => {
     await user.click(await screen.findByRole("button", { name: MESSAGES.regenerate }));
     await passProcessing();
     expect(screen.getByText(MESSAGES.regenerateFailed)).toBeVisible();
-    expect(
-      screen.getAllByText(`${MESSAGES.tagsFailedPrefix}${MESSAGES.invalidTagFormat}`).length,
-    ).toBeGreaterThan(0);
+    expect(screen.getAllByText(ERROR_MESSAGES["tag.invalid_format"]).length).toBeGreaterThan(0);
   });
 
   /** The memory page as `viewer` sees `memory`, once its heading shows. */

@@ -2,8 +2,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { UserPlus } from "lucide-react";
 import { useState } from "react";
 import { Link } from "wouter";
-import { MESSAGES, recordingsAdded, unclaimedDeadline } from "../../../../shared/messages";
-import { canRetryProcessing, familyMessage } from "../../../../shared/rules";
+import {
+  MESSAGES,
+  messageFor,
+  recordingsAdded,
+  unclaimedDeadline,
+} from "../../../../shared/messages";
+import { canRetryProcessing } from "../../../../shared/rules";
 import type { UnclaimedMemory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
@@ -78,7 +83,7 @@ function UnclaimedItem({ memory, loggedIn }: { memory: UnclaimedMemory; loggedIn
         </span>
         {memory.status === "failed" && memory.error ? (
           <span className="block text-sm text-slate-700">
-            {familyMessage(memory.error, MESSAGES.processingFailed)}
+            {messageFor(memory.error, "processing.failed")}
           </span>
         ) : null}
         <span className="block text-xs text-slate-700">
@@ -86,10 +91,12 @@ function UnclaimedItem({ memory, loggedIn }: { memory: UnclaimedMemory; loggedIn
         </span>
       </Link>
       <div className="flex flex-wrap gap-2">
-        {memory.status === "failed" && canRetryProcessing(memory) ? (
+        {memory.status === "failed" && canRetryProcessing(memory.error) ? (
           <RetryButton memory={memory} className="min-h-11 sm:min-h-8" />
         ) : null}
-        {memory.status === "failed" && !canRetryProcessing(memory) ? <RecordAgainButton /> : null}
+        {memory.status === "failed" && !canRetryProcessing(memory.error) ? (
+          <RecordAgainButton />
+        ) : null}
         {memory.status === "failed" ? <DeleteMemoryButton memory={memory} /> : null}
         <Button
           size="sm"

@@ -27,7 +27,7 @@ const failed = unclaimed({
   title: "",
   status: "failed",
   stage: "transcribe",
-  error: MESSAGES.noSpeechDetected,
+  error: "transcribe.no_speech",
   tags: [],
 });
 
@@ -40,7 +40,7 @@ function server() {
       url === "/api/user"
         ? loggedIn
           ? json(me)
-          : json({ message: "Not logged in" }, 401)
+          : json({ code: "not_logged_in", message: "Not logged in" }, 401)
         : undefined,
     ({ method, url }) => {
       if (method !== "POST" || (url !== "/api/register" && url !== "/api/login")) return undefined;
@@ -150,7 +150,13 @@ describe("recordings not saved to an account yet", () => {
       ({ url }) => (url === "/api/memories/unclaimed" ? json({ items: [saved] }) : undefined),
       ({ method, url }) =>
         method === "POST" && url === "/api/memories/m1/claim"
-          ? json({ message: "This memory has already been saved to an account" }, 409)
+          ? json(
+              {
+                code: "memory.already_claimed",
+                message: "This memory has already been saved to an account",
+              },
+              409,
+            )
           : undefined,
     ]);
     const user = userEvent.setup();
@@ -165,7 +171,10 @@ describe("recordings not saved to an account yet", () => {
 
   it("shows nothing when this browser has none", async () => {
     const api = fakeApi([
-      ({ url }) => (url === "/api/user" ? json({ message: "Not logged in" }, 401) : undefined),
+      ({ url }) =>
+        url === "/api/user"
+          ? json({ code: "not_logged_in", message: "Not logged in" }, 401)
+          : undefined,
       ({ url }) => (url === "/api/memories/unclaimed" ? json({ items: [] }) : undefined),
     ]);
     renderWithApp(<UnclaimedRecordings />);

@@ -30,7 +30,7 @@ describe("claiming after signing up", () => {
         url === "/api/user"
           ? registered
             ? json(me)
-            : json({ message: "Not logged in" }, 401)
+            : json({ code: "not_logged_in", message: "Not logged in" }, 401)
           : undefined,
       ({ method, url }) => {
         if (method !== "POST" || url !== "/api/register") return undefined;

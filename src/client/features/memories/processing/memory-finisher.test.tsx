@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MESSAGES } from "../../../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import type { UploadQueue } from "../../../lib/upload-queue";
 import {
@@ -96,14 +96,14 @@ describe("the memory finisher", () => {
     server({
       status: "failed",
       stage: "tag",
-      error: "Failed to generate tags: Invalid tag format",
+      error: "tag.invalid_format",
     });
     const { uploads } = renderWithApp(<MemorySavedEffects />);
     // The failed memory (with its audio) is on the server, where its owner retries it: the
     // browser's copy is done with, so no stuck "waiting" recording lingers.
     await expect(recordAndFinish(uploads, [])).resolves.toMatchObject({ status: "failed" });
     expect(await screen.findByText(MESSAGES.processingFailed)).toBeInTheDocument();
-    expect(screen.getByText("Failed to generate tags: Invalid tag format")).toBeInTheDocument();
+    expect(screen.getByText(ERROR_MESSAGES["tag.invalid_format"])).toBeInTheDocument();
   });
 
   it("shows 'Failed to save memory' saying once to try again when the server refuses (429)", async () => {
@@ -112,7 +112,7 @@ describe("the memory finisher", () => {
         url === "/api/upload" ? json({ url: "/api/audio/a2", id: "a2" }, 201) : undefined,
       ({ url }) =>
         url === "/api/memories/process"
-          ? json({ message: "Too many requests. Please wait a moment and try again." }, 429)
+          ? json({ code: "too_many_requests", message: MESSAGES.tooManyRequests }, 429)
           : undefined,
     ]);
     const { uploads } = renderWithApp(<MemorySavedEffects />);
@@ -120,5 +120,22 @@ describe("the memory finisher", () => {
     expect(await screen.findByText(MESSAGES.failedSaveMemory)).toBeInTheDocument();
     expect(screen.getByText(MESSAGES.tooManyRequests)).toBeInTheDocument();
     expect(screen.queryByText(/try again\. Please try again/)).toBeNull();
+  });
+
+  it("shows 'Failed to save memory' with the refusal's words and 'Please try again' when they do not say what to do", async () => {
+    fakeApi([
+      ({ url }) =>
+        url === "/api/upload" ? json({ url: "/api/audio/a3", id: "a3" }, 201) : undefined,
+      ({ url }) =>
+        url === "/api/memories/process"
+          ? json({ code: "audio.not_yours", message: ERROR_MESSAGES["audio.not_yours"] }, 400)
+          : undefined,
+    ]);
+    const { uploads } = renderWithApp(<MemorySavedEffects />);
+    await expect(recordAndFinish(uploads, [])).rejects.toThrow();
+    expect(await screen.findByText(MESSAGES.failedSaveMemory)).toBeInTheDocument();
+    expect(
+      screen.getByText(`${ERROR_MESSAGES["audio.not_yours"]}. Please try again.`),
+    ).toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
-import { failedSaveMemoryDescription, MESSAGES } from "../../../../shared/messages";
+import { failedSaveMemoryDescription, isErrorCode, MESSAGES } from "../../../../shared/messages";
 import { PHOTO_MESSAGES } from "../../../../shared/photos";
 import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { ApiError, errorMessage } from "../../../lib/api-client";
 import type { Finisher } from "../../../lib/upload-queue";
 import { addPhoto } from "../../photos/api/add-photo";
 import { announceMemoryFailed, announceMemorySaved } from "./memory-saved-events";
@@ -70,7 +70,12 @@ export const finishMemory: Finisher = async (upload, report) => {
     }
     toast({
       title: MESSAGES.failedSaveMemory,
-      description: failedSaveMemoryDescription(errorMessage(error)),
+      // The server's refusal by its code; anything else (offline, an unreadable answer) in words
+      // that already say what to do.
+      description:
+        error instanceof ApiError
+          ? failedSaveMemoryDescription(isErrorCode(error.code) ? error.code : "internal_error")
+          : errorMessage(error),
       variant: "destructive",
     });
     throw error;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { MESSAGES } from "../../../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES } from "../../../../shared/messages";
 import { type Memory, PIPELINE_STAGES } from "../../../../shared/schemas";
 import { fakeApi, json, makeMemory } from "../../../test/fake-api";
 import { STAGE_ORDER } from "./processing-api";
@@ -107,12 +107,10 @@ describe("runMemoryProcessing", () => {
   });
 
   it("throws a permanent error carrying the server's message when processing fails", async () => {
-    serverWith([
-      { status: "failed", stage: "tag", error: "Failed to generate tags: Invalid tag format" },
-    ]);
+    serverWith([{ status: "failed", stage: "tag", error: "tag.invalid_format" }]);
     const error = await runMemoryProcessing(upload, () => {}, { sleep: noSleep }).catch((e) => e);
     expect(error).toBeInstanceOf(ProcessingFailedError);
-    expect(error.message).toBe("Failed to generate tags: Invalid tag format");
+    expect(error.message).toBe(ERROR_MESSAGES["tag.invalid_format"]);
     expect(error.permanent).toBe(true);
   });
 

@@ -1,4 +1,6 @@
+import { messageFor } from "../../../../shared/messages";
 import type { Memory, PipelineStage } from "../../../../shared/schemas";
+import { ProductError } from "../../../lib/api-client";
 import type { ReportNotice } from "../../../lib/upload-queue";
 import {
   fetchMemory,
@@ -9,11 +11,11 @@ import {
 } from "./processing-api";
 
 /** The server's processing failed (the memory and its audio are kept on the server). */
-export class ProcessingFailedError extends Error {
+export class ProcessingFailedError extends ProductError {
   /** Retrying by itself would only spend money again: the person retries by hand. */
   readonly permanent = true;
   constructor(readonly memory: Memory) {
-    super(memory.error ?? "Processing failed");
+    super(messageFor(memory.error, "processing.failed"));
   }
 }
 

@@ -1,7 +1,6 @@
 import { CloudUpload } from "lucide-react";
 import { useState } from "react";
 import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
-import { familyMessage } from "../../../../shared/rules";
 import { Button } from "../../../components/ui/button";
 import { formatRecordedAt } from "../../../lib/format-date";
 import type { PendingSummary } from "../../../lib/upload-queue";
@@ -47,8 +46,7 @@ export function PendingRecordingsList() {
         .map((item) => (
           <div key={item.id} className="flex flex-wrap items-center gap-3">
             <p className="min-w-0 flex-1">
-              {formatRecordedAt(item.recordedAt)}:{" "}
-              {familyMessage(item.lastError, MESSAGES.failedUploadAudio)}
+              {formatRecordedAt(item.recordedAt)}: {item.lastError || MESSAGES.failedUploadAudio}
             </p>
             <Button size="sm" variant="ghost" onClick={() => void queue.discard(item.id)}>
               {MESSAGES.discard}

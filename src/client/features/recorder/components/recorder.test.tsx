@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PROGRESS_NOTICE_MIN_MS } from "../../../../shared/constants";
-import { MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
+import { ERROR_MESSAGES, MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
 import { Toaster } from "../../../components/ui/toaster";
 import { dismissToast } from "../../../components/ui/use-toast";
 import { ApiError } from "../../../lib/api-client";
@@ -71,9 +71,12 @@ function uploadAnswers(...answers: ("ok" | "network" | 400)[]) {
     n += 1;
     if (answer === "network") throw new TypeError("Failed to fetch");
     if (answer === 400) {
-      return new Response(JSON.stringify({ message: "audio: the file is not audio" }), {
-        status: 400,
-      });
+      return new Response(
+        JSON.stringify({ code: "audio.not_audio", message: "audio: the file is not audio" }),
+        {
+          status: 400,
+        },
+      );
     }
     return new Response(JSON.stringify({ url: `/api/audio/a${n}`, id: `a${n}` }), { status: 201 });
   });
@@ -409,8 +412,8 @@ describe("Recorder", () => {
       if (!refuse) return "saved";
       throw new ApiError(
         429,
-        `429: ${JSON.stringify({ message: MESSAGES.tooManyRequests })}`,
-        JSON.stringify({ message: MESSAGES.tooManyRequests }),
+        `429: ${JSON.stringify({ code: "too_many_requests", message: MESSAGES.tooManyRequests })}`,
+        JSON.stringify({ code: "too_many_requests", message: MESSAGES.tooManyRequests }),
       );
     });
     const finishers = { "test-429": finisher };
@@ -440,8 +443,12 @@ describe("Recorder", () => {
     );
     await record(user);
     await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
-    // The reason in the product's words (no field name), calmly: the recording is still kept.
-    expect(await screen.findByTestId("kept-reason")).toHaveTextContent(/^The file is not audio$/);
+    // The reason in the catalogue's words for the server's code (never the body's own text),
+    // calmly: the recording is still kept.
+    expect(await screen.findByTestId("kept-reason")).toHaveTextContent(
+      ERROR_MESSAGES["audio.not_audio"],
+    );
+    expect(screen.getByTestId("kept-reason")).not.toHaveTextContent(/audio: the file/);
     expect(screen.getByRole("status")).toHaveTextContent(MESSAGES.recordingKeptRefused);
     expect(screen.queryByRole("alert")).toBeNull();
     await user.click(await screen.findByRole("button", { name: MESSAGES.discard }));

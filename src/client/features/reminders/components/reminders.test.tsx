@@ -2,6 +2,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CURRENT_QUESTION_SCRIPT_ID, SESSION_USER_SCRIPT_ID } from "../../../../shared/constants";
+import { ERROR_MESSAGES } from "../../../../shared/messages";
 import { QUESTIONS, specialDayQuestion } from "../../../../shared/questions";
 import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import type { CurrentQuestion, ReminderSettings } from "../../../../shared/reminders";
@@ -177,13 +178,20 @@ describe("RemindersSection", () => {
       ({ method, url }) => {
         if (url !== "/api/reminders") return undefined;
         if (method === "GET") return json(SETTINGS);
-        return json({ message: "body.specialDays.0.day: is not a day of that month" }, 400);
+        return json(
+          {
+            code: "reminders.special_day_twice",
+            message: ERROR_MESSAGES["reminders.special_day_twice"],
+            field: "body.specialDays.1.label",
+          },
+          400,
+        );
       },
     ]);
     renderWithApp(<RemindersSection />, "/account");
     await userEvent.click(await screen.findByRole("button", { name: REMINDER_MESSAGES.save }));
     expect(
-      await screen.findByText("body.specialDays.0.day: is not a day of that month"),
+      await screen.findByText(ERROR_MESSAGES["reminders.special_day_twice"]),
     ).toBeInTheDocument();
   });
 });

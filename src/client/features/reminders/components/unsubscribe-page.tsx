@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { useSearchParams } from "wouter";
+import { ERROR_MESSAGES } from "../../../../shared/messages";
 import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
@@ -25,7 +26,7 @@ export function UnsubscribePage() {
     <Card className="mx-auto max-w-md space-y-4 text-center">
       <h1 className="text-xl font-bold">{REMINDER_MESSAGES.unsubscribeTitle}</h1>
       {!valid ? (
-        <p className="text-red-700">{REMINDER_MESSAGES.unsubscribeInvalid}</p>
+        <p className="text-red-700">{ERROR_MESSAGES["reminders.unsubscribe_invalid"]}</p>
       ) : run.isSuccess ? (
         <p role="status" className="text-slate-800">
           {REMINDER_MESSAGES.unsubscribeDone}
