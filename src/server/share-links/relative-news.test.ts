@@ -231,7 +231,7 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
   });
 
-  it("a mail the SMTP server refuses is tried again by the queue, and sent once; the others are not sent again", async () => {
+  it("a mail the SMTP server refuses is tried again by the queue until it goes, once; the others are not sent again", async () => {
     const flaky = await createLink("Cousin Ann", "ann@example.org");
     const steady = await createLink("Cousin Bob", "bob@example.org");
     sink.refused.add("ann@example.org");
@@ -246,6 +246,11 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     const failed = await newsJob();
     expect(failed).toMatchObject({ status: "queued", attempts: 1 });
     expect(failed?.last_error).toMatch(/451/);
+    // Refused on every try: after the last one the job waits a window and starts again.
+    for (let attempt = 2; attempt <= 5; attempt++) await send();
+    const restarted = await newsJob();
+    expect(restarted).toMatchObject({ status: "queued", attempts: 0 });
+    expect(new Date(restarted?.run_after ?? 0).getTime()).toBeGreaterThan(Date.now() + HOUR / 2);
 
     sink.refused.delete("ann@example.org");
     await send();
