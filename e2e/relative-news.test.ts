@@ -24,10 +24,9 @@ describe("journey: a relative is mailed news of new stories, once, until they st
     smtp = await startSmtpSink();
     journey = await startJourney({
       name: "relative-news",
-      // Checked every second; a mail once the oldest new memory is 3 seconds old.
+      // A mail 3 seconds after the first of the memories saved together.
       env: {
         SMTP_URL: smtp.url,
-        REMINDER_CHECK_SECONDS: "1",
         RELATIVE_DIGEST_MINUTES: "0.05",
         RATE_LIMIT_AUTH_PER_MINUTE: "100",
       },

@@ -17,13 +17,13 @@ import { CommentsRepo } from "./comments/comments.repo";
 import { CommentsService, TRANSCRIBE_COMMENT_JOB } from "./comments/comments.service";
 import { type Config, publicAppUrl } from "./config";
 import type { DatabaseHandle } from "./db/connection";
-import { Transactions } from "./db/transactions";
+import { type Executor, Transactions } from "./db/transactions";
 import { HealthService } from "./health/health.service";
 import { createHousekeeping } from "./housekeeping/housekeeping";
 import { JobsRepo } from "./jobs/jobs.repo";
 import { JobWorker } from "./jobs/worker";
 import { createMailer, type Mailer } from "./mail/mailer";
-import { MemoriesRepo } from "./memories/memories.repo";
+import { MemoriesRepo, type MemoryRow } from "./memories/memories.repo";
 import { MemoriesService } from "./memories/memories.service";
 import { MemoriesBackup } from "./memories/memories-backup";
 import { MemoriesRestore } from "./memories/memories-restore";
@@ -42,7 +42,7 @@ import { RemindersRepo } from "./reminders/reminders.repo";
 import { RemindersService } from "./reminders/reminders.service";
 import { Scheduler } from "./scheduler";
 import { ServerSecretsRepo } from "./secrets/server-secrets.repo";
-import { RelativeNewsService } from "./share-links/relative-news.service";
+import { RELATIVE_NEWS_JOB, RelativeNewsService } from "./share-links/relative-news.service";
 import { ShareLinkSubscriptionsRepo } from "./share-links/share-link-subscriptions.repo";
 import { ShareLinksRepo } from "./share-links/share-links.repo";
 import { ShareLinksService } from "./share-links/share-links.service";
@@ -113,6 +113,7 @@ export function createServices(deps: ServiceDeps) {
   // Revoking a link deletes its addresses by the foreign key's cascade (migration 0017).
   const relativeNews = new RelativeNewsService({
     repo: new ShareLinkSubscriptionsRepo(db),
+    jobs,
     links: shareLinksRepo,
     memories: memoriesRepo,
     users,
@@ -183,6 +184,10 @@ export function createServices(deps: ServiceDeps) {
           log,
         })
       : null;
+  /** A memory was saved, in the transaction that saves it: its owner's relatives get news. */
+  const memorySaved = async (memory: MemoryRow, trx: Executor) => {
+    if (memory.user_id) await relativeNews.queue(memory.user_id, trx);
+  };
   const worker = new JobWorker(
     jobs,
     {
@@ -190,12 +195,18 @@ export function createServices(deps: ServiceDeps) {
         log,
         onStage: (stage, outcome, seconds) => metrics.stageFinished(stage, outcome, seconds),
         hasPhotos: async (memoryId) => (await photos.forMemories([memoryId])).has(memoryId),
+        onSaved: { transactions, run: memorySaved },
       }),
       [TRANSCRIBE_COMMENT_JOB]: transcribeCommentHandler({
         comments: commentsRepo,
         audio,
         transcriber: ai.transcriber,
       }),
+      [RELATIVE_NEWS_JOB]: {
+        run: (userId, _job, signal) => relativeNews.send(userId, signal),
+        // Tried again after a window, and so on until it goes: news is never dropped.
+        giveUp: (userId) => relativeNews.queue(userId),
+      },
     },
     {
       concurrency: config.WORKER_CONCURRENCY,
@@ -212,6 +223,7 @@ export function createServices(deps: ServiceDeps) {
     transactions,
     config,
     () => worker.notify(),
+    memorySaved,
   );
   const transcripts = new TranscriptsService({
     repo: memoriesRepo,
@@ -286,12 +298,6 @@ export function createServices(deps: ServiceDeps) {
         name: "reminder check",
         everyMs: config.REMINDER_CHECK_SECONDS * 1000,
         run: (now) => reminders.sendDue(now),
-      },
-      {
-        // Relatives' news is claimed in the database too (ADR 0044): each mail goes out once.
-        name: "relative news",
-        everyMs: config.REMINDER_CHECK_SECONDS * 1000,
-        run: (now) => relativeNews.sendDue(now),
       },
       ...(modelFetcher
         ? [

@@ -31,6 +31,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 export interface OpenOptions {
   /** Told when PostgreSQL drops a connection, idle or in use (a restart, a failover). */
   onConnectionError?: (error: Error) => void;
+  /** Migrates only up to this migration (a test of an upgrade); otherwise to the latest. */
+  upTo?: string;
 }
 
 /**
@@ -130,7 +132,7 @@ export async function openDatabase(
   };
   try {
     if (target.kind === "postgres") await handle.ping();
-    await migrateToLatest(handle);
+    await migrateToLatest(handle, options.upTo);
   } catch (error) {
     await db.destroy().catch(() => undefined);
     throw error;

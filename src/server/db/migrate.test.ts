@@ -359,3 +359,45 @@ describe.each(DATABASE_KINDS)("upgrade of a database at 0012 on %s", (kind) => {
     }
   });
 });
+
+describe.each(DATABASE_KINDS)("upgrade with relatives' news waiting on %s", (kind) => {
+  it("queues news for each owner with an address on a link, and drops the sending claim", async () => {
+    const t = await createTestDatabase(kind, { upTo: "0018-transcript-proposals" });
+    try {
+      const [withNews, without] = [
+        await createBareUser(t.handle.db),
+        await createBareUser(t.handle.db),
+      ];
+      const now = nowIso();
+      for (const [link, user] of [
+        ["l1", withNews],
+        ["l2", withNews],
+        ["l3", without],
+      ] as const) {
+        await sql`insert into share_links (id, user_id, token_hash, label, created_at)
+          values (${link}, ${user.id}, ${newId()}, 'Grandpa', ${now})`.execute(t.handle.db);
+      }
+      for (const link of ["l1", "l2"]) {
+        await sql`insert into share_link_subscriptions
+          (id, share_link_id, email, token_sealed, created_at, covered_until, last_sent_at, locked_until)
+          values (${newId()}, ${link}, 'g@example.org', 'x', ${now}, ${now}, ${now}, ${now})`.execute(
+          t.handle.db,
+        );
+      }
+      await migrateToLatest(t.handle);
+      const jobs = await t.handle.db.selectFrom("jobs").selectAll().execute();
+      expect(jobs).toMatchObject([
+        { kind: "relative-news", target_id: withNews.id, status: "queued" },
+      ]);
+      expect(jobs[0]?.run_after && jobs[0].run_after <= nowIso()).toBe(true);
+      const columns = (await t.handle.db.introspection.getTables())
+        .find((table) => table.name === "share_link_subscriptions")
+        ?.columns.map((column) => column.name);
+      expect(columns).toContain("covered_until");
+      expect(columns).not.toContain("locked_until");
+      expect(columns).not.toContain("last_sent_at");
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

@@ -15,6 +15,7 @@ import { photos } from "./migrations/0016-photos";
 import { relativeNews } from "./migrations/0017-relative-news";
 import { transcriptProposals } from "./migrations/0018-transcript-proposals";
 import { errorCodes } from "./migrations/0019-error-codes";
+import { relativeNewsAsJobs } from "./migrations/0020-relative-news-as-jobs";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0017-relative-news": relativeNews,
   "0018-transcript-proposals": transcriptProposals,
   "0019-error-codes": errorCodes,
+  "0020-relative-news-as-jobs": relativeNewsAsJobs,
 };
 
 class DialectMigrationProvider implements MigrationProvider {
@@ -62,13 +64,16 @@ class DialectMigrationProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema up to date; several instances starting at once are serialised by Kysely's lock. */
-export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+/**
+ * Brings the schema up to date (or up to `upTo`, for a test of an upgrade); several instances
+ * starting at once are serialised by Kysely's lock.
+ */
+export async function migrateToLatest(handle: DatabaseHandle, upTo?: string): Promise<void> {
   const migrator = new Migrator({
     db: handle.db,
     provider: new DialectMigrationProvider(handle.kind),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
   const failed = results?.find((result) => result.status === "Error");
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? "");

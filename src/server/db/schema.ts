@@ -186,8 +186,6 @@ export interface ShareLinkSubscriptionsTable {
   token_sealed: string;
   created_at: string;
   covered_until: string;
-  last_sent_at: string | null;
-  locked_until: string | null;
 }
 
 /** A memory's photos (migration 0016): three stored sizes each; position 0 is the cover. */

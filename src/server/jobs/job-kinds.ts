@@ -9,6 +9,8 @@ export const JOB_KINDS = {
   "process-memory": z.string().min(1).max(100),
   /** Transcribes one spoken comment (its id). */
   "transcribe-comment": z.string().min(1).max(100),
+  /** Mails an owner's relatives the memories saved since each one's last mail (the owner's id). */
+  "relative-news": z.string().min(1).max(100),
 } as const;
 
 export type JobKind = keyof typeof JOB_KINDS;

@@ -47,6 +47,28 @@ describe.each(DATABASE_KINDS)("JobsRepo on %s", (kind) => {
     expect(await repo.claim("a", 60_000)).toBeNull();
   });
 
+  it("with join, a waiting job keeps its earlier time; a finished one is queued anew", async () => {
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+    const runAfter = async () => new Date((await repo.find(KIND, "m1"))?.run_after ?? 0);
+    await repo.enqueue({ kind: KIND, targetId: "m1", runAfter: at(60), join: true });
+    const first = await runAfter();
+    await repo.enqueue({ kind: KIND, targetId: "m1", runAfter: at(61), join: true });
+    expect(await runAfter()).toEqual(first);
+    await repo.enqueue({ kind: KIND, targetId: "m1", runAfter: at(30), join: true });
+    expect((await runAfter()) < first).toBe(true);
+    const job = await repo.claim("a", 60_000, at(31));
+    await repo.complete(job?.id ?? "", "a");
+    await repo.enqueue({ kind: KIND, targetId: "m1", runAfter: at(90), join: true });
+    expect(await repo.find(KIND, "m1")).toMatchObject({ status: "queued", attempts: 0 });
+    expect((await runAfter()) > first).toBe(true);
+    // Done for now, and again later.
+    const again = await repo.claim("a", 60_000, at(91));
+    const later = at(150);
+    expect(await repo.complete(again?.id ?? "", "a", later)).toBe(true);
+    expect(await repo.find(KIND, "m1")).toMatchObject({ status: "queued", attempts: 0 });
+    expect(await runAfter()).toEqual(later);
+  });
+
   it("retakes a job whose lease expired (its worker died)", async () => {
     await repo.enqueue({ kind: KIND, targetId: "m1" });
     const first = await repo.claim("dead", 60_000);

@@ -34,10 +34,12 @@ export class JobsRepo {
 
   /**
    * Queues a job (or re-queues a finished or failed one for the same target). Pass a transaction
-   * to queue it together with the row it works on.
+   * to queue it together with the row it works on. With `join`, a job of the target still waiting
+   * keeps its earlier `run_after` (what happens meanwhile joins it, as news of memories saved
+   * together does) instead of being put off.
    */
   async enqueue(
-    job: { kind: JobKind; targetId: string; runAfter?: Date },
+    job: { kind: JobKind; targetId: string; runAfter?: Date; join?: boolean },
     executor: Executor = this.db,
   ): Promise<void> {
     const targetId = validateJobTarget(job.kind, job.targetId);
@@ -54,7 +56,24 @@ export class JobsRepo {
     await executor
       .insertInto("jobs")
       .values({ id: newId(), kind: job.kind, target_id: targetId, ...queued, created_at: now })
-      .onConflict((oc) => oc.columns(["kind", "target_id"]).doUpdateSet(queued))
+      .onConflict((oc) =>
+        oc.columns(["kind", "target_id"]).doUpdateSet((eb) => ({
+          ...queued,
+          run_after: job.join
+            ? eb
+                .case()
+                .when(
+                  eb.and([
+                    eb("jobs.status", "=", "queued"),
+                    eb("jobs.run_after", "<", eb.ref("excluded.run_after")),
+                  ]),
+                )
+                .then(eb.ref("jobs.run_after"))
+                .else(eb.ref("excluded.run_after"))
+                .end()
+            : queued.run_after,
+        })),
+      )
       .execute();
   }
 
@@ -102,10 +121,15 @@ export class JobsRepo {
     });
   }
 
-  /** Marks the job done, if it is still this worker's. */
-  async complete(id: string, workerId: string): Promise<boolean> {
+  /**
+   * Marks the job done, if it is still this worker's; with `again`, done for now and queued for
+   * then, its attempts counted afresh.
+   */
+  async complete(id: string, workerId: string, again?: Date): Promise<boolean> {
     return this.updateOwnRunning(id, workerId, {
-      status: "done",
+      ...(again
+        ? { status: "queued", run_after: again.toISOString(), attempts: 0 }
+        : { status: "done" }),
       locked_by: null,
       locked_until: null,
       last_error: null,

@@ -14,11 +14,13 @@ export class JobAbortedError extends Error {
 /** What a worker does for one kind of job. */
 export interface JobHandler {
   /**
-   * Does the work for `targetId`; throwing means "try again later" (with backoff). Once `signal`
-   * is aborted the job is no longer this worker's to finish: pass it to provider calls and check
-   * it before every write, so a worker that lost its lease stops and never writes results.
+   * Does the work for `targetId`; throwing means "try again later" (with backoff), and a date
+   * "done for now, run again then". Once `signal` is aborted the job is no longer this worker's to
+   * finish: pass it to provider calls and check it before every write, so a worker that lost its
+   * lease stops and never writes results.
    */
-  run(targetId: string, job: Job, signal: AbortSignal): Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: most handlers return nothing (Promise<void>)
+  run(targetId: string, job: Job, signal: AbortSignal): Promise<void | Date>;
   /** Called once when the job has failed `maxAttempts` times and will not run again. */
   giveUp?(targetId: string, error: Error): Promise<void>;
 }
@@ -175,8 +177,8 @@ export class JobWorker {
     this.inFlight.add(controller);
     const stopHeartbeat = this.keepLease(job, claimedAt + this.leaseMs, controller);
     try {
-      await handler.run(targetId, job, signal);
-      if (!(await this.repo.complete(job.id, this.workerId))) {
+      const again = await handler.run(targetId, job, signal);
+      if (!(await this.repo.complete(job.id, this.workerId, again ?? undefined))) {
         this.logger.warn({ job: job.id, kind: job.kind }, "job finished after its lease was lost");
       }
       finished("done");

@@ -287,8 +287,8 @@ export class MemoriesRepo {
   }
 
   /** The pipeline finished: the memory is saved. */
-  async markSaved(id: string): Promise<boolean> {
-    return this.updateProcessing(id, { status: "saved", stage: null, error: null });
+  async markSaved(id: string, ex: Executor = this.db): Promise<boolean> {
+    return this.updateProcessing(id, { status: "saved", stage: null, error: null }, ex);
   }
 
   /** The pipeline stopped at `stage` with a message the user sees; the audio stays. */
@@ -296,8 +296,12 @@ export class MemoriesRepo {
     return this.updateProcessing(id, { status: "failed", stage, error: code });
   }
 
-  private async updateProcessing(id: string, changes: Updateable<MemoriesTable>): Promise<boolean> {
-    const result = await this.db
+  private async updateProcessing(
+    id: string,
+    changes: Updateable<MemoriesTable>,
+    ex: Executor = this.db,
+  ): Promise<boolean> {
+    const result = await ex
       .updateTable("memories")
       .set({ ...changes, updated_at: nowIso() })
       .where("id", "=", id)

@@ -13,6 +13,7 @@ import { PIPELINE_STAGES, type PipelineStage } from "../../shared/schemas";
 import { cleanSegments, transcriptSegmentsSchema } from "../../shared/transcript";
 import { AiError, type AiProviders, type TextOptions } from "../ai/ai";
 import type { AudioService } from "../audio/audio.service";
+import type { Executor, Transactions } from "../db/transactions";
 import type { JobKind } from "../jobs/job-kinds";
 import type { Job } from "../jobs/jobs.repo";
 import type { JobHandler } from "../jobs/worker";
@@ -80,6 +81,8 @@ export interface PipelineOptions {
   onStage?: (stage: PipelineStage, outcome: StageOutcome, seconds: number) => void;
   /** Whether a memory has a photo by now (a story told about one): a note for the summary. */
   hasPhotos?: (memoryId: string) => Promise<boolean>;
+  /** Runs in the transaction that saves a memory (relatives' news queues its mail there). */
+  onSaved?: { transactions: Transactions; run(memory: MemoryRow, trx: Executor): Promise<void> };
 }
 
 /**
@@ -92,6 +95,7 @@ export class MemoryPipeline implements JobHandler {
   private readonly log: PipelineLog;
   private readonly onStage: NonNullable<PipelineOptions["onStage"]>;
   private readonly hasPhotos: NonNullable<PipelineOptions["hasPhotos"]>;
+  private readonly onSaved: PipelineOptions["onSaved"];
 
   constructor(
     private readonly memories: MemoriesRepo,
@@ -103,6 +107,18 @@ export class MemoryPipeline implements JobHandler {
     this.log = options.log ?? { warn() {} };
     this.onStage = options.onStage ?? (() => {});
     this.hasPhotos = options.hasPhotos ?? (async () => false);
+    this.onSaved = options.onSaved;
+  }
+
+  private async save(row: MemoryRow): Promise<void> {
+    const { onSaved } = this;
+    if (!onSaved) {
+      await this.memories.markSaved(row.id);
+      return;
+    }
+    await onSaved.transactions.run(async (trx) => {
+      if (await this.memories.markSaved(row.id, trx)) await onSaved.run(row, trx);
+    });
   }
 
   /**
@@ -203,7 +219,7 @@ export class MemoryPipeline implements JobHandler {
             engine: result.engine ?? this.ai.name,
           });
           if (!row.summary) return false;
-          await this.memories.markSaved(row.id);
+          await this.save(row);
           return true;
         }
         // Spec: the estimated duration is the audio size divided by 16000.
@@ -255,7 +271,7 @@ export class MemoryPipeline implements JobHandler {
       }
       case "save":
         signal.throwIfAborted();
-        await this.memories.markSaved(row.id);
+        await this.save(row);
         return;
     }
   }

@@ -4,7 +4,7 @@ import type { Memory, MemoryCreateBody, ProcessMemoryBody } from "../../shared/s
 import type { AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
 import type { Config } from "../config";
-import type { Transactions } from "../db/transactions";
+import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from "../http-errors";
 import { newId } from "../ids";
 import type { JobsRepo } from "../jobs/jobs.repo";
@@ -35,6 +35,8 @@ export class MemoryProcessingService {
     private readonly config: Pick<Config, "CLAIM_WINDOW_HOURS" | "ANON_DAILY_RECORDINGS">,
     /** Wakes this process's worker so processing starts at once. */
     private readonly onQueued: () => void = () => {},
+    /** Runs in the transaction that creates a saved memory (relatives' news queues its mail). */
+    private readonly onSaved: (memory: MemoryRow, trx: Executor) => Promise<void> = async () => {},
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -93,6 +95,8 @@ export class MemoryProcessingService {
       const row = await this.repo.insert({ ...input, id }, trx);
       if (input.status === "processing") {
         await this.jobs.enqueue({ kind: PROCESS_MEMORY_JOB, targetId: id }, trx);
+      } else if (input.status === "saved") {
+        await this.onSaved(row, trx);
       }
       return row;
     });

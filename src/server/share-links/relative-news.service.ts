@@ -14,24 +14,27 @@ import {
   SHARE_TOKEN_PATTERN,
   SUBSCRIBERS_PER_LINK,
 } from "../../shared/share-links";
+import type { Executor } from "../db/transactions";
 import { conflict, notFound } from "../http-errors";
 import { hashToken, newId } from "../ids";
+import type { JobKind } from "../jobs/job-kinds";
+import type { JobsRepo } from "../jobs/jobs.repo";
 import type { Mailer } from "../mail/mailer";
 import type { MemoriesRepo } from "../memories/memories.repo";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
-import type { ShareLinkSubscriptionsRepo } from "./share-link-subscriptions.repo";
+import type { ShareLinkSubscriptionsRepo, SubscriptionRow } from "./share-link-subscriptions.repo";
 import type { ShareLinkRow, ShareLinksRepo } from "./share-links.repo";
 
-/** A sender that dies mid-mail leaves its claim; another instance takes it after this. */
-const SEND_LOCK_MS = 5 * 60_000;
 const SECRET_NAME = "relative-news";
-const PAGE = 500;
 /** Memories listed in one mail at most; the rest come in the next one. */
 const MEMORIES_PER_MAIL = 50;
 
+export const RELATIVE_NEWS_JOB = "relative-news" satisfies JobKind;
+
 export interface RelativeNewsDeps {
   repo: ShareLinkSubscriptionsRepo;
+  jobs: Pick<JobsRepo, "enqueue">;
   links: ShareLinksRepo;
   memories: Pick<MemoriesRepo, "madeAfter">;
   users: Pick<UsersService, "getUser">;
@@ -39,19 +42,19 @@ export interface RelativeNewsDeps {
   secrets: Pick<ServerSecretsRepo, "getOrCreate">;
   /** The public address of the app (APP_URL), for the mail's links. */
   appUrl: string;
-  /** At most one mail per address per this many minutes (RELATIVE_DIGEST_MINUTES). */
+  /** How long news waits for the memories saved after it (RELATIVE_DIGEST_MINUTES). */
   digestMinutes: number;
   log: Pick<FastifyBaseLogger, "info" | "error">;
   now?: () => Date;
 }
 
 /**
- * News of new stories for relatives (ADR 0044). An address on a share link is mailed the memories
- * saved since its last mail, with links that open each through that link, once the oldest of them
- * is RELATIVE_DIGEST_MINUTES old: so at most one mail per address in that time, and memories saved
- * together come together. Sending is claimed in the database (as reminders are, ADR 0020), so
- * several instances send each mail once. Every mail carries a signed one-click unsubscribe
- * (RFC 8058) that works as long as the share link does.
+ * News of new stories for relatives (ADR 0044, sent as jobs: ADR 0060). Saving a memory queues
+ * one job per owner, due RELATIVE_DIGEST_MINUTES later, which memories saved meanwhile join; it
+ * mails each address on the owner's links the memories saved since its last mail, with links that
+ * open each through that link. The queue's lease makes one instance send it, and its retries
+ * resend a failed mail. Every mail carries a signed one-click unsubscribe (RFC 8058) that works as
+ * long as the share link does.
  */
 export class RelativeNewsService {
   private readonly now: () => Date;
@@ -184,92 +187,92 @@ export class RelativeNewsService {
 
   // ---- Sending ----------------------------------------------------------------------------
 
-  /** Sends every news mail due at `now` that no instance has sent; answers how many went out. */
-  async sendDue(now = this.now()): Promise<number> {
-    const windowStart = new Date(now.getTime() - this.deps.digestMinutes * 60_000);
-    let sent = 0;
-    let after = "";
-    for (;;) {
-      const rows = await this.deps.repo.listAfter(after, PAGE);
-      for (const row of rows) {
-        if (row.last_sent_at && row.last_sent_at > windowStart.toISOString()) continue;
-        if (await this.sendOne(row, now, windowStart)) sent++;
-      }
-      if (rows.length < PAGE) return sent;
-      after = rows[rows.length - 1]?.id ?? after;
-    }
+  /**
+   * A memory of `userId` was saved: their relatives' news goes out once RELATIVE_DIGEST_MINUTES
+   * have passed, one job per owner, so memories saved meanwhile join the same mail. Pass the
+   * transaction that saves the memory.
+   */
+  async queue(userId: string, ex?: Executor): Promise<void> {
+    await this.deps.jobs.enqueue(
+      { kind: RELATIVE_NEWS_JOB, targetId: userId, runAfter: this.dueAt(), join: true },
+      ex,
+    );
   }
 
-  private async sendOne(
-    row: Awaited<ReturnType<ShareLinkSubscriptionsRepo["listAfter"]>>[number],
-    now: Date,
-    windowStart: Date,
-  ): Promise<boolean> {
-    const link = await this.deps.links.findById(row.share_link_id);
-    if (!link) return false;
-    const made = await this.deps.memories.madeAfter(
-      link.user_id,
-      row.covered_until,
-      MEMORIES_PER_MAIL,
-    );
+  private dueAt(): Date {
+    return new Date(this.now().getTime() + this.deps.digestMinutes * 60_000);
+  }
+
+  /**
+   * The job: mails each address on the owner's links what was saved since its last mail, and
+   * records it per address. Throws when a mail failed, after trying the others: the queue tries
+   * again, and only the addresses still behind are mailed. Answers when to look again, when some
+   * news had to wait (a memory still processing, or more than one mail holds).
+   */
+  async send(userId: string, signal: AbortSignal): Promise<Date | undefined> {
+    const links = await this.deps.links.listForUser(userId);
+    const subscriptions = await this.deps.repo.listForLinks(links.map((link) => link.id));
+    const owner = subscriptions.length > 0 ? await this.deps.users.getUser(userId) : undefined;
+    if (!owner) return undefined;
+    let failed: unknown;
+    let waiting = false;
+    for (const row of subscriptions) {
+      signal.throwIfAborted();
+      try {
+        waiting = (await this.sendOne(row, userId, owner.displayName || owner.username)) || waiting;
+      } catch (error) {
+        this.deps.log.error({ err: error, subscription: row.id }, "relative news mail failed");
+        failed ??= error;
+      }
+    }
+    if (failed) throw failed;
+    return waiting ? this.dueAt() : undefined;
+  }
+
+  /** Mails one address its news, if any; true when some had to wait for a later mail. */
+  private async sendOne(row: SubscriptionRow, userId: string, name: string): Promise<boolean> {
+    const made = await this.deps.memories.madeAfter(userId, row.covered_until, MEMORIES_PER_MAIL);
     // News runs up to the first memory still processing (it comes in a later mail once saved),
     // and stops short of the last moment a full page reaches, so that no memory is skipped.
     let cut = made.find((memory) => memory.status === "processing")?.created_at;
     if (cut === undefined && made.length === MEMORIES_PER_MAIL) cut = made.at(-1)?.created_at;
     const covered = made.filter((memory) => cut === undefined || memory.created_at < cut);
-    const coveredUntil = covered.at(-1)?.created_at ?? row.covered_until;
     const listed = covered.filter((memory) => memory.status === "saved");
-    const oldest = listed[0];
-    // Not due until the oldest memory waited the window: those saved with it join the mail.
-    if (!oldest || oldest.created_at > windowStart.toISOString()) return false;
-    const lockedUntil = new Date(now.getTime() + SEND_LOCK_MS);
-    if (!(await this.deps.repo.claim(row.id, row.covered_until, now, windowStart, lockedUntil))) {
-      return false;
-    }
-    try {
-      const owner = await this.deps.users.getUser(link.user_id);
-      if (!owner) {
-        await this.deps.repo.release(row.id);
-        return false;
-      }
-      const name = owner.displayName || owner.username;
-      const token = await this.unseal(row.token_sealed);
-      const unsubscribe = await this.unsubscribeUrl(row.id, link.id);
-      await this.deps.mailer.send({
-        to: row.email,
-        subject: SHARE_MESSAGES.newsMailSubject(name),
-        text: [
-          "Hello,",
-          "",
-          SHARE_MESSAGES.newsMailIntro(name),
-          "",
-          ...listed.flatMap((memory) => [
-            `- ${memory.title || MESSAGES.untitledMemory}`,
-            `  ${this.base()}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
-          ]),
-          "",
-          "--",
-          SHARE_MESSAGES.newsMailWhy(name),
-          `${SHARE_MESSAGES.newsMailStop} ${unsubscribe}`,
-        ].join("\n"),
-        // The share link's token and the signed unsubscribe stay out of the outbox's log line.
-        secret: true,
-        headers: {
-          "List-Unsubscribe": `<${unsubscribe}>`,
-          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-      });
-      await this.deps.repo.markSent(row.id, now, coveredUntil);
-      this.deps.log.info(
-        { relativeNews: { subscription: row.id, memories: listed.length } },
-        "relative news sent",
-      );
-      return true;
-    } catch (error) {
-      await this.deps.repo.release(row.id);
-      this.deps.log.error({ err: error, subscription: row.id }, "relative news mail failed");
-      return false;
-    }
+    const coveredUntil = covered.at(-1)?.created_at;
+    const waiting = cut !== undefined;
+    if (listed.length === 0 || coveredUntil === undefined) return waiting;
+    const token = await this.unseal(row.token_sealed);
+    const unsubscribe = await this.unsubscribeUrl(row.id, row.share_link_id);
+    await this.deps.mailer.send({
+      to: row.email,
+      subject: SHARE_MESSAGES.newsMailSubject(name),
+      text: [
+        "Hello,",
+        "",
+        SHARE_MESSAGES.newsMailIntro(name),
+        "",
+        ...listed.flatMap((memory) => [
+          `- ${memory.title || MESSAGES.untitledMemory}`,
+          `  ${this.base()}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
+        ]),
+        "",
+        "--",
+        SHARE_MESSAGES.newsMailWhy(name),
+        `${SHARE_MESSAGES.newsMailStop} ${unsubscribe}`,
+      ].join("\n"),
+      // The share link's token and the signed unsubscribe stay out of the outbox's log line.
+      secret: true,
+      headers: {
+        "List-Unsubscribe": `<${unsubscribe}>`,
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
+    });
+    await this.deps.repo.markSent(row.id, row.covered_until, coveredUntil);
+    this.deps.log.info(
+      { relativeNews: { subscription: row.id, memories: listed.length } },
+      "relative news sent",
+    );
+    return waiting;
   }
 
   private base(): string {

@@ -1,19 +1,23 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ERROR_MESSAGES } from "../../shared/messages";
+import type { Memory } from "../../shared/schemas";
 import {
   type CreatedShareLink,
   SHARE_MESSAGES,
   type ShareLink,
   SUBSCRIBERS_PER_LINK,
 } from "../../shared/share-links";
+import { JobsRepo } from "../jobs/jobs.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { mailHeader, type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { fixture, upload } from "../test/upload-helpers";
+import { RELATIVE_NEWS_JOB } from "./relative-news.service";
 import { SHARE_COOKIE } from "./share-cookie";
 
 const APP = "https://journal.example.org";
-const MINUTE = 60_000;
+const HOUR = 3_600_000;
 
 describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) => {
   let t: TestApp;
@@ -21,8 +25,6 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
   let owner: TestUser;
   let stranger: TestUser;
   let memories: MemoriesRepo;
-  /** A moment after the subscriptions of each test: memories are made from it on. */
-  let t0: number;
 
   beforeAll(async () => {
     sink = await startSmtpSink();
@@ -50,7 +52,6 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
   });
   beforeEach(() => {
     sink.messages.length = 0;
-    t0 = Date.now() + MINUTE;
   });
 
   function api(method: "GET" | "POST" | "DELETE", url: string, cookie?: string, body?: object) {
@@ -78,16 +79,51 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
   async function listed(): Promise<ShareLink[]> {
     return (await api("GET", "/api/share-links", owner.cookie)).json() as ShareLink[];
   }
-  const save = (title: string, minutes: number, status: "saved" | "processing" = "saved") =>
+  /** A memory saved through the API, as the recorder's direct create saves it. */
+  async function save(title: string): Promise<Memory> {
+    const uploaded = await upload(t, await fixture("tone.mp3"), { cookie: owner.cookie });
+    const res = await api("POST", "/api/memories", owner.cookie, {
+      audioUrl: uploaded.json().url,
+      title,
+      transcript: "A story.",
+      summary: "A story.",
+      recordedAt: new Date().toISOString(),
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json() as Memory;
+  }
+  /** A memory at the pipeline's last stage; `finish` runs that stage, which saves it. */
+  const processing = (title: string) =>
     memories.insert({
       userId: owner.user.id,
       audioId: null,
-      status,
+      status: "processing",
+      stage: "save",
       title,
-      createdAt: new Date(t0 + minutes * MINUTE).toISOString(),
     });
-  const send = (minutes: number) =>
-    t.services.relativeNews.sendDue(new Date(t0 + minutes * MINUTE));
+  async function finish(memoryId: string): Promise<void> {
+    await new JobsRepo(t.database.db, kind).enqueue({ kind: "process-memory", targetId: memoryId });
+    await t.services.worker.drain();
+  }
+  const newsJob = () =>
+    t.database.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("kind", "=", RELATIVE_NEWS_JOB)
+      .where("target_id", "=", owner.user.id)
+      .executeTakeFirst();
+  /** The window (or a retry's backoff) passes: the news job is due. Answers the jobs run. */
+  async function send(): Promise<number> {
+    await t.database.db
+      .updateTable("jobs")
+      .set({ run_after: new Date(Date.now() - 1).toISOString() })
+      .where("kind", "=", RELATIVE_NEWS_JOB)
+      .where("status", "=", "queued")
+      .execute();
+    return t.services.worker.drain();
+  }
+  const news = () =>
+    sink.messages.filter((m) => m.text.includes(SHARE_MESSAGES.newsMailIntro("Grandma Rose")));
   const mailsTo = (email: string) => sink.messages.filter((m) => m.to.includes(email));
   const oneClick = (mail: ReceivedMail) => {
     const url = new URL(mailHeader(mail, "List-Unsubscribe")?.slice(1, -1) ?? "");
@@ -136,19 +172,28 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
   });
 
-  it("mails two memories saved together once, through the link; not the unsaved or deleted one; then waits the window", async () => {
+  it("mails memories saved together once, an hour after the first, through the link; not the unsaved or deleted one", async () => {
     const link = await createLink("Grandpa", "grandpa@example.org");
     expect(link.subscribers.map((s) => s.email)).toEqual(["grandpa@example.org"]);
     sink.messages.length = 0; // the link's own mail
-    const first = await save("The seaside in 1962", 0);
-    const second = await save("Our first car", 1);
-    const gone = await save("Deleted soon", 2);
-    const processing = await save("Still processing", 3, "processing");
+    const before = Date.now();
+    const first = await save("The seaside in 1962");
+    const job = await newsJob();
+    expect(job?.status).toBe("queued");
+    const due = new Date(job?.run_after ?? 0).getTime();
+    expect(due).toBeGreaterThanOrEqual(before + HOUR);
+    expect(due).toBeLessThan(Date.now() + HOUR);
+    const second = await save("Our first car");
+    const gone = await save("Deleted soon");
+    const late = await processing("Still processing");
     await t.services.memories.delete(gone.id, { userId: owner.user.id, visitorHash: null });
+    // One job for the owner, still due an hour after the first: the others joined it.
+    expect((await newsJob())?.run_after).toBe(job?.run_after);
+    expect(await t.services.worker.drain()).toBe(0);
+    expect(news()).toEqual([]);
 
-    expect(await send(30)).toBe(0); // the oldest is not an hour old yet
-    expect(await send(61)).toBe(1);
-    expect(await send(61)).toBe(0);
+    await send();
+    await send(); // the job, run again, has nothing more to send
     const [mail, ...more] = mailsTo("grandpa@example.org");
     expect(more).toEqual([]);
     if (!mail) throw new Error("no mail");
@@ -172,20 +217,57 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     );
     expect(mail.text).toContain(`${APP}${oneClick(mail)}`);
 
-    // The one that was processing is saved: it comes in the next mail, not before the window.
-    await memories.markSaved(processing.id);
-    expect(await send(90)).toBe(0);
-    expect(await send(122)).toBe(1);
+    // The pipeline saves the one that was processing: it comes in the next mail, not at once
+    // (the first mail, which left it waiting, queued the next one an hour on).
+    await finish(late.id);
+    const queued = await newsJob();
+    expect(queued?.status).toBe("queued");
+    expect(new Date(queued?.run_after ?? 0).getTime()).toBeGreaterThan(Date.now() + HOUR / 2);
+    expect(await t.services.worker.drain()).toBe(0);
+    await send();
     const next = mailsTo("grandpa@example.org")[1];
     expect(next?.text).toContain("Still processing");
     expect(next?.text).not.toContain("Our first car");
+    expect(mailsTo("grandpa@example.org")).toHaveLength(2);
     await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
+  });
+
+  it("a mail the SMTP server refuses is tried again by the queue until it goes, once; the others are not sent again", async () => {
+    const flaky = await createLink("Cousin Ann", "ann@example.org");
+    const steady = await createLink("Cousin Bob", "bob@example.org");
+    sink.refused.add("ann@example.org");
+    await save("The long winter");
+    await send();
+    expect(mailsTo("ann@example.org").filter((m) => m.text.includes("The long winter"))).toEqual(
+      [],
+    );
+    expect(
+      mailsTo("bob@example.org").filter((m) => m.text.includes("The long winter")),
+    ).toHaveLength(1);
+    const failed = await newsJob();
+    expect(failed).toMatchObject({ status: "queued", attempts: 1 });
+    expect(failed?.last_error).toMatch(/451/);
+    // Refused on every try: after the last one the job waits a window and starts again.
+    for (let attempt = 2; attempt <= 5; attempt++) await send();
+    const restarted = await newsJob();
+    expect(restarted).toMatchObject({ status: "queued", attempts: 0 });
+    expect(new Date(restarted?.run_after ?? 0).getTime()).toBeGreaterThan(Date.now() + HOUR / 2);
+
+    sink.refused.delete("ann@example.org");
+    await send();
+    for (const email of ["ann@example.org", "bob@example.org"]) {
+      expect(mailsTo(email).filter((m) => m.text.includes("The long winter"))).toHaveLength(1);
+    }
+    expect((await newsJob())?.status).toBe("done");
+    for (const link of [flaky, steady]) {
+      await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
+    }
   });
 
   it("after a one-click unsubscribe nothing more is mailed; a GET only asks", async () => {
     const link = await createLink("Uncle Joe", "joe@example.org");
-    await save("Joe's story", 0);
-    expect(await send(61)).toBe(1);
+    await save("Joe's story");
+    await send();
     const [mail] = mailsTo("joe@example.org").filter((m) => m.text.includes("Joe's story"));
     if (!mail) throw new Error("no mail");
     const path = oneClick(mail);
@@ -217,8 +299,8 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     expect(again.statusCode).toBe(200);
     expect(again.body).toContain(SHARE_MESSAGES.unsubscribeDone);
 
-    await save("After unsubscribing", 70);
-    expect(await send(200)).toBe(0);
+    await save("After unsubscribing");
+    await send();
     expect(mailsTo("joe@example.org")).toHaveLength(2); // the link's own mail and the one news mail
     await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
   });
@@ -226,8 +308,8 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
   it("refuses a tampered signature, and one whose share link was revoked; revoking stops the mails", async () => {
     const link = await createLink("Nana", "nana@example.org");
     const keep = await createLink("Papa", "papa@example.org");
-    await save("Nana's story", 0);
-    expect(await send(61)).toBe(2);
+    await save("Nana's story");
+    await send();
     const mail = mailsTo("nana@example.org").find((m) => m.text.includes("Nana's story"));
     if (!mail) throw new Error("no mail");
     const url = new URL(`${APP}${oneClick(mail)}`);
@@ -254,8 +336,8 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(SHARE_MESSAGES.unsubscribeInvalid);
     expect((await api("GET", path)).body).toContain(SHARE_MESSAGES.unsubscribeInvalid);
-    await save("After revoking", 70);
-    expect(await send(200)).toBe(1);
+    await save("After revoking");
+    await send();
     expect(mailsTo("nana@example.org").filter((m) => m.text.includes("After revoking"))).toEqual(
       [],
     );

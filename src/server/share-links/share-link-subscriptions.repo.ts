@@ -8,10 +8,10 @@ export class ShareLinkSubscriptionsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Adds the address to the link; false when it was already there. */
-  async add(row: Omit<SubscriptionRow, "last_sent_at" | "locked_until">): Promise<boolean> {
+  async add(row: SubscriptionRow): Promise<boolean> {
     const result = await this.db
       .insertInto("share_link_subscriptions")
-      .values({ ...row, last_sent_at: null, locked_until: null })
+      .values(row)
       .onConflict((oc) => oc.columns(["share_link_id", "email"]).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -26,26 +26,15 @@ export class ShareLinkSubscriptionsRepo {
     return Number(row?.n ?? 0);
   }
 
-  /** The addresses on these links, oldest first (for the owner's list). */
-  async listForLinks(shareLinkIds: readonly string[]) {
+  /** The addresses on these links, oldest first (the owner's list, and whom news goes to). */
+  async listForLinks(shareLinkIds: readonly string[]): Promise<SubscriptionRow[]> {
     if (shareLinkIds.length === 0) return [];
     return this.db
       .selectFrom("share_link_subscriptions")
-      .select(["id", "share_link_id", "email"])
+      .selectAll()
       .where("share_link_id", "in", shareLinkIds)
       .orderBy("created_at")
       .orderBy("id")
-      .execute();
-  }
-
-  /** One page of every subscription, by id, for the sender. */
-  listAfter(afterId: string, limit: number): Promise<SubscriptionRow[]> {
-    return this.db
-      .selectFrom("share_link_subscriptions")
-      .selectAll()
-      .where("id", ">", afterId)
-      .orderBy("id")
-      .limit(limit)
       .execute();
   }
 
@@ -60,48 +49,16 @@ export class ShareLinkSubscriptionsRepo {
   }
 
   /**
-   * Claims the subscription for one mail until `lockedUntil`. One instance wins: the update only
-   * matches while no live claim exists, no mail went out after `sentBefore`, and the news still
-   * starts where this sender read it (`coveredUntil`), so a mail another instance just sent is
-   * never sent again.
+   * The mail went out and covered the news up to `coveredUntil`. Only from where the sender read
+   * it (`from`): a later mail is never undone by an earlier one. False when it had moved on.
    */
-  async claim(
-    id: string,
-    coveredUntil: string,
-    now: Date,
-    sentBefore: Date,
-    lockedUntil: Date,
-  ): Promise<boolean> {
+  async markSent(id: string, from: string, coveredUntil: string): Promise<boolean> {
     const result = await this.db
       .updateTable("share_link_subscriptions")
-      .set({ locked_until: lockedUntil.toISOString() })
+      .set({ covered_until: coveredUntil })
       .where("id", "=", id)
-      .where("covered_until", "=", coveredUntil)
-      .where((eb) =>
-        eb.or([eb("locked_until", "is", null), eb("locked_until", "<", now.toISOString())]),
-      )
-      .where((eb) =>
-        eb.or([eb("last_sent_at", "is", null), eb("last_sent_at", "<=", sentBefore.toISOString())]),
-      )
+      .where("covered_until", "=", from)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
-  }
-
-  /** The mail went out: it covered the news up to `coveredUntil`. */
-  async markSent(id: string, sentAt: Date, coveredUntil: string): Promise<void> {
-    await this.db
-      .updateTable("share_link_subscriptions")
-      .set({ last_sent_at: sentAt.toISOString(), covered_until: coveredUntil, locked_until: null })
-      .where("id", "=", id)
-      .execute();
-  }
-
-  /** The mail failed: the claim is let go, and the next check tries again. */
-  async release(id: string): Promise<void> {
-    await this.db
-      .updateTable("share_link_subscriptions")
-      .set({ locked_until: null })
-      .where("id", "=", id)
-      .execute();
   }
 }

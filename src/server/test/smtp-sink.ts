@@ -14,6 +14,8 @@ export interface SmtpSink {
   /** `smtp://127.0.0.1:PORT` for SMTP_URL. */
   url: string;
   messages: ReceivedMail[];
+  /** Addresses refused for now (451 at RCPT TO), as a server in trouble would. */
+  refused: Set<string>;
   /** Resolves with the first message matching, waiting up to `timeoutMs`. */
   waitFor(match: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -42,10 +44,15 @@ function textBody(raw: string): string {
 /** A real SMTP server in this process that keeps every message it receives (no TLS, no auth). */
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
+  const refused = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refused.has(address.address)) return callback();
+      callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -66,6 +73,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    refused,
     async waitFor(match, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
