@@ -27,6 +27,30 @@ async function recordStatus(page: Page, selector: string): Promise<() => Promise
   return () => page.evaluate(() => (window as unknown as { __notices: string[] }).__notices);
 }
 
+const PHONE = { width: 390, height: 844 };
+/** WCAG 2.5.5: a target a thumb can hit. Half a pixel for sub-pixel layout. */
+const MIN_TARGET_PX = 44 - 0.5;
+
+/**
+ * Every button and link on the memory page is at least 44 px each way; the transcript's sentences
+ * (buttons inside the text, to play from there) are words, not targets of their own.
+ */
+async function expectThumbSized(page: Page) {
+  const small = await page.evaluate((min) => {
+    const targets = document.querySelectorAll<HTMLElement>("article button, article a[href]");
+    return [...targets]
+      .filter((element) => !element.closest("[data-testid=transcript]"))
+      .filter((element) => element.getClientRects().length > 0)
+      .map((element) => ({ element, rect: element.getBoundingClientRect() }))
+      .filter(({ rect }) => rect.width < min || rect.height < min)
+      .map(
+        ({ element, rect }) =>
+          `${element.getAttribute("aria-label") ?? element.textContent}: ${rect.width}x${rect.height}`,
+      );
+  }, MIN_TARGET_PX);
+  expect(small).toEqual([]);
+}
+
 const STEPS = [MESSAGES.summarizing, MESSAGES.scoring, MESSAGES.tagging, MESSAGES.saving];
 
 describe("fix a transcript, regenerate the rest, with the local text model, in Chromium", () => {
@@ -54,7 +78,7 @@ describe("fix a transcript, regenerate the rest, with the local text model, in C
   });
 
   it("corrects the transcript in the edit dialog, then regenerates on the memory page", async () => {
-    const { page, context, consoleErrors } = await newPage(browser);
+    const { page, context, consoleErrors } = await newPage(browser, { viewport: PHONE });
     await addClientCookies(context, server.url, owner.cookieHeader());
     await page.goto(server.url);
     await page.getByRole("button", { name: `Edit ${memory.title}` }).click();
@@ -76,15 +100,40 @@ describe("fix a transcript, regenerate the rest, with the local text model, in C
     expect(saved.data.summary.length).toBeLessThan(CORRECTED.length);
     expect(saved.data.tags).not.toContain("loose ear");
 
-    // The memory page's own Regenerate shows the same steps.
+    // The owner then writes their own title, summary and tags: what Regenerate would replace.
+    const OWN = {
+      title: "Grandpa's sandcastle day",
+      summary: "Our sandcastle.",
+      tags: ["grandpa"],
+    };
+    const { transcript, recordedAt } = saved.data;
+    await owner.json("PUT", `/api/memories/${memory.id}`, { ...OWN, transcript, recordedAt });
+
+    // On the memory page, at a phone's size: every control a thumb's size, Edit beside Delete.
     await page.goto(`${server.url}/memory/${memory.id}`);
     const button = page.getByRole("button", { name: MESSAGES.regenerate });
     await button.waitFor();
+    await expectThumbSized(page);
+    await page.getByRole("button", { name: MESSAGES.editMemoryLabel }).click();
+    const editDialog = page.getByRole("dialog", { name: MESSAGES.editMemory });
+    expect(await editDialog.getByLabel("Title").inputValue()).toBe(OWN.title);
+    await editDialog.getByRole("button", { name: MESSAGES.cancel }).click();
+    await editDialog.waitFor({ state: "detached" });
+
+    // Regenerate asks first, shows the same steps, and offers Undo.
     const pageNotices = await recordStatus(page, "article header [role=status]");
     await button.click();
+    const confirm = page.getByRole("dialog", { name: MESSAGES.regenerateConfirmTitle });
+    await confirm.getByText(MESSAGES.regenerateConfirmDescription).waitFor();
+    await confirm.getByRole("button", { name: MESSAGES.regenerateConfirm }).click();
     await page.getByText(MESSAGES.memoryUpdated).first().waitFor({ timeout: 30_000 });
     expect(await pageNotices()).toEqual(STEPS);
     await page.getByRole("heading", { level: 1, name: saved.data.title }).waitFor();
+    await page.getByRole("button", { name: MESSAGES.undo }).click();
+    await page.getByText(MESSAGES.regenerateUndone).first().waitFor();
+    await page.getByRole("heading", { level: 1, name: OWN.title }).waitFor();
+    const undone = await owner.json<Memory>("GET", `/api/memories/${memory.id}`);
+    expect(undone.data).toMatchObject({ ...OWN, transcript: CORRECTED });
     await page.screenshot({ path: path.join("test-results", "regenerate.png"), fullPage: true });
     expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
     await context.close();

@@ -36,6 +36,8 @@ export const DEFAULT_SCORE = 5;
 
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
+/** A toast offering Undo stays longer: time to read it and reach the button. */
+export const UNDO_TOAST_DURATION_MS = 15_000;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 export const TOAST_SWIPE_DIRECTION = "right";
 export const TOAST_SWIPE_THRESHOLD_PX = 50;

@@ -230,6 +230,16 @@ export const MESSAGES = {
   regenerateHint: "Make the title, summary, scores and tags again from the transcript",
   saveAndRegenerate: "Save and regenerate",
   regenerateFailed: "Could not regenerate the memory",
+  regenerateConfirmTitle: "Replace your title and summary?",
+  regenerateConfirmDescription:
+    "A new title, summary and tags are written from the transcript in place of yours. You can undo it straight afterwards.",
+  regenerateConfirm: "Replace them",
+  undo: "Undo",
+  close: "Close",
+  regenerateUndone: "Your title, summary and tags are back",
+  // The owner's controls on the memory page
+  editMemoryLabel: "Edit memory",
+  deleteMemoryLabel: "Delete memory",
 
   // Transcribing again once a better speech engine is there (ADR 0041)
   betterTranscriptAvailable: "A better transcription is available",
@@ -442,6 +452,11 @@ export function profileTitle(user: { username: string; displayName?: string | nu
 /** 'Signed in as {display name or username}'. */
 export function signedInAs(user: { username: string; displayName?: string | null }): string {
   return `Signed in as ${user.displayName || user.username}`;
+}
+
+/** The pencil beside a memory in a list: "Edit" and its title. */
+export function editMemoryNamed(title: string): string {
+  return `Edit ${title || "memory"}`;
 }
 
 /** The home page's indicator of recordings kept in the browser until they are uploaded. */

@@ -21,3 +21,11 @@ afterEach(() => {
     throw new Error(`Unexpected console.error: ${errors.map((a) => a.join(" ")).join("\n")}`);
   }
 });
+
+// jsdom has no pointer capture; Radix's toast asks for it when a button in a toast is tapped.
+if (!("hasPointerCapture" in Element.prototype)) {
+  Object.assign(Element.prototype, {
+    hasPointerCapture: () => false,
+    releasePointerCapture: () => undefined,
+  });
+}

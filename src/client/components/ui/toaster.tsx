@@ -6,6 +6,7 @@ import {
   TOAST_SWIPE_DIRECTION,
   TOAST_SWIPE_THRESHOLD_PX,
 } from "../../../shared/constants";
+import { MESSAGES } from "../../../shared/messages";
 import { cn } from "../../lib/cn";
 import { dismissToast, useToasts } from "./use-toast";
 
@@ -22,11 +23,12 @@ export function Toaster() {
         <ToastPrimitive.Root
           key={t.id}
           open={t.open}
+          duration={t.duration}
           onOpenChange={(open) => {
             if (!open) dismissToast(t.id);
           }}
           className={cn(
-            "pointer-events-auto relative flex w-full items-start justify-between gap-3 rounded-lg border p-4 pr-8 shadow-lg",
+            "pointer-events-auto relative flex w-full items-start justify-between gap-3 rounded-lg border p-4 pr-14 shadow-lg",
             "data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[state=closed]:opacity-0 transition",
             t.variant === "destructive"
               ? "border-red-700 bg-red-700 text-white"
@@ -45,9 +47,23 @@ export function Toaster() {
               </ToastPrimitive.Description>
             ) : null}
           </div>
+          {t.action ? (
+            <ToastPrimitive.Action
+              altText={t.action.label}
+              onClick={t.action.onClick}
+              className={cn(
+                "inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center rounded-md border px-3 text-sm font-medium",
+                t.variant === "destructive"
+                  ? "border-white/70 hover:bg-red-800"
+                  : "border-slate-300 hover:bg-slate-50",
+              )}
+            >
+              {t.action.label}
+            </ToastPrimitive.Action>
+          ) : null}
           <ToastPrimitive.Close
-            aria-label="Close"
-            className="absolute top-2 right-2 rounded p-1 opacity-70 hover:opacity-100"
+            aria-label={MESSAGES.close}
+            className="absolute top-1 right-1 inline-flex h-11 w-11 items-center justify-center rounded opacity-70 hover:opacity-100"
           >
             <X className="h-4 w-4" aria-hidden="true" />
           </ToastPrimitive.Close>

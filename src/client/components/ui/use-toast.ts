@@ -5,6 +5,10 @@ export interface ToastOptions {
   title?: ReactNode;
   description?: ReactNode;
   variant?: "default" | "destructive";
+  /** A button in the toast, such as Undo; tapping it closes the toast. */
+  action?: { label: string; onClick: () => void };
+  /** How long it stays, when not the usual TOAST_DURATION_MS. */
+  duration?: number;
 }
 
 export interface ToastItem extends ToastOptions {

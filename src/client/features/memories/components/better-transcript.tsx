@@ -39,6 +39,7 @@ export function BetterTranscript({ memory }: { memory: Memory }) {
       <Button
         variant="outline"
         size="sm"
+        className="min-h-11"
         title={
           transcript.data?.edited ? MESSAGES.transcribeBesideHint : MESSAGES.transcribeAgainHint
         }

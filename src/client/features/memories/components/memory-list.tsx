@@ -1,7 +1,7 @@
 import { Pencil } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
 import { Link } from "wouter";
-import { MESSAGES, messageFor } from "../../../../shared/messages";
+import { editMemoryNamed, MESSAGES, messageFor } from "../../../../shared/messages";
 import { isEditable } from "../../../../shared/rules";
 import type { Memory, MemoryPage } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
@@ -107,7 +107,7 @@ export function MemoryList({
               <Button
                 variant="ghost"
                 size="icon"
-                aria-label={`Edit ${memory.title || "memory"}`}
+                aria-label={editMemoryNamed(memory.title)}
                 onClick={(event) => {
                   editButton.current = event.currentTarget;
                   setEditing(memory);

@@ -16,7 +16,7 @@ export function MemoryOwnerLink({ owner }: { owner: MemoryOwner["owner"] | undef
       {RELATIVES.memoryFrom}{" "}
       <Link
         href={ownerProfilePath(owner)}
-        className="font-medium text-slate-900 underline underline-offset-4"
+        className="inline-flex min-h-11 items-center font-medium text-slate-900 underline underline-offset-4"
       >
         {profileTitle(owner)}
       </Link>

@@ -99,8 +99,39 @@ describe("Memory page", () => {
     setup({ memory: makeMemory({ user_id: "someone-else" }) });
     await screen.findByRole("heading", { name: "Our day at the beach" });
     expect(screen.queryByRole("button", { name: "Delete memory" })).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole("button", { name: MESSAGES.editMemoryLabel }),
+    ).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Edit tags" })).not.toBeInTheDocument();
     expect(screen.getByText("beach")).toBeInTheDocument();
+  });
+
+  it("offers Edit beside Delete, opening the edit dialog; saving shows the new title", async () => {
+    const { api, user } = setup();
+    const edit = await screen.findByRole("button", { name: MESSAGES.editMemoryLabel });
+    expect(edit.parentElement).toContainElement(
+      screen.getByRole("button", { name: "Delete memory" }),
+    );
+    await user.click(edit);
+    const dialog = await screen.findByRole("dialog", { name: MESSAGES.editMemory });
+    const title = within(dialog).getByLabelText("Title");
+    await user.clear(title);
+    await user.type(title, "Castles at the beach");
+    await user.click(within(dialog).getByRole("button", { name: MESSAGES.saveChanges }));
+    expect(await screen.findByRole("heading", { name: "Castles at the beach" })).toBeVisible();
+    await waitFor(() => expect(dialog).not.toBeInTheDocument());
+    await waitFor(() => expect(edit).toHaveFocus());
+    expect(api.requests.filter((r) => r.method === "PUT")[0]?.body).toMatchObject({
+      title: "Castles at the beach",
+    });
+  });
+
+  it("offers no Edit while the memory is still being processed", async () => {
+    setup({ memory: makeMemory({ status: "processing", stage: "summarize" }) });
+    await screen.findByRole("button", { name: "Delete memory" });
+    expect(
+      screen.queryByRole("button", { name: MESSAGES.editMemoryLabel }),
+    ).not.toBeInTheDocument();
   });
 
   it("enables Delete only once 'delete' is typed in any case, then deletes and goes home", async () => {

@@ -1,4 +1,4 @@
-import { Trash2 } from "lucide-react";
+import { Pencil, Trash2 } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { MESSAGES, messageFor } from "../../../../shared/messages";
@@ -31,6 +31,10 @@ const DeleteMemoryDialog = lazy(() =>
   import("./delete-memory-dialog").then((m) => ({ default: m.DeleteMemoryDialog })),
 );
 
+const EditMemoryDialog = lazy(() =>
+  import("./edit-memory-dialog").then((m) => ({ default: m.EditMemoryDialog })),
+);
+
 const NO_SEGMENTS: never[] = [];
 
 /**
@@ -50,6 +54,8 @@ export function MemoryPage({
   const owner = useMemoryOwner(id).data?.owner;
   const remove = useDeleteMemory();
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
   // The transcript follows the player's audio element and seeks it (ADR 0041).
   const audio = useRef<HTMLAudioElement>(null);
   const timed = useTranscript(id, memory.data?.status === "saved");
@@ -102,14 +108,28 @@ export function MemoryPage({
         <BackButton fallback={owner ? ownerProfilePath(owner) : "/"} />
         <MemoryOwnerLink owner={owner} />
         {isOwner ? (
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label="Delete memory"
-            onClick={() => setConfirming(true)}
-          >
-            <Trash2 className="h-5 w-5 text-red-700" aria-hidden="true" />
-          </Button>
+          <div className="flex shrink-0 gap-1">
+            {/* Edited once processing has made the words (ADR 0011). */}
+            {isEditable(data) ? (
+              <Button
+                ref={editButton}
+                variant="ghost"
+                size="icon"
+                aria-label={MESSAGES.editMemoryLabel}
+                onClick={() => setEditing(true)}
+              >
+                <Pencil className="h-5 w-5" aria-hidden="true" />
+              </Button>
+            ) : null}
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label={MESSAGES.deleteMemoryLabel}
+              onClick={() => setConfirming(true)}
+            >
+              <Trash2 className="h-5 w-5 text-red-700" aria-hidden="true" />
+            </Button>
+          </div>
         ) : null}
       </div>
       <header className="space-y-3">
@@ -151,6 +171,20 @@ export function MemoryPage({
       {/* Tags are edited once processing has made them (ADR 0011). */}
       <MemoryTagsCard memory={data} isOwner={isOwner && isEditable(data)} />
       {comments?.(data.id, isOwner)}
+      {editing ? (
+        <Suspense fallback={null}>
+          <EditMemoryDialog
+            memory={data}
+            open
+            onOpenChange={(open) => {
+              if (open) return;
+              setEditing(false);
+              // The dialog unmounts as it closes, so focus goes back to Edit by hand.
+              setTimeout(() => editButton.current?.focus(), 0);
+            }}
+          />
+        </Suspense>
+      ) : null}
       {confirming ? (
         <Suspense fallback={null}>
           <DeleteMemoryDialog

@@ -39,6 +39,7 @@ export function MemoryTagsCard({ memory, isOwner }: { memory: Memory; isOwner: b
           <Button
             variant={editing ? "secondary" : "ghost"}
             size="sm"
+            className="min-h-11"
             aria-pressed={editing}
             onClick={() => setEditing((value) => !value)}
           >

@@ -19,6 +19,7 @@ export function BackButton({ fallback = "/" }: { fallback?: string }) {
   return (
     <Button
       variant="ghost"
+      className="min-h-11"
       onClick={() => (hasInAppPrevious() ? window.history.back() : navigate(fallback))}
     >
       <ArrowLeft className="h-4 w-4" aria-hidden="true" />

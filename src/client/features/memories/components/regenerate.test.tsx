@@ -101,7 +101,52 @@ function recordNotices(status: HTMLElement): string[] {
   return seen;
 }
 
+/** Answers the question Regenerate asks first: "Replace your title and summary?". */
+async function confirmRegenerate(user: { click: (element: Element) => Promise<void> }) {
+  const dialog = await screen.findByRole("dialog", { name: MESSAGES.regenerateConfirmTitle });
+  await user.click(within(dialog).getByRole("button", { name: MESSAGES.regenerateConfirm }));
+}
+
 describe("Regenerate on the memory page", () => {
+  it("asks first, saying what it replaces, and Cancel leaves the memory alone", async () => {
+    const api = regeneratingServer();
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    vi.stubGlobal("scrollTo", vi.fn());
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: MESSAGES.regenerate }));
+    const dialog = await screen.findByRole("dialog", { name: MESSAGES.regenerateConfirmTitle });
+    expect(dialog).toHaveAccessibleDescription(MESSAGES.regenerateConfirmDescription);
+    await user.click(within(dialog).getByRole("button", { name: MESSAGES.cancel }));
+    expect(dialog).not.toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Our day at the beach" })).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.method !== "GET")).toEqual([]);
+  });
+
+  it("offers Undo, which puts the owner's title, summary and tags back", async () => {
+    const api = regeneratingServer();
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    vi.stubGlobal("scrollTo", vi.fn());
+    const user = fakeClock();
+    const before = makeMemory();
+    await user.click(await screen.findByRole("button", { name: MESSAGES.regenerate }));
+    await confirmRegenerate(user);
+    await passProcessing();
+    expect(screen.getByRole("heading", { name: REGENERATED.title })).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: MESSAGES.undo }));
+    expect(await screen.findByText(MESSAGES.regenerateUndone)).toBeVisible();
+    expect(screen.getByRole("heading", { name: before.title })).toBeInTheDocument();
+    expect(screen.getByText(before.summary)).toBeInTheDocument();
+    const put = api.requests.filter((r) => r.method === "PUT");
+    expect(put.map((r) => r.url)).toEqual(["/api/memories/m1"]);
+    expect(put[0]?.body).toMatchObject({
+      title: before.title,
+      summary: before.summary,
+      tags: before.tags,
+      transcript: before.transcript,
+    });
+  });
+
   it("makes the title, summary and tags again, showing each step's notice, then 'Memory updated!'", async () => {
     const api = regeneratingServer();
     renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
@@ -112,6 +157,7 @@ describe("Regenerate on the memory page", () => {
     const notices = recordNotices(status);
 
     await user.click(button);
+    await confirmRegenerate(user);
     await passProcessing();
     expect(screen.getByText(MESSAGES.memoryUpdated)).toBeVisible();
     expect(notices).toEqual([
@@ -134,6 +180,7 @@ describe("Regenerate on the memory page", () => {
     vi.stubGlobal("scrollTo", vi.fn());
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: MESSAGES.regenerate }));
+    await confirmRegenerate(user);
     expect(await screen.findByText(MESSAGES.regenerateFailed)).toBeVisible();
     expect(screen.getByText(MESSAGES.alreadyProcessing)).toBeVisible();
   });
@@ -144,6 +191,7 @@ describe("Regenerate on the memory page", () => {
     vi.stubGlobal("scrollTo", vi.fn());
     const user = fakeClock();
     await user.click(await screen.findByRole("button", { name: MESSAGES.regenerate }));
+    await confirmRegenerate(user);
     await passProcessing();
     expect(screen.getByText(MESSAGES.regenerateFailed)).toBeVisible();
     expect(screen.getAllByText(ERROR_MESSAGES["tag.invalid_format"]).length).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
+import { cn } from "../../../lib/cn";
 import { invalidateMemoryLists } from "../api/get-memories";
 import { memoryKeys } from "../api/memory-keys";
 import { retryProcessing } from "../processing/processing-api";
@@ -34,7 +35,7 @@ export function RetryButton({ memory, className }: { memory: Memory; className?:
     <Button
       variant="outline"
       size="sm"
-      className={className}
+      className={cn("min-h-11", className)}
       disabled={pending}
       onClick={() => void retry()}
     >

@@ -65,11 +65,18 @@ export function TranscriptProposal({ memory, proposed }: { memory: Memory; propo
         ))}
       </div>
       <div className="flex flex-wrap gap-3">
-        <Button variant="outline" size="sm" disabled={pending} onClick={() => void choose(false)}>
+        <Button
+          variant="outline"
+          size="sm"
+          className="min-h-11"
+          disabled={pending}
+          onClick={() => void choose(false)}
+        >
           {MESSAGES.keepMine}
         </Button>
         <Button
           size="sm"
+          className="min-h-11"
           title={MESSAGES.useNewTranscriptionHint}
           disabled={pending || memory.status === "processing"}
           onClick={() => void choose(true)}

@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { UNDO_TOAST_DURATION_MS } from "../../../../shared/constants";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { toast } from "../../../components/ui/use-toast";
@@ -30,8 +31,11 @@ export function useRegenerate(
 
   const show = (memory: Memory) => queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
 
-  /** Resolves with the saved memory, or null when it failed (a toast says why). */
-  const regenerate = async (): Promise<Memory | null> => {
+  /**
+   * Resolves with the saved memory, or null when it failed (a toast says why). With `undo`, the
+   * 'Memory updated!' toast offers Undo, which calls it with the saved memory.
+   */
+  const regenerate = async (undo?: (saved: Memory) => Promise<void>): Promise<Memory | null> => {
     const notices = new NoticeSequencer(setNotice);
     running.current = notices;
     setPending(true);
@@ -41,7 +45,15 @@ export function useRegenerate(
       const saved = await followProcessing(started, notices.push);
       show(saved);
       await invalidateMemoryLists(queryClient);
-      toast({ title: MESSAGES.memoryUpdated });
+      toast(
+        undo
+          ? {
+              title: MESSAGES.memoryUpdated,
+              action: { label: MESSAGES.undo, onClick: () => void undo(saved) },
+              duration: UNDO_TOAST_DURATION_MS,
+            }
+          : { title: MESSAGES.memoryUpdated },
+      );
       return saved;
     } catch (error) {
       if (error instanceof ProcessingFailedError) {

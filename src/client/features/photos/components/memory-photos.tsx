@@ -69,7 +69,7 @@ export function MemoryPhotos({
         {isOwner ? (
           <div className="flex gap-2">
             {photos.length > 1 ? (
-              <Button variant="outline" onClick={() => setArranging(true)}>
+              <Button variant="outline" className="min-h-11" onClick={() => setArranging(true)}>
                 <ArrowDownUp className="h-4 w-4" aria-hidden="true" />
                 {PHOTO_MESSAGES.arrange}
               </Button>
@@ -77,6 +77,7 @@ export function MemoryPhotos({
             {room > 0 ? (
               <Button
                 variant="secondary"
+                className="min-h-11"
                 disabled={add.isPending}
                 onClick={() => input.current?.click()}
               >

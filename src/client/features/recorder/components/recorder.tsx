@@ -78,6 +78,7 @@ export function Recorder({
         <Button
           ref={mainButton}
           size={watch ? "round" : compact ? "sm" : "lg"}
+          className={cn(compact && "min-h-11")}
           variant={phase === "recording" ? "destructive" : "primary"}
           onClick={(event) => {
             focusWasHere.current = document.activeElement === event.currentTarget;
@@ -93,7 +94,12 @@ export function Recorder({
           {label}
         </Button>
         {phase === "recording" && (
-          <Button size={compact ? "sm" : "md"} variant="outline" onClick={cancel}>
+          <Button
+            size={compact ? "sm" : "md"}
+            className="min-h-11"
+            variant="outline"
+            onClick={cancel}
+          >
             <X className="h-4 w-4" aria-hidden="true" />
             {MESSAGES.cancelRecording}
           </Button>
