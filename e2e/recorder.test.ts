@@ -85,6 +85,41 @@ describe("recording in Chromium with a fake microphone", () => {
     await context.close();
   });
 
+  it("pauses and resumes at a phone's size: the time stands still while paused", async () => {
+    const { page, context, consoleErrors } = await newPage(browser, {
+      viewport: { width: 390, height: 844 },
+    });
+    await page.goto(server.url);
+    await startRecording(page);
+    const timer = page.getByRole("timer", { name: MESSAGES.recordingTime });
+    await timer.filter({ hasText: "0:01" }).waitFor();
+    const pause = page.getByRole("button", { name: MESSAGES.pauseRecording });
+    const box = await pause.boundingBox();
+    expect(box?.height ?? 0).toBeGreaterThanOrEqual(44 - 0.5);
+    await pause.click();
+    const visualiser = page.getByTestId("audio-visualiser");
+    expect(await visualiser.getAttribute("data-paused")).toBe("true");
+    await page.getByText(MESSAGES.recordingPaused, { exact: true }).waitFor();
+    const held = await timer.textContent();
+    // Time passes; the shown time does not.
+    await page.waitForTimeout(2000);
+    expect(await timer.textContent()).toBe(held);
+
+    await page.getByRole("button", { name: MESSAGES.resumeRecording }).click();
+    expect(await visualiser.getAttribute("data-paused")).toBe("false");
+    await page.waitForFunction(
+      ([label, before]) =>
+        document.querySelector(`[role=timer][aria-label="${label}"]`)?.textContent !== before,
+      [MESSAGES.recordingTime, held] as const,
+    );
+    await page.getByRole("button", { name: MESSAGES.cancelRecording }).click();
+    await page.getByRole("button", { name: MESSAGES.startRecording }).waitFor();
+    expect(await timer.count()).toBe(0);
+    expect(await page.getByRole("alert").count()).toBe(0);
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
+    await context.close();
+  });
+
   it("cancelling uploads nothing", async () => {
     const { page, context, consoleErrors } = await newPage(browser);
     const uploads: string[] = [];

@@ -5,6 +5,8 @@ export const GENERATED_TAG_COUNT = 3;
 export const MAX_TAG_WORDS = 3;
 export const MIN_RECORDING_BYTES = 1024;
 export const RECORDER_CHUNK_MS = 100;
+/** After this long recording, the recorder says calmly that there is no hurry. */
+export const TAKE_YOUR_TIME_AFTER_MS = 10 * 60_000;
 export const AUDIO_BITS_PER_SECOND = 128000;
 export const AUDIO_IDEAL_SAMPLE_RATE = 44100;
 export const AUDIO_MIN_SAMPLE_RATE = 22050;

@@ -264,6 +264,16 @@ export const MESSAGES = {
   playFromHere: "Play from here",
   captions: "Captions",
 
+  // While recording: the time, Pause and Resume, the question, and a calm note on a long one
+  pauseRecording: "Pause Recording",
+  resumeRecording: "Resume Recording",
+  recordingTime: "Time recorded",
+  recordingPaused: "Paused",
+  liveAudioLevel: "Live audio level",
+  recordingAnswering: "Answering:",
+  takeYourTime:
+    "Take your time. There is no rush: pause whenever you like, and stop when you are done.",
+
   // Player, comments, profile and page titles
   recording: "Recording",
   play: "Play",
@@ -452,6 +462,12 @@ export function profileTitle(user: { username: string; displayName?: string | nu
 /** 'Signed in as {display name or username}'. */
 export function signedInAs(user: { username: string; displayName?: string | null }): string {
   return `Signed in as ${user.displayName || user.username}`;
+}
+
+/** The time recorded so far, as m:ss (1:05; 12:00 after twelve minutes). */
+export function recordingClock(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 /** The pencil beside a memory in a list: "Edit" and its title. */

@@ -39,7 +39,7 @@ export function HomePage() {
         </div>
         <Card className="mx-auto max-w-2xl" data-testid="record-card">
           <StartFromPhoto photo={photo} onPhoto={setPhoto} />
-          <Recorder kind="memory" variant="card" meta={meta} />
+          <Recorder kind="memory" variant="card" meta={meta} question={question} />
         </Card>
         <WeeklyReminderOfferAfterSave />
       </div>

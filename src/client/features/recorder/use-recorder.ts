@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { extensionForAudioType } from "../../../shared/audio-types";
 import { AUDIO_IDEAL_SAMPLE_RATE, RECORDER_CHUNK_MS } from "../../../shared/constants";
 import { ERROR_MESSAGES, isErrorCode, MESSAGES } from "../../../shared/messages";
@@ -27,6 +27,8 @@ export interface RecorderState {
   phase: RecorderPhase;
   /** The microphone while recording (the visualiser draws it). */
   stream: MediaStream | null;
+  /** Recording, held with Pause: nothing is recorded and the time stands still until Resume. */
+  paused: boolean;
   /** The progress notice, or the calm note about a kept recording. */
   notice: string;
   /** The red box: recording itself failed. */
@@ -40,6 +42,8 @@ export interface RecorderState {
 export type RecorderEvent =
   | { type: "start" }
   | { type: "opened"; stream: MediaStream }
+  | { type: "pause" }
+  | { type: "resume" }
   | { type: "stop" }
   | { type: "stopped" }
   | { type: "notice"; notice: string }
@@ -52,6 +56,7 @@ export type RecorderEvent =
 export const initialRecorderState: RecorderState = {
   phase: "idle",
   stream: null,
+  paused: false,
   notice: "",
   error: null,
   kept: null,
@@ -67,11 +72,15 @@ export function recorderReducer(state: RecorderState, event: RecorderEvent): Rec
       return state.phase === "acquiring"
         ? { ...state, phase: "recording", stream: event.stream }
         : state;
+    case "pause":
+      return state.phase === "recording" ? { ...state, paused: true } : state;
+    case "resume":
+      return state.phase === "recording" ? { ...state, paused: false } : state;
     case "stop":
-      return state.phase === "recording" ? { ...state, phase: "stopping" } : state;
+      return state.phase === "recording" ? { ...state, phase: "stopping", paused: false } : state;
     case "stopped":
       return state.phase === "recording" || state.phase === "stopping"
-        ? { ...state, phase: "processing", stream: null }
+        ? { ...state, phase: "processing", stream: null, paused: false }
         : state;
     case "notice":
       return { ...state, notice: event.notice };
@@ -82,9 +91,9 @@ export function recorderReducer(state: RecorderState, event: RecorderEvent): Rec
     case "clear":
       return { ...state, error: null, kept: null, keptReason: null, notice: "" };
     case "cancelled":
-      return { ...state, phase: "idle", stream: null };
+      return { ...state, phase: "idle", stream: null, paused: false };
     case "failed":
-      return { ...state, phase: "idle", stream: null, error: event.error };
+      return { ...state, phase: "idle", stream: null, paused: false, error: event.error };
   }
 }
 
@@ -299,6 +308,28 @@ export function useRecorder({ kind, meta, beforeStart, onSaved, variant }: UseRe
     dispatch({ type: "opened", stream: media });
   }, [state.phase, fail, finish, sequencer]);
 
+  const pause = useCallback(() => {
+    const current = session.current;
+    if (current?.recorder.state !== "recording") return;
+    try {
+      current.recorder.pause();
+    } catch {
+      return;
+    }
+    dispatch({ type: "pause" });
+  }, []);
+
+  const resume = useCallback(() => {
+    const current = session.current;
+    if (current?.recorder.state !== "paused") return;
+    try {
+      current.recorder.resume();
+    } catch {
+      return;
+    }
+    dispatch({ type: "resume" });
+  }, []);
+
   const stop = useCallback(() => {
     const current = session.current;
     if (!current) return;
@@ -325,5 +356,39 @@ export function useRecorder({ kind, meta, beforeStart, onSaved, variant }: UseRe
     [sequencer],
   );
 
-  return { state, start, stop, cancel };
+  const elapsedMs = useElapsed(state.phase, state.paused);
+
+  return { state, elapsedMs, start, pause, resume, stop, cancel };
+}
+
+/** How often the shown time is brought up to date while it runs. */
+export const ELAPSED_TICK_MS = 250;
+
+/**
+ * The time recorded so far: it runs while recording, stands still while paused, and starts from
+ * 0 again when the next recording begins.
+ */
+function useElapsed(phase: RecorderPhase, paused: boolean): number {
+  const [elapsed, setElapsed] = useState(0);
+  const banked = useRef(0);
+  const running = phase === "recording" && !paused;
+  useEffect(() => {
+    if (phase !== "acquiring") return;
+    banked.current = 0;
+    setElapsed(0);
+  }, [phase]);
+  useEffect(() => {
+    if (!running) return;
+    const since = Date.now();
+    const timer = setInterval(
+      () => setElapsed(banked.current + Date.now() - since),
+      ELAPSED_TICK_MS,
+    );
+    return () => {
+      clearInterval(timer);
+      banked.current += Date.now() - since;
+      setElapsed(banked.current);
+    };
+  }, [running]);
+  return elapsed;
 }

@@ -4,20 +4,27 @@ import {
   VISUALISER_HEIGHT,
   VISUALISER_WIDTH,
 } from "../../../../shared/constants";
+import { MESSAGES } from "../../../../shared/messages";
 import { cn } from "../../../lib/cn";
 
 /**
  * The live audio level while recording (spec 2: canvas 800x300, frequency size 256). Visible only
- * while `stream` is set, fading otherwise. Without a 2D canvas or Web Audio it quietly draws nothing.
+ * while `stream` is set, fading otherwise. While `paused` the bars lie flat and dimmed, and it says
+ * so. Without a 2D canvas or Web Audio it quietly draws nothing.
  */
 export function AudioVisualiser({
   stream,
+  paused = false,
   className,
 }: {
   stream: MediaStream | null;
+  paused?: boolean;
   className?: string;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  // Read by the drawing loop, which runs from the stream's start to its end.
+  const pausedRef = useRef(paused);
+  pausedRef.current = paused;
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -39,7 +46,8 @@ export function AudioVisualiser({
     const levels = new Uint8Array(analyser.frequencyBinCount);
     let frame = 0;
     const draw = () => {
-      analyser.getByteFrequencyData(levels);
+      if (pausedRef.current) levels.fill(0);
+      else analyser.getByteFrequencyData(levels);
       const { width, height } = canvas;
       context2d.clearRect(0, 0, width, height);
       const barWidth = width / levels.length;
@@ -64,13 +72,14 @@ export function AudioVisualiser({
       width={VISUALISER_WIDTH}
       height={VISUALISER_HEIGHT}
       role="img"
-      aria-label="Live audio level"
+      aria-label={paused ? MESSAGES.recordingPaused : MESSAGES.liveAudioLevel}
       data-testid="audio-visualiser"
       data-active={stream ? "true" : "false"}
+      data-paused={paused ? "true" : "false"}
       className={cn(
         "h-auto w-full rounded-lg bg-slate-50 transition-all duration-500",
         // Fades (and folds away) when not recording.
-        stream ? "opacity-100" : "max-h-0 opacity-0",
+        stream ? (paused ? "opacity-40" : "opacity-100") : "max-h-0 opacity-0",
         className,
       )}
     />

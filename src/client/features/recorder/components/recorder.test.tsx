@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import userEvent from "@testing-library/user-event";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PROGRESS_NOTICE_MIN_MS } from "../../../../shared/constants";
+import { PROGRESS_NOTICE_MIN_MS, TAKE_YOUR_TIME_AFTER_MS } from "../../../../shared/constants";
 import { ERROR_MESSAGES, MESSAGES, pendingRecordingsLabel } from "../../../../shared/messages";
 import { Toaster } from "../../../components/ui/toaster";
 import { dismissToast } from "../../../components/ui/use-toast";
@@ -26,7 +26,7 @@ class FakeMediaRecorder {
   static isTypeSupported(type: string) {
     return FakeMediaRecorder.supported.includes(type);
   }
-  state: "inactive" | "recording" = "inactive";
+  state: "inactive" | "recording" | "paused" = "inactive";
   mimeType: string;
   timeslice: number | undefined;
   ondataavailable: ((event: { data: Blob }) => void) | null = null;
@@ -42,6 +42,12 @@ class FakeMediaRecorder {
   start(timeslice?: number) {
     this.timeslice = timeslice;
     this.state = "recording";
+  }
+  pause() {
+    if (this.state === "recording") this.state = "paused";
+  }
+  resume() {
+    if (this.state === "paused") this.state = "recording";
   }
   stop() {
     this.state = "inactive";
@@ -224,6 +230,68 @@ describe("Recorder", () => {
       const shownFor = (seen[i]?.at ?? 0) - (seen[i - 1]?.at ?? 0);
       expect(shownFor, seen[i - 1]?.text).toBeGreaterThanOrEqual(PROGRESS_NOTICE_MIN_MS);
     }
+  });
+
+  it("shows the time recorded, large, which stands still while paused and runs on after Resume", async () => {
+    const user = fakeClock();
+    renderRecorder(<Recorder kind="test-memory" />, { "test-memory": async () => "done" });
+    expect(screen.queryByRole("timer")).toBeNull();
+    await record(user);
+    const timer = screen.getByRole("timer", { name: MESSAGES.recordingTime });
+    expect(timer).toHaveTextContent("0:00");
+    await act(async () => vi.advanceTimersByTimeAsync(65_000));
+    expect(timer).toHaveTextContent("1:05");
+
+    await user.click(screen.getByRole("button", { name: MESSAGES.pauseRecording }));
+    expect(recorders[0]?.state).toBe("paused");
+    expect(screen.getByText(MESSAGES.recordingPaused)).toBeVisible();
+    const visualiser = screen.getByTestId("audio-visualiser");
+    expect(visualiser).toHaveAttribute("data-paused", "true");
+    expect(visualiser).toHaveAccessibleName(MESSAGES.recordingPaused);
+    await act(async () => vi.advanceTimersByTimeAsync(30_000));
+    expect(timer).toHaveTextContent("1:05");
+
+    // The same button, so focus stays on it: Resume carries on where it left off.
+    const resume = screen.getByRole("button", { name: MESSAGES.resumeRecording });
+    expect(resume).toHaveFocus();
+    await user.click(resume);
+    expect(recorders[0]?.state).toBe("recording");
+    expect(screen.queryByText(MESSAGES.recordingPaused)).toBeNull();
+    expect(visualiser).toHaveAttribute("data-paused", "false");
+    await act(async () => vi.advanceTimersByTimeAsync(5_000));
+    expect(timer).toHaveTextContent("1:10");
+
+    // Stopping while paused keeps the recording; the next one starts from 0:00.
+    await user.click(screen.getByRole("button", { name: MESSAGES.pauseRecording }));
+    await user.click(screen.getByRole("button", { name: MESSAGES.stopRecording }));
+    await passTime(4 * PROGRESS_NOTICE_MIN_MS, () => fetchMock.mock.calls.length > 0);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole("timer")).toBeNull();
+    await screen.findByRole("button", { name: MESSAGES.startRecording });
+    await record(user);
+    expect(screen.getByRole("timer")).toHaveTextContent("0:00");
+  });
+
+  it("says the chosen question again while recording", async () => {
+    const user = userEvent.setup();
+    const question = "What was your first job?";
+    renderRecorder(<Recorder kind="test-memory" question={question} />);
+    expect(screen.queryByText(question)).toBeNull();
+    await record(user);
+    expect(screen.getByTestId("recording-question")).toHaveTextContent(
+      `${MESSAGES.recordingAnswering} ${question}`,
+    );
+  });
+
+  it("after ten minutes, says calmly to take your time", async () => {
+    const user = fakeClock();
+    renderRecorder(<Recorder kind="test-memory" />);
+    await record(user);
+    await act(async () => vi.advanceTimersByTimeAsync(TAKE_YOUR_TIME_AFTER_MS - 1_000));
+    expect(screen.queryByText(MESSAGES.takeYourTime)).toBeNull();
+    await act(async () => vi.advanceTimersByTimeAsync(1_000));
+    expect(screen.getByText(MESSAGES.takeYourTime)).toBeVisible();
+    expect(screen.getByRole("timer")).toHaveTextContent("10:00");
   });
 
   it("cancelling discards the audio and uploads nothing", async () => {

@@ -1,6 +1,7 @@
-import { Mic, Square, X } from "lucide-react";
+import { Mic, Pause, Play, Square, X } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { MESSAGES } from "../../../../shared/messages";
+import { TAKE_YOUR_TIME_AFTER_MS } from "../../../../shared/constants";
+import { MESSAGES, recordingClock } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
 import { cn } from "../../../lib/cn";
 import { useRecorder } from "../use-recorder";
@@ -18,6 +19,8 @@ export interface RecorderProps {
   variant?: "card" | "watch" | "compact";
   /** The start button's words, when "Start Recording" does not say what the recording becomes. */
   startLabel?: string;
+  /** The question being answered, said again while recording. */
+  question?: string | null;
 }
 
 /**
@@ -31,9 +34,17 @@ export function Recorder({
   onSaved,
   variant = "card",
   startLabel = MESSAGES.startRecording,
+  question = null,
 }: RecorderProps) {
-  const { state, start, stop, cancel } = useRecorder({ kind, meta, beforeStart, onSaved, variant });
-  const { phase, stream, notice, error, keptReason } = state;
+  const { state, elapsedMs, start, pause, resume, stop, cancel } = useRecorder({
+    kind,
+    meta,
+    beforeStart,
+    onSaved,
+    variant,
+  });
+  const { phase, stream, paused, notice, error, keptReason } = state;
+  const recording = phase === "recording";
   const busy = phase !== "idle" && phase !== "recording";
 
   // Keyboard: the button is disabled while the microphone opens (focus would fall to the page and
@@ -64,11 +75,50 @@ export function Recorder({
       {!compact && (
         <AudioVisualiser
           stream={stream}
+          paused={paused}
           // Folded away it keeps a margin as tall as the status line below (min-h-5), so the idle
           // button sits in the middle of the home card.
           className={stream ? (watch ? "max-h-16" : "max-h-40") : watch ? "" : "mb-5"}
         />
       )}
+      {recording && question ? (
+        <p
+          className={cn(
+            "w-full text-lg text-balance",
+            compact ? "text-left" : "text-center",
+            watch ? "text-slate-100" : "text-slate-800",
+          )}
+          data-testid="recording-question"
+        >
+          <span className="font-medium">{MESSAGES.recordingAnswering}</span> {question}
+        </p>
+      ) : null}
+      {recording ? (
+        <div
+          className={cn("flex items-baseline gap-3", compact ? "justify-start" : "justify-center")}
+        >
+          {/* A timer's role: read when asked, not announced every second. */}
+          <span
+            role="timer"
+            aria-label={MESSAGES.recordingTime}
+            className={cn(
+              "font-semibold tabular-nums",
+              compact ? "text-3xl" : "text-5xl",
+              watch ? "text-white" : "text-slate-900",
+              paused && "opacity-60",
+            )}
+          >
+            {recordingClock(elapsedMs)}
+          </span>
+          {paused ? (
+            <span
+              className={cn("text-lg font-medium", watch ? "text-amber-200" : "text-amber-800")}
+            >
+              {MESSAGES.recordingPaused}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
       <div
         className={cn(
           "flex flex-wrap items-center justify-center gap-3",
@@ -93,7 +143,22 @@ export function Recorder({
           ) : null}
           {label}
         </Button>
-        {phase === "recording" && (
+        {recording && (
+          <Button
+            size={compact ? "sm" : "md"}
+            className="min-h-11"
+            variant="secondary"
+            onClick={paused ? resume : pause}
+          >
+            {paused ? (
+              <Play className="h-4 w-4" aria-hidden="true" />
+            ) : (
+              <Pause className="h-4 w-4" aria-hidden="true" />
+            )}
+            {paused ? MESSAGES.resumeRecording : MESSAGES.pauseRecording}
+          </Button>
+        )}
+        {recording && (
           <Button
             size={compact ? "sm" : "md"}
             className="min-h-11"
@@ -105,6 +170,16 @@ export function Recorder({
           </Button>
         )}
       </div>
+      {/* Said once, calmly, on a long recording: no hurry, no limit to worry about. */}
+      {recording ? (
+        <p
+          aria-live="polite"
+          data-testid="take-your-time"
+          className={cn("text-center text-base", watch ? "text-slate-200" : "text-slate-700")}
+        >
+          {elapsedMs >= TAKE_YOUR_TIME_AFTER_MS ? MESSAGES.takeYourTime : null}
+        </p>
+      ) : null}
       <p
         role="status"
         aria-live="polite"
