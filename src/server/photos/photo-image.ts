@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type Sharp } from "sharp";
+import sharp, { type JpegOptions, type Metadata, type Sharp } from "sharp";
 import {
   PHOTO_MAX_DECODED_BYTES,
   PHOTO_MAX_PIXELS,
@@ -15,6 +15,8 @@ import { badRequest } from "../http-errors";
 export const PHOTOS_AT_ONCE = 1;
 // One thread of libvips' own per photo: making photos never takes more than a core from requests.
 sharp.concurrency(1);
+// Every upload is a new image: a cache of decoded images and open files only holds memory.
+sharp.cache(false);
 
 /** Runs at most `free` tasks at once; the others wait, first come first served. */
 class Slots {
@@ -105,10 +107,22 @@ async function checkedHeader(input: Buffer): Promise<Metadata> {
 
 const DECODE = { limitInputPixels: PHOTO_MAX_PIXELS, failOn: "error" } as const;
 
+/**
+ * JPEG settings of each size. The full size, made once and rarely viewed, is plain libjpeg-turbo:
+ * mozjpeg made it about 20% smaller for ten times the CPU (about 2 s of 12 megapixels). The
+ * smaller sizes, seen in every gallery and list, keep mozjpeg: a third smaller for a few tens of
+ * milliseconds.
+ */
+const JPEG = {
+  full: { quality: 85 },
+  medium: { quality: 82, mozjpeg: true },
+  thumb: { quality: 78, mozjpeg: true },
+} as const satisfies Record<PhotoSize, JpegOptions>;
+
 /** The medium size and the thumbnail, from a full-size JPEG (no second decode of an original). */
 async function smallerSizes(full: Buffer): Promise<Omit<PhotoRenditions, "full">> {
-  const medium = await encode(sharp(full, DECODE), PHOTO_SIZES.medium, 82);
-  const thumb = await encode(sharp(full, DECODE), PHOTO_SIZES.thumb, 78);
+  const medium = await encode(sharp(full, DECODE), "medium");
+  const thumb = await encode(sharp(full, DECODE), "thumb");
   return { medium, thumb };
 }
 
@@ -127,7 +141,7 @@ export async function renderPhoto(input: Buffer): Promise<PhotoRenditions> {
 /** The three sizes of an image whose header passed `checkedHeader`; run inside a slot. */
 async function renderChecked(input: Buffer): Promise<PhotoRenditions> {
   try {
-    const full = await encode(sharp(input, DECODE), PHOTO_SIZES.full, 88);
+    const full = await encode(sharp(input, DECODE), "full");
     return { full, ...(await smallerSizes(full.bytes)) };
   } catch {
     throw badRequest("photo.unreadable");
@@ -161,12 +175,13 @@ export async function renderRestored(input: Buffer): Promise<PhotoRenditions> {
   });
 }
 
-async function encode(image: Sharp, longest: number, quality: number) {
+async function encode(image: Sharp, size: PhotoSize) {
+  const longest = PHOTO_SIZES[size];
   const { data, info } = await image
     .rotate()
     .resize({ width: longest, height: longest, fit: "inside", withoutEnlargement: true })
     .flatten({ background: "#ffffff" })
-    .jpeg({ quality, mozjpeg: true })
+    .jpeg(JPEG[size])
     .toBuffer({ resolveWithObject: true });
   return { bytes: data, width: info.width, height: info.height };
 }
