@@ -1,5 +1,11 @@
 import { MIN_RECORDING_BYTES, SHARE_LINKS_PER_USER } from "./constants";
-import { PHOTO_FIELD, PHOTO_MAX_PIXELS, PHOTO_MESSAGES, PHOTOS_PER_MEMORY } from "./photos";
+import {
+  PHOTO_FIELD,
+  PHOTO_MAX_DECODED_BYTES,
+  PHOTO_MAX_PIXELS,
+  PHOTO_MESSAGES,
+  PHOTOS_PER_MEMORY,
+} from "./photos";
 
 /** Every user-facing string of the spec, character for character, defined once. */
 export const MESSAGES = {
@@ -362,6 +368,7 @@ export const ERROR_MESSAGES = {
   "photo.heic": `HEIC/HEIF photos cannot be read here; send ${PHOTO_FORMATS} (on an iPhone, share the photo as JPEG or choose "Most Compatible" in the camera settings)`,
   "photo.unreadable": `The image cannot be read; send an undamaged ${PHOTO_FORMATS} file`,
   "photo.too_many_pixels": `The image has too many pixels (over ${PHOTO_MAX_PIXELS / 1_000_000} megapixels)`,
+  "photo.too_large_to_open": `The image is too large to open (over ${PHOTO_MAX_DECODED_BYTES / 1_000_000} MB once decoded); send it as a JPEG or at a smaller size`,
   "photo.too_many": `A memory can have up to ${PHOTOS_PER_MEMORY} photos.`,
   "photo.required": `Send one image as multipart/form-data in the field '${PHOTO_FIELD}'`,
   "photo.order_mismatch": "List every photo of the memory exactly once",

@@ -6,6 +6,12 @@
 export const PHOTOS_PER_MEMORY = 10;
 /** Images over this many pixels are refused before they are decoded (a decompression bomb). */
 export const PHOTO_MAX_PIXELS = 60_000_000;
+/**
+ * Images larger than this once decoded (width x height x channels x bytes per channel, read from
+ * the header) are refused before they are decoded: the work of making a photo grows with it. A
+ * 60-megapixel colour photo at 8 bits per channel fits; a 16-bit or transparent one must be smaller.
+ */
+export const PHOTO_MAX_DECODED_BYTES = PHOTO_MAX_PIXELS * 3;
 /** The stored sizes and the longest side of each, in pixels. */
 export const PHOTO_SIZES = { thumb: 320, medium: 1600, full: 4096 } as const;
 export type PhotoSize = keyof typeof PHOTO_SIZES;

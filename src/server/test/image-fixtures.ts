@@ -24,6 +24,30 @@ export async function testJpeg(width = 1200, height = 900): Promise<Buffer> {
     .toBuffer();
 }
 
+/**
+ * A camera-like JPEG (`width` x `height`, 12 megapixels by default): smooth shapes under sensor
+ * noise, the same bytes every time, so it costs what a phone photo costs to decode and encode.
+ */
+export async function noisyPhoto(width = 4000, height = 3000): Promise<Buffer> {
+  const pixels = new Uint8ClampedArray(width * height * 3);
+  let seed = 1;
+  const noise = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return (seed / 0x7fffffff - 0.5) * 40;
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      pixels[i] = (x * 255) / width + 40 * Math.sin(y / 37) + noise();
+      pixels[i + 1] = (y * 255) / height + noise();
+      pixels[i + 2] = 128 + 60 * Math.sin((x + y) / 90) + noise();
+    }
+  }
+  return sharp(Buffer.from(pixels.buffer), { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
 /** `jpeg` with EXIF written by exiftool: a GPS position, a camera serial and an orientation. */
 export async function withExif(jpeg: Buffer, orientation = 6): Promise<Buffer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "vmj-exif-"));
