@@ -477,7 +477,15 @@ export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 // ---- App info -------------------------------------------------------------
 
 /** Public, non-secret settings the web app shows (the footer's contact). */
-export const appInfoSchema = z.object({ featureRequestContact: z.string() });
+export const appInfoSchema = z.object({
+  featureRequestContact: z.string(),
+  /**
+   * The address share links, their mails and the memory book's codes are built on for this
+   * browser: APP_URL, or (unset) the address the app is open at. The app warns while it is a
+   * loopback address, which opens nowhere else.
+   */
+  linkBase: z.string(),
+});
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
 /** POST /api/restore: what a backup brought back. */
