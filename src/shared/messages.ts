@@ -15,6 +15,11 @@ export const MESSAGES = {
   noMemoriesFound: "No memories found.",
   startByRecording: "Start by recording your first memory!",
   editMemory: "Edit Memory",
+  /** Before the question a memory answers (its page, the Edit dialog). */
+  answering: "Answering:",
+  removeQuestion: "Remove question",
+  keepQuestion: "Keep question",
+  questionWillBeRemoved: "Once saved, this memory answers no question.",
   cancel: "Cancel",
   saveChanges: "Save Changes",
   loading: "Loading...",

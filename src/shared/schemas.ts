@@ -405,6 +405,8 @@ export const memoryUpdateBodySchema = z.object({
   summary: z.string().max(TEXT_MAX_LENGTH),
   recordedAt: isoDateTimeSchema,
   tags: z.array(tagSchema).max(50),
+  /** `null` takes the question off the memory (it answers none); absent leaves it as it is. */
+  question: z.null().optional(),
 });
 export type MemoryUpdateBody = z.input<typeof memoryUpdateBodySchema>;
 

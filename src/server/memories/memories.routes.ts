@@ -137,7 +137,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       schema: {
         operationId: "updateMemory",
         security: security.session,
-        summary: "Replace a memory's title, transcript, summary, date and tags (owner only)",
+        summary:
+          "Replace a memory's title, transcript, summary, date and tags, or remove its question (owner only)",
         params: idParamsSchema,
         body: memoryUpdateBodySchema,
         response: { 200: memorySchema, ...errors },
