@@ -47,7 +47,7 @@ export async function startJourney(options: {
   speech?: string;
   stub?: StubHandler;
   /** More server environment, over the stub's. */
-  env?: Record<string, string>;
+  env?: Record<string, string | undefined>;
 }): Promise<JourneySetup> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), `vmj-${options.name}-`));
   let stub: OpenAiStub | undefined;

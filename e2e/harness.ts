@@ -61,7 +61,8 @@ export interface RunningServer {
  * its own port and data folder.
  */
 export async function startServer(
-  env: Record<string, string> = {},
+  /** More environment; `undefined` leaves a variable unset (e.g. APP_URL). */
+  env: Record<string, string | undefined> = {},
   existing?: { dataDir: string; port: number },
   entry = "dist/server/main.js",
 ): Promise<RunningServer> {

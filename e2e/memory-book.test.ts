@@ -92,8 +92,11 @@ describe("the printable memory book", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join("test-results", "memory-book-dialog.png") });
 
-    const download = page.waitForEvent("download");
+    // The journey's server is on 127.0.0.1: the dialog warns and asks before printing its codes.
+    await dialog.getByTestId("loopback-warning").waitFor();
     await dialog.getByRole("button", { name: MEMORY_BOOK.create }).click();
+    const download = page.waitForEvent("download");
+    await dialog.getByRole("button", { name: MEMORY_BOOK.createAnyway }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^memory-book-book_owner-\d{4}-\d{2}-\d{2}\.pdf$/);
     const pdf = path.join(journey.workDir, "book.pdf");

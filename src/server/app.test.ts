@@ -445,7 +445,10 @@ describe("the HTTP shell", () => {
 
   it("serves public app info", async () => {
     const res = await app.inject({ method: "GET", url: "/api/app-info" });
-    expect(res.json()).toEqual({ featureRequestContact: t.config.FEATURE_REQUEST_CONTACT });
+    expect(res.json()).toEqual({
+      featureRequestContact: t.config.FEATURE_REQUEST_CONTACT,
+      linkBase: t.config.APP_URL ?? "http://localhost:80",
+    });
   });
 });
 

@@ -107,6 +107,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         backup: services.backup,
         users: services.users,
         book: services.book,
+        config,
       });
       await api.register(memoryProcessingRoutes, { processing: services.processing, config });
       await api.register(transcriptsRoutes, { transcripts: services.transcripts });

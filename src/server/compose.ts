@@ -119,7 +119,8 @@ export function createServices(deps: ServiceDeps) {
     users,
     mailer,
     secrets,
-    appUrl: publicAppUrl(config),
+    // Without APP_URL, the address each link was made at (remembered with it).
+    linkBase: (remembered) => config.APP_URL ?? remembered ?? publicAppUrl(config),
     digestMinutes: config.RELATIVE_DIGEST_MINUTES,
     log,
   });
@@ -130,7 +131,6 @@ export function createServices(deps: ServiceDeps) {
     mailer,
     secrets,
     news: relativeNews,
-    appUrl: publicAppUrl(config),
     log,
   });
   const audio = new AudioService(new AudioRepo(db), storage);
@@ -250,7 +250,7 @@ export function createServices(deps: ServiceDeps) {
   );
   const account = new AccountService({ users, auth, memories, audio, transactions });
   const book = new MemoryBook(memoriesRepo, {
-    shareLinkFor: (userId) => shareLinks.bookLink(userId),
+    shareLinkFor: (userId, base) => shareLinks.bookLink(userId, base),
     photos,
   });
   const questions = new QuestionsService(new QuestionsRepo(db));

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig, publicAppUrl, startupWarnings } from "./config";
+import { linkBaseOf, loadConfig, openAddress, publicAppUrl, startupWarnings } from "./config";
 
 describe("loadConfig", () => {
   it("uses the embedded defaults", () => {
@@ -43,6 +43,46 @@ describe("the public address", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/APP_URL/);
     expect(warnings[0]).toContain("http://localhost:5123");
+  });
+  it("builds links on the address in use without APP_URL, never on a malformed Host", () => {
+    const unset = loadConfig({ PORT: "5202" });
+    expect(linkBaseOf(unset, { protocol: "http", host: "192.168.1.20:5202" })).toBe(
+      "http://192.168.1.20:5202",
+    );
+    expect(linkBaseOf(unset, { protocol: "https", host: "[fd00::2]:5202" })).toBe(
+      "https://[fd00::2]:5202",
+    );
+    expect(linkBaseOf(unset, { protocol: "http", host: "evil.example/x?" })).toBe(
+      "http://localhost:5202",
+    );
+    const set = loadConfig({ APP_URL: "https://journal.example/" });
+    expect(linkBaseOf(set, { protocol: "http", host: "192.168.1.20:5202" })).toBe(
+      "https://journal.example",
+    );
+  });
+});
+
+describe("where start-up says to open the app", () => {
+  const lan = {
+    lo: [{ address: "127.0.0.1", family: "IPv4", internal: true }],
+    eth0: [
+      { address: "fe80::1", family: "IPv6", internal: false },
+      { address: "192.168.1.20", family: "IPv4", internal: false },
+    ],
+  };
+  it("is APP_URL when set", () => {
+    expect(openAddress(loadConfig({ APP_URL: "https://journal.example" }), lan)).toBe(
+      "https://journal.example",
+    );
+  });
+  it("is the machine's network address on every interface, else localhost", () => {
+    expect(openAddress(loadConfig({ PORT: "5202" }), lan)).toBe("http://192.168.1.20:5202");
+    expect(openAddress(loadConfig({ PORT: "5202" }), { lo: lan.lo })).toBe("http://localhost:5202");
+  });
+  it("is HOST when it names one address", () => {
+    expect(openAddress(loadConfig({ PORT: "5202", HOST: "127.0.0.1" }), lan)).toBe(
+      "http://127.0.0.1:5202",
+    );
   });
 });
 

@@ -211,12 +211,53 @@ export function publicAppUrl(config: Pick<Config, "APP_URL" | "PORT">): string {
   return config.APP_URL ?? `http://localhost:${config.PORT}`;
 }
 
+/** A host as a Host or X-Forwarded-Host header may name it: a name or address and a port. */
+const HOST_PATTERN = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * Where links built during `request` point (share links, their mail, the memory book's codes):
+ * APP_URL when set; otherwise the address the person is actually using, from the request's Host
+ * and protocol (X-Forwarded-Host and -Proto only with TRUST_PROXY, as Fastify reads them). Never
+ * for password-reset mails, which use `publicAppUrl` alone.
+ */
+export function linkBaseOf(
+  config: Pick<Config, "APP_URL" | "PORT">,
+  request: { protocol: string; host: string },
+): string {
+  if (config.APP_URL) return config.APP_URL.replace(/\/+$/, "");
+  const protocol = request.protocol === "https" ? "https" : "http";
+  return HOST_PATTERN.test(request.host) ? `${protocol}://${request.host}` : publicAppUrl(config);
+}
+
+/** Network interfaces as `os.networkInterfaces()` answers them. */
+type Interfaces = NodeJS.Dict<{ address: string; family: string; internal: boolean }[]>;
+
+/**
+ * Where to open the app, for the first line the server prints ("Open http://..."): APP_URL when
+ * set; else this machine on PORT at HOST, or, listening on every interface, its first network
+ * address (the one a phone on the same network reaches), localhost when it has none.
+ */
+export function openAddress(
+  config: Pick<Config, "APP_URL" | "PORT" | "HOST">,
+  interfaces: Interfaces,
+): string {
+  if (config.APP_URL) return config.APP_URL.replace(/\/+$/, "");
+  let host = config.HOST;
+  if (host === "0.0.0.0" || host === "::") {
+    const external = Object.values(interfaces)
+      .flatMap((list) => list ?? [])
+      .find((entry) => entry.family === "IPv4" && !entry.internal);
+    host = external?.address ?? "localhost";
+  }
+  return `http://${host.includes(":") ? `[${host}]` : host}:${config.PORT}`;
+}
+
 /** Things an operator should fix, for main.ts to log once at start-up. */
 export function startupWarnings(config: Pick<Config, "APP_URL" | "PORT">): string[] {
   const warnings: string[] = [];
   if (!config.APP_URL) {
     warnings.push(
-      `APP_URL is not set: password-reset and share links point to ${publicAppUrl(config)}. Set APP_URL to the address people open the journal at (for example https://journal.example.org).`,
+      `APP_URL is not set: share links point to the address the journal is opened at, and password-reset links to ${publicAppUrl(config)}. Set APP_URL to the address people open the journal at (for example https://journal.example.org).`,
     );
   }
   return warnings;

@@ -1,10 +1,11 @@
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { describeAi } from "./ai/ai-status";
 import { buildApp } from "./app";
 import { createServices } from "./compose";
-import { ConfigError, loadConfig, loadDotEnv, startupWarnings } from "./config";
+import { ConfigError, loadConfig, loadDotEnv, openAddress, startupWarnings } from "./config";
 import { openDatabase } from "./db/connection";
 import { logSerializers } from "./http/log-serializers";
 import { installShutdown } from "./shutdown";
@@ -26,7 +27,6 @@ async function main(): Promise<void> {
   // A bucket that cannot be reached or written stops start-up with the variable to fix.
   const storage = createAudioStorage(config.storage);
   await storage.checkWritable();
-  logger.info({ storage: storage.description }, "audio storage");
 
   const database = await openDatabase(config.database, {
     onConnectionError: (error) => console.warn(`Database connection lost: ${error.message}`),
@@ -39,8 +39,6 @@ async function main(): Promise<void> {
   const services = createServices({ config, database, storage, log: logger });
   const app = await buildApp({ config, services, clientDir, logger });
   const { warnings: aiWarnings, ...ai } = await describeAi(config);
-  app.log.info(ai, "AI provider");
-  for (const warning of [...startupWarnings(config), ...aiWarnings]) app.log.warn(warning);
 
   // A signal or an uncaught error closes in order; a second one, or a hang, ends the process.
   installShutdown({
@@ -53,7 +51,14 @@ async function main(): Promise<void> {
     },
   });
 
+  // The first line printed says where to open the app (before Fastify's own "listening" lines).
+  app.server.once("listening", () => {
+    process.stdout.write(`Open ${openAddress(config, os.networkInterfaces())}\n`);
+  });
   await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ storage: storage.description }, "audio storage");
+  app.log.info(ai, "AI provider");
+  for (const warning of [...startupWarnings(config), ...aiWarnings]) app.log.warn(warning);
   // Processing starts (or resumes work interrupted by a restart) once the app serves requests.
   app.worker.start();
   // Housekeeping sweeps and reminder checks, at once and then on their intervals.

@@ -21,6 +21,11 @@ export const MESSAGES = {
   noMemoriesFound: "No memories found.",
   startByRecording: "Start by recording your first memory!",
   editMemory: "Edit Memory",
+  /** Before the question a memory answers (its page, the Edit dialog). */
+  answering: "Answering:",
+  removeQuestion: "Remove question",
+  keepQuestion: "Keep question",
+  questionWillBeRemoved: "Once saved, this memory answers no question.",
   cancel: "Cancel",
   saveChanges: "Save Changes",
   loading: "Loading...",
@@ -438,6 +443,11 @@ export const MEMORY_BOOK = {
   failed: "Memory book failed",
   toBeforeFrom: "'To' must not be before 'From'",
   defaultFilename: "memory-book.pdf",
+  /** While the codes would open a loopback address: said, and asked before printing. */
+  loopbackWarning: (base: string) =>
+    `The QR codes would open ${base}, which works only on this computer: scanned with a phone they open nothing. Open the journal at its network address (or set APP_URL) before printing.`,
+  loopbackConfirm: "Print these codes anyway?",
+  createAnyway: "Create book anyway",
 } as const;
 
 /** The text printed in the memory book's PDF (server only, so it stays out of the web bundle). */

@@ -26,6 +26,9 @@ export const REMINDER_MESSAGES = {
   unsubscribed: "You unsubscribed from reminder mails. Saving turns them back on.",
   questionHeading: "A question to answer",
   skipQuestion: "Another question",
+  /** Pressed, the next recording answers the question (a memory answers one only when chosen). */
+  answerQuestion: "Answer this question",
+  answeringQuestion: "Your next recording answers this question.",
   unsubscribeTitle: "Stop reminder mails",
   unsubscribeExplain: "You will no longer get reminder mails from Voice Memory Journal.",
   unsubscribeButton: "Unsubscribe",

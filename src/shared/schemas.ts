@@ -405,6 +405,8 @@ export const memoryUpdateBodySchema = z.object({
   summary: z.string().max(TEXT_MAX_LENGTH),
   recordedAt: isoDateTimeSchema,
   tags: z.array(tagSchema).max(50),
+  /** `null` takes the question off the memory (it answers none); absent leaves it as it is. */
+  question: z.null().optional(),
 });
 export type MemoryUpdateBody = z.input<typeof memoryUpdateBodySchema>;
 
@@ -477,7 +479,15 @@ export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 // ---- App info -------------------------------------------------------------
 
 /** Public, non-secret settings the web app shows (the footer's contact). */
-export const appInfoSchema = z.object({ featureRequestContact: z.string() });
+export const appInfoSchema = z.object({
+  featureRequestContact: z.string(),
+  /**
+   * The address share links, their mails and the memory book's codes are built on for this
+   * browser: APP_URL, or (unset) the address the app is open at. The app warns while it is a
+   * loopback address, which opens nowhere else.
+   */
+  linkBase: z.string(),
+});
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
 /** POST /api/restore: what a backup brought back. */

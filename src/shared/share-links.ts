@@ -68,7 +68,30 @@ export const SHARE_MESSAGES = {
   unsubscribeButton: "Stop the mails",
   unsubscribeDone: "Done: this address will get no more mails about new stories.",
   unsubscribeInvalid: ERROR_MESSAGES["share.unsubscribe_invalid"],
+  /** Shown while links would be built on a loopback address (see `isLoopbackAddress`). */
+  loopbackWarning: (base: string) =>
+    `Links made here start with ${base}, which opens only on this computer. To share with relatives, open the journal at its network address (for example http://192.168.1.20:5202) and make the link there, or set APP_URL.`,
 } as const;
+
+/**
+ * Whether links on `base` (an address such as `http://localhost:5202`) open only on the machine
+ * itself: localhost, 127.0.0.0/8, ::1 or 0.0.0.0.
+ */
+export function isLoopbackAddress(base: string): boolean {
+  let host: string;
+  try {
+    host = new URL(base).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === "[::1]" ||
+    host === "0.0.0.0"
+  );
+}
 
 /** Addresses one link may send news to: a household's relatives, and a bound on abuse. */
 export const SUBSCRIBERS_PER_LINK = 10;

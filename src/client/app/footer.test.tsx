@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { COMING_SOON } from "../../shared/messages";
-import { APP_INFO_PATH } from "../features/app-info/api/get-app-info";
+import { APP_INFO_PATH } from "../lib/app-info";
 import { fakeApi, renderWithApp } from "../test/fake-api";
 import { Footer } from "./footer";
 
@@ -9,7 +9,14 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe("Footer", () => {
   it("links the feature-request contact and lists only what is not built yet", async () => {
-    fakeApi({ [`GET ${APP_INFO_PATH}`]: { body: { featureRequestContact: "mailto:ideas@x.io" } } });
+    fakeApi({
+      [`GET ${APP_INFO_PATH}`]: {
+        body: {
+          featureRequestContact: "mailto:ideas@x.io",
+          linkBase: "https://journal.example.org",
+        },
+      },
+    });
     renderWithApp(<Footer />);
     expect(await screen.findByRole("link", { name: "ideas@x.io" })).toHaveAttribute(
       "href",

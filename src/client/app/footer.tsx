@@ -1,5 +1,5 @@
 import { COMING_SOON } from "../../shared/messages";
-import { useAppInfo } from "../features/app-info/api/get-app-info";
+import { useAppInfo } from "../lib/app-info";
 
 export function Footer() {
   const { data } = useAppInfo();

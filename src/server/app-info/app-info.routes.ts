@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { appInfoSchema } from "../../shared/schemas";
-import type { Config } from "../config";
+import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
 
 /** Non-secret settings the web app displays. */
@@ -15,6 +15,9 @@ export const appInfoRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (a
         response: { 200: appInfoSchema },
       },
     },
-    async () => ({ featureRequestContact: config.FEATURE_REQUEST_CONTACT }),
+    async (request) => ({
+      featureRequestContact: config.FEATURE_REQUEST_CONTACT,
+      linkBase: linkBaseOf(config, request),
+    }),
   );
 };

@@ -176,6 +176,8 @@ export interface ShareLinksTable {
   created_at: string;
   last_used_at: string | null;
   visits: Generated<number>;
+  /** The address the link was made at, for mails sent later without APP_URL (migration 0021). */
+  origin: string | null;
 }
 
 /** Addresses mailed news of new memories through a share link (migration 0017, ADR 0044). */

@@ -141,6 +141,7 @@ export class MemoriesRepo {
           summary: edit.summary,
           recorded_at: edit.recordedAt,
           tags: JSON.stringify(edit.tags),
+          ...(edit.removeQuestion ? { question: null } : {}),
           ...(changed
             ? {
                 transcript_edited: 1,

@@ -272,6 +272,26 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
       expect(res.json()).toEqual((await get(`/api/memories/${memory.id}`, owner.cookie)).json());
     });
 
+    it("removes the memory's question when the body clears it, and keeps it when the body leaves it out", async () => {
+      const memory = await repo.insert({
+        userId: owner.user.id,
+        audioId: null,
+        status: "saved",
+        question: "What was your first job?",
+      });
+      const kept = await put(memory.id, editBody);
+      expect(kept.statusCode).toBe(200);
+      expect(kept.json<Memory>().question).toBe("What was your first job?");
+      const cleared = await put(memory.id, { ...editBody, question: null });
+      expect(cleared.statusCode).toBe(200);
+      expect(cleared.json<Memory>().question).toBeNull();
+      expect((await repo.findById(memory.id))?.question).toBeNull();
+      // Only clearing: a question cannot be written onto a memory by an edit.
+      const set = await put(memory.id, { ...editBody, question: "Made up" });
+      expect(set.statusCode).toBe(400);
+      expect(set.json()).toMatchObject({ field: "body.question" });
+    });
+
     it("saves only blank tags as no tags (blanks are dropped)", async () => {
       const memory = await repo.insert({
         userId: owner.user.id,

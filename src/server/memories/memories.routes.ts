@@ -15,6 +15,7 @@ import {
   unclaimedMemoriesSchema,
   usernameParamsSchema,
 } from "../../shared/schemas";
+import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
 import { unauthorized } from "../http-errors";
 import type { UsersService } from "../users/users.service";
@@ -30,6 +31,7 @@ export interface MemoriesRoutesOptions {
   backup: MemoriesBackup;
   users: UsersService;
   book: MemoryBook;
+  config: Pick<Config, "APP_URL" | "PORT">;
 }
 
 const errors = {
@@ -42,7 +44,7 @@ const errors = {
 /** Lists, search, one memory, edit, delete, backup, and a public profile's memories. */
 export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = async (
   app,
-  { memories, backup, users, book },
+  { memories, backup, users, book, config },
 ) => {
   app.get(
     "/memories",
@@ -135,7 +137,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       schema: {
         operationId: "updateMemory",
         security: security.session,
-        summary: "Replace a memory's title, transcript, summary, date and tags (owner only)",
+        summary:
+          "Replace a memory's title, transcript, summary, date and tags, or remove its question (owner only)",
         params: idParamsSchema,
         body: memoryUpdateBodySchema,
         response: { 200: memorySchema, ...errors },
@@ -222,7 +225,7 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       if (!user) throw unauthorized();
       const date = new Date().toISOString().slice(0, 10);
       if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
-      const stream = await book.stream(user, request.query);
+      const stream = await book.stream(user, request.query, linkBaseOf(config, request));
       stream.on("error", (error) =>
         request.log.error({ err: error }, "memory book failed mid-stream"),
       );

@@ -185,6 +185,7 @@ export class MemoriesService {
       summary: body.summary,
       recordedAt: new Date(body.recordedAt).toISOString(),
       tags,
+      ...(body.question === null ? { removeQuestion: true } : {}),
     });
     if (!updated) throw notFound();
     if (updated === "processing") throw conflict("memory.being_processed");

@@ -509,7 +509,7 @@ describe("a journal that changes while its book is made", () => {
       const book = new MemoryBook(repo, { shareLinkFor: async () => `${APP_URL}/s/x` });
       const chunks: Buffer[] = [];
       const user = { id: "u", username: "u", displayName: null };
-      for await (const chunk of await book.stream(user, {})) {
+      for await (const chunk of await book.stream(user, {}, APP_URL)) {
         chunks.push(chunk as Buffer);
       }
       const pages = await pdfPages(dir, Buffer.concat(chunks));

@@ -186,9 +186,10 @@ interface BookEntry {
 export interface MemoryBookOptions {
   /**
    * The address of the share link the owner's book opens its memories through
-   * (`<APP_URL>/s/<token>`, ADR 0042); a memory's QR code is that address and `/<memory id>`.
+   * (`<base>/s/<token>`, ADR 0042, `base` being APP_URL or the address the owner is using); a
+   * memory's QR code is that address and `/<memory id>`.
    */
-  shareLinkFor: (userId: string) => Promise<string>;
+  shareLinkFor: (userId: string, base: string) => Promise<string>;
   /** The memories' photos; a book without them when absent. */
   photos?: MemoryBookPhotos;
 }
@@ -348,9 +349,10 @@ export class MemoryBook {
   async stream(
     user: Pick<User, "id" | "username" | "displayName">,
     filter: MemoryBookFilter,
+    base: string,
   ): Promise<Readable> {
-    const base = (await this.options.shareLinkFor(user.id)).replace(/\/+$/, "");
-    const linkFor = (memoryId: string) => `${base}/${encodeURIComponent(memoryId)}`;
+    const link = (await this.options.shareLinkFor(user.id, base)).replace(/\/+$/, "");
+    const linkFor = (memoryId: string) => `${link}/${encodeURIComponent(memoryId)}`;
     const output = new PassThrough();
     const signal = { aborted: false };
     output.on("close", () => {

@@ -48,6 +48,8 @@ export interface MemoryEdit {
   summary: string;
   recordedAt: string;
   tags: string[];
+  /** The owner took the question off: it answers none from now on. */
+  removeQuestion?: boolean;
 }
 
 /** Every column of a memory row (PostgreSQL's generated search_vector never leaves the database). */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publicAppUrl } from "../config";
 import { JobsRepo } from "../jobs/jobs.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createUserWithSession } from "../test/auth-helpers";
@@ -32,7 +33,11 @@ describe.each(DATABASE_KINDS)("relatives' news with two instances on one %s data
       const { user } = await createUserWithSession(t, {});
       for (let l = 0; l < LINKS_PER_OWNER; l++) {
         const email = `r${o}-${l}@example.org`;
-        await a.shareLinks.create(user.id, { label: `Relative ${l}`, email });
+        await a.shareLinks.create(
+          user.id,
+          { label: `Relative ${l}`, email },
+          publicAppUrl(a.config),
+        );
       }
       // Two memories at the pipeline's last stage, saved by either instance's worker.
       for (const title of ["A wedding", "A birthday"]) {

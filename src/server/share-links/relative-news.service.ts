@@ -40,8 +40,11 @@ export interface RelativeNewsDeps {
   users: Pick<UsersService, "getUser">;
   mailer: Mailer;
   secrets: Pick<ServerSecretsRepo, "getOrCreate">;
-  /** The public address of the app (APP_URL), for the mail's links. */
-  appUrl: string;
+  /**
+   * The address a mail's links are built on, given the one its share link remembers (APP_URL
+   * when set; else that one, else the configured fallback).
+   */
+  linkBase: (remembered: string | null) => string;
   /** How long news waits for the memories saved after it (RELATIVE_DIGEST_MINUTES). */
   digestMinutes: number;
   log: Pick<FastifyBaseLogger, "info" | "error">;
@@ -158,13 +161,13 @@ export class RelativeNewsService {
   }
 
   /** The one-click address (RFC 8058), also the mail's visible link (a GET asks first). */
-  async unsubscribeUrl(subscriptionId: string, linkId: string): Promise<string> {
+  async unsubscribeUrl(subscriptionId: string, linkId: string, base: string): Promise<string> {
     const query = new URLSearchParams({
       s: subscriptionId,
       l: linkId,
       t: await this.sign(subscriptionId, linkId),
     });
-    return `${this.base()}/api/relative-news/unsubscribe?${query}`;
+    return `${base.replace(/\/+$/, "")}/api/relative-news/unsubscribe?${query}`;
   }
 
   /**
@@ -212,6 +215,9 @@ export class RelativeNewsService {
   async send(userId: string, signal: AbortSignal): Promise<Date | undefined> {
     const links = await this.deps.links.listForUser(userId);
     const subscriptions = await this.deps.repo.listForLinks(links.map((link) => link.id));
+    const bases = new Map(
+      links.map((link) => [link.id, this.deps.linkBase(link.origin).replace(/\/+$/, "")]),
+    );
     const owner = subscriptions.length > 0 ? await this.deps.users.getUser(userId) : undefined;
     if (!owner) return undefined;
     let failed: unknown;
@@ -219,7 +225,9 @@ export class RelativeNewsService {
     for (const row of subscriptions) {
       signal.throwIfAborted();
       try {
-        waiting = (await this.sendOne(row, userId, owner.displayName || owner.username)) || waiting;
+        const base = bases.get(row.share_link_id) ?? this.deps.linkBase(null);
+        waiting =
+          (await this.sendOne(row, userId, owner.displayName || owner.username, base)) || waiting;
       } catch (error) {
         this.deps.log.error({ err: error, subscription: row.id }, "relative news mail failed");
         failed ??= error;
@@ -230,7 +238,12 @@ export class RelativeNewsService {
   }
 
   /** Mails one address its news, if any; true when some had to wait for a later mail. */
-  private async sendOne(row: SubscriptionRow, userId: string, name: string): Promise<boolean> {
+  private async sendOne(
+    row: SubscriptionRow,
+    userId: string,
+    name: string,
+    base: string,
+  ): Promise<boolean> {
     const made = await this.deps.memories.madeAfter(userId, row.covered_until, MEMORIES_PER_MAIL);
     // News runs up to the first memory still processing (it comes in a later mail once saved),
     // and stops short of the last moment a full page reaches, so that no memory is skipped.
@@ -242,7 +255,7 @@ export class RelativeNewsService {
     const waiting = cut !== undefined;
     if (listed.length === 0 || coveredUntil === undefined) return waiting;
     const token = await this.unseal(row.token_sealed);
-    const unsubscribe = await this.unsubscribeUrl(row.id, row.share_link_id);
+    const unsubscribe = await this.unsubscribeUrl(row.id, row.share_link_id, base);
     await this.deps.mailer.send({
       to: row.email,
       subject: SHARE_MESSAGES.newsMailSubject(name),
@@ -253,7 +266,7 @@ export class RelativeNewsService {
         "",
         ...listed.flatMap((memory) => [
           `- ${memory.title || MESSAGES.untitledMemory}`,
-          `  ${this.base()}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
+          `  ${base}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
         ]),
         "",
         "--",
@@ -273,10 +286,6 @@ export class RelativeNewsService {
       "relative news sent",
     );
     return waiting;
-  }
-
-  private base(): string {
-    return this.deps.appUrl.replace(/\/+$/, "");
   }
 }
 

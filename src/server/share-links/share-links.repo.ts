@@ -9,11 +9,16 @@ export class ShareLinksRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   async create(
-    row: Omit<ShareLinkRow, "visits" | "last_used_at">,
+    row: Omit<ShareLinkRow, "visits" | "last_used_at" | "origin"> & { origin?: string | null },
     ex: Executor = this.db,
   ): Promise<ShareLinkRow> {
     await ex.insertInto("share_links").values(row).execute();
-    return { ...row, visits: 0, last_used_at: null };
+    return { ...row, origin: row.origin ?? null, visits: 0, last_used_at: null };
+  }
+
+  /** The address the link was last made or used at by its owner (migration 0021). */
+  async rememberOrigin(id: string, origin: string): Promise<void> {
+    await this.db.updateTable("share_links").set({ origin }).where("id", "=", id).execute();
   }
 
   async countForUser(userId: string, ex: Executor = this.db): Promise<number> {

@@ -8,7 +8,7 @@ import {
   SHARE_LINK_PATH_PREFIX,
   shareLinkListSchema,
 } from "../../shared/share-links";
-import type { Config } from "../config";
+import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
 import { errorResponses } from "../http-errors";
 import { requireUser } from "../users/account.routes";
@@ -26,7 +26,7 @@ const errors = errorResponses(400, 401, 404, 409, 429);
  */
 export const shareLinksRoutes: FastifyPluginAsyncZod<{
   shareLinks: ShareLinksService;
-  config: Pick<Config, "RATE_LIMIT_SHARE_LINKS_PER_HOUR">;
+  config: Pick<Config, "RATE_LIMIT_SHARE_LINKS_PER_HOUR" | "APP_URL" | "PORT">;
 }> = async (app, { shareLinks, config }) => {
   app.post(
     "/share-links",
@@ -51,7 +51,11 @@ export const shareLinksRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const created = await shareLinks.create(requireUser(request), request.body);
+      const created = await shareLinks.create(
+        requireUser(request),
+        request.body,
+        linkBaseOf(config, request),
+      );
       return reply.code(201).header("cache-control", "no-store").send(created);
     },
   );

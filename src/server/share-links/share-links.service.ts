@@ -29,10 +29,13 @@ export interface ShareLinksServiceDeps {
   secrets: Pick<ServerSecretsRepo, "getOrCreate">;
   /** News of new stories: a link mailed to an address also sends it news (ADR 0044). */
   news: Pick<RelativeNewsService, "subscribe" | "subscribersOf">;
-  /** The public address of the app (APP_URL), for links in mails; never the request's Host. */
-  appUrl: string;
   log: Pick<FastifyBaseLogger, "error">;
   now?: () => Date;
+}
+
+/** A share link's address on `base` (APP_URL, or the address the owner uses). */
+function urlOf(base: string, token: string): string {
+  return `${base.replace(/\/+$/, "")}${SHARE_LINK_PATH_PREFIX}${token}`;
 }
 
 /** The server secret that memory books' link tokens are derived with. */
@@ -68,16 +71,21 @@ export class ShareLinksService {
     this.bookKey = cachedSecret(deps.secrets, BOOK_SECRET_NAME);
   }
 
-  /** Makes a link for the owner and, when `email` is given, mails it there. */
+  /**
+   * Makes a link for the owner and, when `email` is given, mails it there. `base` is the address
+   * its url is built on (`linkBaseOf`: APP_URL, or the one the owner is using), which the link
+   * remembers for the news mailed later.
+   */
   async create(
     userId: string,
     input: { label: string; email: string | null },
+    base: string,
   ): Promise<CreatedShareLink> {
     const owner = await this.deps.users.getUser(userId);
     if (!owner) throw unauthorized();
     const token = newSecretToken();
-    const row = await this.insert(userId, newId(), token, input.label);
-    const url = this.urlOf(token);
+    const row = await this.insert(userId, newId(), token, input.label, base);
+    const url = urlOf(base, token);
     let mailed = false;
     if (input.email) {
       const name = owner.displayName || owner.username;
@@ -110,10 +118,6 @@ export class ShareLinksService {
     return { ...toShareLinkDto(row, subscribers), url, mailed };
   }
 
-  private urlOf(token: string): string {
-    return `${this.deps.appUrl.replace(/\/+$/, "")}${SHARE_LINK_PATH_PREFIX}${token}`;
-  }
-
   /**
    * The address of the share link a memory book's QR codes open (ADR 0042): one per owner and
    * day, labelled "Memory book, <date>", listed and revoked like any other link. Its token is an
@@ -121,23 +125,26 @@ export class ShareLinksService {
    * although only the token's hash is stored; a link the owner made by hand with the same label
    * never matches (its token is random). Once revoked, the next book makes a new one.
    */
-  async bookLink(userId: string): Promise<string> {
+  async bookLink(userId: string, base: string): Promise<string> {
     const label = memoryBookLinkLabel(this.now());
     const secret = await this.bookKey();
     const tokenOf = (id: string) =>
       createHmac("sha256", secret).update(`memory-book:${id}`).digest("base64url");
     for (const row of await this.deps.repo.listByLabel(userId, label)) {
       const token = tokenOf(row.id);
-      if (hashToken(token) === row.token_hash) return this.urlOf(token);
+      if (hashToken(token) === row.token_hash) {
+        if (row.origin !== base) await this.deps.repo.rememberOrigin(row.id, base);
+        return urlOf(base, token);
+      }
     }
     const id = newId();
     const token = tokenOf(id);
-    await this.insert(userId, id, token, label);
-    return this.urlOf(token);
+    await this.insert(userId, id, token, label, base);
+    return urlOf(base, token);
   }
 
   /** Stores a new link of the owner's (409 past SHARE_LINKS_PER_USER). */
-  private async insert(userId: string, id: string, token: string, label: string) {
+  private async insert(userId: string, id: string, token: string, label: string, base: string) {
     // A soft cap (two racing requests may pass it together): it only bounds abuse.
     if ((await this.deps.repo.countForUser(userId)) >= SHARE_LINKS_PER_USER) {
       throw conflict("share.too_many");
@@ -148,6 +155,7 @@ export class ShareLinksService {
       token_hash: hashToken(token),
       label,
       created_at: this.now().toISOString(),
+      origin: base,
     });
   }
 

@@ -15,9 +15,10 @@ import { useDocumentTitle } from "../../lib/use-document-title";
 
 export function HomePage() {
   useDocumentTitle();
-  // The question shown above the recorder is kept on the memory recorded while it is shown.
+  // The question above the recorder is kept on the memory only when chosen (a mail's link, or
+  // 'Answer this question' pressed).
   const prompt = useHomeQuestion();
-  const { question } = prompt;
+  const question = prompt.chosen;
   // "Start from a photo": kept with the recording, and so on the memory it becomes.
   const [photo, setPhoto] = useState<Blob | null>(null);
   const meta =
@@ -31,10 +32,11 @@ export function HomePage() {
       </h1>
       <div className="space-y-3">
         {/* The question paints with the page (the server embeds a logged-in user's). Its room is
-            still kept (the longest built-in question: two lines on a wide screen, three on a phone)
+            still kept (the longest built-in question: two lines on a wide screen, three on a phone,
+            and its two buttons: in a row on a wide screen, one under the other on a phone)
             for when it must be asked (a page from the offline cache, a login on this page, a
             special day's link), so the record button never jumps down under a thumb. */}
-        <div className="min-h-[198px] sm:min-h-[170px]" data-testid="question-slot">
+        <div className="min-h-[270px] sm:min-h-[200px]" data-testid="question-slot">
           <QuestionPrompt {...prompt} />
         </div>
         <Card className="mx-auto max-w-2xl" data-testid="record-card">

@@ -40,6 +40,8 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
   const [summary, setSummary] = useState(memory.summary);
   const [recordedAt, setRecordedAt] = useState(shownDate);
   const [tags, setTags] = useState(memory.tags);
+  // The question it answers stays until the owner removes it (and saves).
+  const [removeQuestion, setRemoveQuestion] = useState(false);
   const regeneration = useRegenerate(memory.id);
   const busy = update.isPending || regeneration.pending;
 
@@ -50,7 +52,14 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
     try {
       await update.mutateAsync({
         id: memory.id,
-        body: { title, transcript, summary, recordedAt: iso ?? memory.recordedAt, tags },
+        body: {
+          title,
+          transcript,
+          summary,
+          recordedAt: iso ?? memory.recordedAt,
+          tags,
+          ...(removeQuestion ? { question: null } : {}),
+        },
       });
       if (announce) toast({ title: MESSAGES.memoryUpdated });
       return true;
@@ -87,6 +96,25 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
         </label>
         <Input id={field("title")} value={title} onChange={(e) => setTitle(e.target.value)} />
       </div>
+      {memory.question ? (
+        <div className="space-y-2" data-testid="edit-memory-question">
+          {removeQuestion ? (
+            <p className="text-sm text-slate-700">{MESSAGES.questionWillBeRemoved}</p>
+          ) : (
+            <p className="text-slate-700">
+              <span className="font-medium text-slate-900">{MESSAGES.answering} </span>
+              {memory.question}
+            </p>
+          )}
+          <Button
+            variant="outline"
+            className="min-h-11"
+            onClick={() => setRemoveQuestion((removing) => !removing)}
+          >
+            {removeQuestion ? MESSAGES.keepQuestion : MESSAGES.removeQuestion}
+          </Button>
+        </div>
+      ) : null}
       <div className="space-y-1">
         <label htmlFor={field("transcript")} className="text-sm font-medium">
           Transcript

@@ -9,9 +9,11 @@ import {
   DialogDescription,
   DialogTitle,
 } from "../../../components/ui/dialog";
+import { Notice } from "../../../components/ui/notice";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
+import { useLoopbackLinkBase } from "../../../lib/app-info";
 import { useForm } from "../../../lib/use-form";
 import { downloadMemoryBook } from "../api/memory-book";
 
@@ -24,6 +26,9 @@ export function MemoryBookDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const [preparing, setPreparing] = useState(false);
+  // Codes on a loopback address open nothing from a phone: the first press asks first.
+  const loopback = useLoopbackLinkBase();
+  const [asked, setAsked] = useState(false);
   const download = async (filter: MemoryBookQuery) => {
     if (preparing) return;
     setPreparing(true);
@@ -47,7 +52,10 @@ export function MemoryBookDialog({
   const form = useForm(
     memoryBookFormSchema,
     { from: "", to: "", tag: "" },
-    (filter) => void download(filter),
+    (filter) => {
+      if (loopback && !asked) setAsked(true);
+      else void download(filter);
+    },
     { asTyped: true },
   );
 
@@ -58,6 +66,17 @@ export function MemoryBookDialog({
           <DialogTitle>{MEMORY_BOOK.button}</DialogTitle>
           <DialogDescription>{MEMORY_BOOK.dialogDescription}</DialogDescription>
           <p className="text-sm text-slate-700">{MEMORY_BOOK.shareLinkNote}</p>
+          {loopback ? (
+            <Notice testId="loopback-warning">
+              {MEMORY_BOOK.loopbackWarning(loopback)}
+              {asked ? (
+                <>
+                  {" "}
+                  <strong>{MEMORY_BOOK.loopbackConfirm}</strong>
+                </>
+              ) : null}
+            </Notice>
+          ) : null}
           <div className="grid grid-cols-2 gap-3">
             <TextField
               label={MEMORY_BOOK.from}
@@ -87,7 +106,7 @@ export function MemoryBookDialog({
               {MESSAGES.cancel}
             </Button>
             <Button type="submit" disabled={preparing || Boolean(form.errors.to)}>
-              {MEMORY_BOOK.create}
+              {loopback && asked ? MEMORY_BOOK.createAnyway : MEMORY_BOOK.create}
             </Button>
           </div>
         </form>

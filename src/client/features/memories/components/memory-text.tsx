@@ -35,7 +35,7 @@ export function MemoryHeading({ memory }: { memory: Pick<Memory, "title" | "ques
       <h1 className="text-2xl font-bold text-balance">{memory.title || MESSAGES.untitledMemory}</h1>
       {memory.question ? (
         <p className="text-slate-700" data-testid="memory-question">
-          <span className="font-medium text-slate-900">Answering: </span>
+          <span className="font-medium text-slate-900">{MESSAGES.answering} </span>
           {memory.question}
         </p>
       ) : null}

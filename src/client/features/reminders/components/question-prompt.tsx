@@ -1,4 +1,4 @@
-import { Lightbulb, RefreshCw } from "lucide-react";
+import { Lightbulb, Mic, RefreshCw } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "wouter";
 import { isKnownQuestion, QUESTIONS } from "../../../../shared/questions";
@@ -9,8 +9,15 @@ import { onMemorySaved } from "../../memories/processing/memory-saved-events";
 import { useCurrentQuestion, useNextQuestion, useReminders } from "../api/reminders";
 
 export interface HomeQuestion {
-  /** The question shown now (null while none is), for the recorder to keep on the memory. */
+  /** The question shown now (null while none is). */
   question: string | null;
+  /**
+   * The question the next recording answers, for the recorder to keep on the memory: only one
+   * chosen, by opening a reminder mail's link or pressing 'Answer this question'; else null.
+   */
+  chosen: string | null;
+  /** Presses (or lets go of) 'Answer this question'. */
+  toggleAnswer: () => void;
   skip: () => void;
   skipping: boolean;
 }
@@ -46,6 +53,12 @@ export function useHomeQuestion(): HomeQuestion {
 
   const question =
     fromLink ?? (loggedIn ? (current.data?.question ?? null) : (QUESTIONS[visitorIndex] ?? null));
+  // A question pressed to answer; another question shown (skipped, or the rotation moved on)
+  // is not chosen until pressed in turn. A mail's link chose its question already.
+  const [pressed, setPressed] = useState<string | null>(null);
+  const chosen =
+    question !== null && (fromLink === question || pressed === question) ? question : null;
+  const toggleAnswer = () => setPressed(chosen === null ? question : null);
 
   // Answering the rotation's question moves the rotation on, as skipping does.
   const position = current.data?.position;
@@ -70,6 +83,7 @@ export function useHomeQuestion(): HomeQuestion {
         return updated;
       });
       if (!loggedIn) setVisitorIndex((index) => (index + 1) % QUESTIONS.length);
+      setPressed(null);
       return;
     }
     if (loggedIn) {
@@ -79,11 +93,14 @@ export function useHomeQuestion(): HomeQuestion {
     }
   };
 
-  return { question, skip, skipping: next.isPending };
+  return { question, chosen, toggleAnswer, skip, skipping: next.isPending };
 }
 
-/** The question above the recorder, with a button to skip it; nothing while there is none. */
-export function QuestionPrompt({ question, skip, skipping }: HomeQuestion) {
+/**
+ * The question above the recorder, with buttons to answer it (only then does the recording keep
+ * it) and to skip it; nothing while there is none.
+ */
+export function QuestionPrompt({ question, chosen, toggleAnswer, skip, skipping }: HomeQuestion) {
   if (!question) return null;
 
   return (
@@ -102,16 +119,31 @@ export function QuestionPrompt({ question, skip, skipping }: HomeQuestion) {
       <p className="mt-2 text-lg font-medium text-slate-900" data-testid="question-text">
         {question}
       </p>
-      <Button
-        type="button"
-        variant="ghost"
-        className="mt-2 min-h-11"
-        onClick={skip}
-        disabled={skipping}
-      >
-        <RefreshCw className="mr-2 h-4 w-4" aria-hidden="true" />
-        {REMINDER_MESSAGES.skipQuestion}
-      </Button>
+      <p role="status" className="min-h-5 text-sm text-brand-800">
+        {chosen ? REMINDER_MESSAGES.answeringQuestion : null}
+      </p>
+      <div className="mt-1 flex flex-wrap gap-2">
+        <Button
+          type="button"
+          variant={chosen ? "primary" : "outline"}
+          className="min-h-11"
+          aria-pressed={chosen !== null}
+          onClick={toggleAnswer}
+        >
+          <Mic className="mr-2 h-4 w-4" aria-hidden="true" />
+          {REMINDER_MESSAGES.answerQuestion}
+        </Button>
+        <Button
+          type="button"
+          variant="ghost"
+          className="min-h-11"
+          onClick={skip}
+          disabled={skipping}
+        >
+          <RefreshCw className="mr-2 h-4 w-4" aria-hidden="true" />
+          {REMINDER_MESSAGES.skipQuestion}
+        </Button>
+      </div>
     </section>
   );
 }

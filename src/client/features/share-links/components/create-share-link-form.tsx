@@ -5,9 +5,11 @@ import {
   SHARE_MESSAGES,
 } from "../../../../shared/share-links";
 import { Button } from "../../../components/ui/button";
+import { Notice } from "../../../components/ui/notice";
 import { TextField } from "../../../components/ui/text-field";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
+import { useLoopbackLinkBase } from "../../../lib/app-info";
 import { useForm } from "../../../lib/use-form";
 import { useCreateShareLink } from "../api/create-share-link";
 import { CreatedLink } from "./created-link";
@@ -15,6 +17,7 @@ import { CreatedLink } from "./created-link";
 /** Name a link (and optionally mail it); then its address is shown once, with a copy button. */
 export function CreateShareLinkForm() {
   const create = useCreateShareLink();
+  const loopback = useLoopbackLinkBase();
   const [created, setCreated] = useState<CreatedShareLink | null>(null);
   const form = useForm(createShareLinkBodySchema, { label: "", email: "" }, (data) => {
     create.mutate(data, {
@@ -35,6 +38,9 @@ export function CreateShareLinkForm() {
   });
   return (
     <div className="space-y-4">
+      {loopback ? (
+        <Notice testId="loopback-warning">{SHARE_MESSAGES.loopbackWarning(loopback)}</Notice>
+      ) : null}
       <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
         <TextField
           label={SHARE_MESSAGES.labelField}

@@ -15,8 +15,8 @@ export async function copyShareUrl(url: string): Promise<void> {
 
 /**
  * A link just made: its address (shown this once), with a copy button. The address is the
- * server's, built on the journal's public address (APP_URL), exactly as the mail to the relative
- * writes it; not the origin this page happens to be open at.
+ * server's, exactly as the mail to the relative writes it: on APP_URL, or without it on the
+ * address this page is open at (the form warns while that is a loopback address).
  */
 export function CreatedLink({ label, url }: { label: string; url: string }) {
   return (
