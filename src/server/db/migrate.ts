@@ -16,6 +16,7 @@ import { relativeNews } from "./migrations/0017-relative-news";
 import { transcriptProposals } from "./migrations/0018-transcript-proposals";
 import { errorCodes } from "./migrations/0019-error-codes";
 import { relativeNewsAsJobs } from "./migrations/0020-relative-news-as-jobs";
+import { relativeNewsConfirmation } from "./migrations/0021-relative-news-confirmation";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0018-transcript-proposals": transcriptProposals,
   "0019-error-codes": errorCodes,
   "0020-relative-news-as-jobs": relativeNewsAsJobs,
+  "0021-relative-news-confirmation": relativeNewsConfirmation,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -100,7 +100,8 @@ export class ShareLinksService {
           secret: true,
         });
         mailed = true;
-        await this.deps.news.subscribe(row, token, input.email);
+        // The owner typed the address and the link itself goes there: no confirmation asked.
+        await this.deps.news.subscribe(row, token, input.email, { confirmed: true });
       } catch (error) {
         // The link exists and is answered; the owner sees it was not mailed and can copy it.
         this.deps.log.error({ err: error }, "share link mail failed");
