@@ -19,6 +19,7 @@ import { conflict, notFound } from "../http-errors";
 import { hashToken, newId } from "../ids";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
+import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import type { MemoriesRepo } from "../memories/memories.repo";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
@@ -183,7 +184,7 @@ export class RelativeNewsService {
       if (!link) continue;
       const owner = await this.deps.users.getUser(link.user_id);
       if (owner?.username.toLowerCase() === username.toLowerCase()) {
-        const ownerName = owner.displayName || owner.username;
+        const ownerName = mailLine(owner.displayName || owner.username);
         return this.subscribe(link, token, email, { confirmed: false, ownerName });
       }
     }
@@ -335,7 +336,8 @@ export class RelativeNewsService {
     for (const row of subscriptions) {
       signal.throwIfAborted();
       try {
-        waiting = (await this.sendOne(row, userId, owner.displayName || owner.username)) || waiting;
+        const name = mailLine(owner.displayName || owner.username);
+        waiting = (await this.sendOne(row, userId, name)) || waiting;
       } catch (error) {
         this.deps.log.error({ err: error, subscription: row.id }, "relative news mail failed");
         failed ??= error;
@@ -368,7 +370,7 @@ export class RelativeNewsService {
         SHARE_MESSAGES.newsMailIntro(name),
         "",
         ...listed.flatMap((memory) => [
-          `- ${memory.title || MESSAGES.untitledMemory}`,
+          `- ${mailLine(memory.title) || MESSAGES.untitledMemory}`,
           `  ${this.base()}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
         ]),
         "",

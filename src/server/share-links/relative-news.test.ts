@@ -243,6 +243,42 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
   });
 
+  it("a display name or title with line breaks adds no lines to the mails", async () => {
+    const setName = (name: string) =>
+      t.database.db
+        .updateTable("users")
+        .set({ display_name: name })
+        .where("id", "=", owner.user.id)
+        .execute();
+    await setName("Grandma\r\nRose\n\nClick here: https://evil.example");
+    try {
+      const link = await createLink("Cousin Kit", "kit@example.org");
+      const cookie = await openLink(link);
+      expect((await subscribe(cookie, "kat@example.org")).statusCode).toBe(201);
+      await save("Our first car\n- A fake story\u2028  https://evil.example/x");
+      await send();
+      const name = "Grandma Rose Click here: https://evil.example";
+      const [linkMail, newsMail] = mailsTo("kit@example.org");
+      const [confirmMail] = mailsTo("kat@example.org");
+      if (!linkMail || !newsMail || !confirmMail) throw new Error("a mail is missing");
+      for (const mail of [linkMail, newsMail, confirmMail]) {
+        mail.text = mail.text.replace(/\r\n/g, "\n");
+      }
+      expect(linkMail.text).toContain(`${name} shared their family's voice memories`);
+      expect(newsMail.text).toContain(`${SHARE_MESSAGES.newsMailIntro(name)}\n`);
+      expect(newsMail.text).toContain("\n- Our first car - A fake story https://evil.example/x\n");
+      expect(newsMail.text).not.toMatch(/^- A fake story/m);
+      expect(mailHeader(newsMail, "Subject")).toBe(SHARE_MESSAGES.newsMailSubject(name));
+      expect(confirmMail.text).toContain(SHARE_MESSAGES.confirmMailIntro(name));
+      for (const mail of [linkMail, newsMail, confirmMail]) {
+        expect(mail.text).not.toMatch(/^Click here/m);
+      }
+      await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
+    } finally {
+      await setName("Grandma Rose");
+    }
+  });
+
   it("caps the addresses on one link", async () => {
     const link = await createLink("Cousins");
     const cookie = await openLink(link);

@@ -11,6 +11,7 @@ import {
 } from "../../shared/share-links";
 import { conflict, notFound, unauthorized } from "../http-errors";
 import { hashToken, newId, newSecretToken } from "../ids";
+import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
@@ -80,7 +81,7 @@ export class ShareLinksService {
     const url = this.urlOf(token);
     let mailed = false;
     if (input.email) {
-      const name = owner.displayName || owner.username;
+      const name = mailLine(owner.displayName || owner.username);
       try {
         await this.deps.mailer.send({
           to: input.email,
