@@ -14,7 +14,7 @@ import { newPage, unexpectedConsoleErrors } from "./harness";
 
 const NAME = "Grandma Rose";
 
-describe("journey: a relative is mailed news of new stories, once, until they stop it", () => {
+describe("journey: a relative confirms their address, is mailed news of new stories, once, until they stop it", () => {
   let journey: JourneySetup;
   let smtp: SmtpSink;
   let parent: ApiClient;
@@ -43,7 +43,7 @@ describe("journey: a relative is mailed news of new stories, once, until they st
   const isNews = (mail: ReceivedMail) => mail.text.includes(SHARE_MESSAGES.newsMailIntro(NAME));
   const newsTo = (email: string) => smtp.messages.filter((m) => isNews(m) && m.to.includes(email));
 
-  it("Aunt May asks on the shared view, gets one mail for two memories saved together, opens one, stops the mails and gets none for the next", async () => {
+  it("Aunt May asks on the shared view, confirms from the mail, gets one mail for two memories saved together, opens one, stops the mails and gets none for the next", async () => {
     const { server, browser } = journey;
     // Grandpa's link is mailed to him: he gets news too, and shows when the next mail has gone.
     const grandpaLink = await parent.json<CreatedShareLink>("POST", "/api/share-links", {
@@ -65,6 +65,18 @@ describe("journey: a relative is mailed news of new stories, once, until they st
     await news.getByRole("status").filter({ hasText: SHARE_MESSAGES.newsSubscribed }).waitFor();
     expect(await seriousViolations(may.page)).toEqual([]);
     await may.page.screenshot({ path: "test-results/relative-news-form.png", fullPage: true });
+
+    // She gets a mail to confirm her address first: its link asks, the button confirms.
+    const ask = await smtp.waitFor(
+      (m) => m.to.includes("may@example.org") && m.text.includes(SHARE_MESSAGES.confirmMailAsk),
+      30_000,
+    );
+    const confirm = ask.text.match(/https?:\/\/\S+\/api\/relative-news\/confirm\?\S+/)?.[0];
+    expect(confirm).toBeDefined();
+    await may.page.goto(confirm as string);
+    await may.page.getByText(SHARE_MESSAGES.confirmExplain).waitFor();
+    await may.page.getByRole("button", { name: SHARE_MESSAGES.confirmButton }).click();
+    await may.page.getByText(SHARE_MESSAGES.confirmDone).waitFor();
 
     // Two memories saved together: one mail each, listing both.
     const seaside = await seedMemory(parent, {

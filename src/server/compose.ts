@@ -136,7 +136,7 @@ export function createServices(deps: ServiceDeps) {
   const audio = new AudioService(new AudioRepo(db), storage);
 
   // A memory's photos: owner-only changes, seen by whoever may see the memory.
-  const photos = new PhotosService(new PhotosRepo(db), storage, transactions, {
+  const photos = new PhotosService(new PhotosRepo(db, database.kind), storage, transactions, {
     assertOwner: async (memoryId, identity) => {
       await memories.getOwnedRow(memoryId, identity);
     },

@@ -383,6 +383,8 @@ export const ERROR_MESSAGES = {
   "share.too_many_subscribers": "This link already sends news to as many addresses as it can.",
   "share.unsubscribe_invalid":
     "This link no longer works: the share link was revoked or the link is wrong.",
+  "share.confirm_invalid":
+    "This confirmation link no longer works: the address was removed, the share link was revoked or the link is wrong. Ask for the news again from the shared memories.",
   "reminders.unsubscribe_invalid": "This unsubscribe link is not valid.",
   "reminders.special_day_twice": "Two special days have the same name",
   // A failed memory or comment: the stage, then the reason

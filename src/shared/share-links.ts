@@ -47,13 +47,15 @@ export const SHARE_MESSAGES = {
   // News of new stories (ADR 0044): the relative's form on the shared view, the owner's list.
   newsTitle: "Tell me when there are new stories",
   newsDescription:
-    "Leave your email and we will send you a short note with links when new memories are saved (at most one mail an hour). Every mail has a link to stop.",
+    "Leave your email: we first mail you a link to confirm it, then a short note with links when new memories are saved (at most one mail an hour). Every mail has a link to stop.",
   newsEmailField: "Your email",
   newsSubscribe: "Keep me posted",
   newsSubscribing: "Saving...",
-  newsSubscribed: "Thank you. We will mail you when there are new stories.",
+  newsSubscribed:
+    "Almost done: we sent a mail to that address. Open the link in it to confirm, and we will mail you when there are new stories.",
   newsFailed: "Could not save your email",
   subscribers: "News by mail to",
+  awaitingConfirmation: "(waiting for them to confirm)",
   removeSubscriber: "Remove",
   removeSubscriberLabel: (email: string) => `Stop news mails to ${email}`,
   subscriberRemoved: "They will get no more news mails",
@@ -71,6 +73,17 @@ export const SHARE_MESSAGES = {
   /** Shown while links would be built on a loopback address (see `isLoopbackAddress`). */
   loopbackWarning: (base: string) =>
     `Links made here start with ${base}, which opens only on this computer. To share with relatives, open the journal at its network address (for example http://192.168.1.20:5202) and make the link there, or set APP_URL.`,
+  // Double opt-in: the address asked for on the shared view confirms it wants the news.
+  confirmMailSubject: (name: string) => `Please confirm: news of ${name}'s stories`,
+  confirmMailIntro: (name: string) =>
+    `Someone holding ${name}'s share link asked for this address to be mailed when ${name} saves new stories in Voice Memory Journal.`,
+  confirmMailAsk: "To get these mails, open this link and confirm:",
+  confirmMailIgnore: "If it was not you, ignore this mail: nothing more will be sent.",
+  confirmTitle: "Confirm news of new stories",
+  confirmExplain: "Mail this address when new stories are saved?",
+  confirmButton: "Yes, send me the news",
+  confirmDone: "Thank you: this address will be mailed when there are new stories.",
+  confirmInvalid: ERROR_MESSAGES["share.confirm_invalid"],
 } as const;
 
 /**
@@ -125,7 +138,14 @@ export const shareLinkSchema = z.object({
   lastUsedAt: z.string().nullable(),
   visits: z.number().int(),
   /** The addresses that get news of new stories through this link (ADR 0044). */
-  subscribers: z.array(z.object({ id: z.string(), email: z.string() })),
+  subscribers: z.array(
+    z.object({
+      id: z.string(),
+      email: z.string(),
+      /** False while the address has not confirmed it wants the news: it gets none yet. */
+      confirmed: z.boolean(),
+    }),
+  ),
 });
 export type ShareLink = z.infer<typeof shareLinkSchema>;
 
@@ -148,7 +168,10 @@ export const relativeNewsBodySchema = z.object({
 });
 export type RelativeNewsBody = z.input<typeof relativeNewsBodySchema>;
 
-/** The signed one-click unsubscribe of a news mail: subscription, link and signature. */
+/**
+ * The signed one-click unsubscribe of a news mail, or the confirmation link of an address:
+ * subscription, link and signature.
+ */
 export const newsUnsubscribeQuerySchema = z.object({
   s: z.string().min(1).max(100),
   l: z.string().min(1).max(100),

@@ -1,5 +1,8 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { promisify } from "node:util";
@@ -404,4 +407,63 @@ describe.each(
       await database.close();
     }
   }, 120_000);
+});
+
+/**
+ * A backup against a bucket that hangs: one that never answers (the client's idle timeout ends
+ * it), and one that trickles a byte now and then (only the backup's own deadline ends it). Either
+ * way one line says what happened and what to do, and no partial backup is left.
+ */
+describe.each(DATABASE_KINDS)("admin backup against a hung bucket (%s)", (kind) => {
+  let t: TestApp;
+  let folder: string;
+  let hung: Server;
+  let trickles = false;
+
+  beforeEach(async () => {
+    t = await createTestApp({ kind, env: UNLIMITED });
+    folder = path.join(await makeTempDir("vmj-backup-"), "backup");
+    hung = createServer((_request, response) => {
+      if (!trickles) return; // never answers
+      response.writeHead(200, { "content-type": "application/xml" });
+      const drip = setInterval(() => response.write(" "), 50);
+      response.on("close", () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
+  });
+  afterEach(async () => {
+    hung.closeAllConnections();
+    await new Promise((resolve) => hung.close(resolve));
+    await t.cleanup();
+    await rm(path.dirname(folder), { recursive: true, force: true });
+  });
+
+  for (const mode of ["never answers", "trickles"] as const) {
+    it(`fails in one line and leaves no partial backup when the bucket ${mode}`, async () => {
+      trickles = mode === "trickles";
+      const env = {
+        ...instanceEnv(t),
+        STORAGE_URL: "s3://hung-bucket/",
+        S3_ENDPOINT: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`,
+        S3_REGION: "us-east-1",
+        S3_ACCESS_KEY_ID: "test",
+        S3_SECRET_ACCESS_KEY: "test",
+        S3_FORCE_PATH_STYLE: "true",
+        S3_CONNECT_TIMEOUT_MS: "200",
+        S3_REQUEST_TIMEOUT_MS: "200",
+      };
+      const dump = path.join(folder, "journal.pgdump");
+      if (kind === "postgres") {
+        await mkdir(folder, { recursive: true });
+        await writeFile(dump, "the operator's dump");
+      }
+      const result = await admin(["backup", folder], env);
+      expect(result.code).toBe(1);
+      expect(result.err.split("\n")).toEqual([
+        "Backup failed: the file storage (s3://hung-bucket/) did not answer, so nothing was kept. Check that it is running and reachable (STORAGE_URL, S3_ENDPOINT), then run the backup again.",
+      ]);
+      if (kind === "postgres") expect(await readdir(folder)).toEqual(["journal.pgdump"]);
+      else expect(existsSync(folder)).toBe(false);
+    });
+  }
 });

@@ -4,13 +4,14 @@ import pino from "pino";
 import { createServices } from "../compose";
 import { type Config, loadConfig, publicAppUrl, startupWarnings } from "../config";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
-import type { AudioStorage } from "../storage/audio-storage";
+import { type AudioStorage, StorageUnavailableError } from "../storage/audio-storage";
 import { copyAudio, storageFromArgument } from "../storage/storage-copy";
 import { createAudioStorage } from "../storage/storage-factory";
 import {
   BACKUP_DATABASE_FILE,
   BACKUP_FILES_FOLDER,
   BACKUP_PG_DUMP_FILE,
+  type BackupReport,
   backupInstance,
   missingFiles,
 } from "./instance-backup";
@@ -132,18 +133,30 @@ async function backup(instance: Instance, config: Config, dir: string, io: Admin
   }
   io.out(`Backing up into ${folder}`);
   let seen = 0;
-  const report = await backupInstance(
-    {
-      sqliteFile,
-      storage: instance.storage,
-      openCopy: (file, files) => openInstance(config, file, files),
-    },
-    folder,
-    (key, outcome) => {
-      seen += 1;
-      if (outcome === "failed" || seen % 100 === 0) io.out(`${seen} files (${key}: ${outcome})`);
-    },
-  );
+  let report: BackupReport;
+  try {
+    report = await backupInstance(
+      {
+        sqliteFile,
+        storage: instance.storage,
+        // Connecting, then a call's idle time, twice (the client tries once more), and a margin.
+        callTimeoutMs: 2 * (config.S3_CONNECT_TIMEOUT_MS + config.S3_REQUEST_TIMEOUT_MS) + 1000,
+        openCopy: (file, files) => openInstance(config, file, files),
+      },
+      folder,
+      (key, outcome) => {
+        seen += 1;
+        if (outcome === "failed" || seen % 100 === 0) io.out(`${seen} files (${key}: ${outcome})`);
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof StorageUnavailableError)) throw error;
+    // The storage library's words go nowhere an operator must read; one line says what to do.
+    io.err(
+      `Backup failed: the file storage (${instance.storage.description}) did not answer, so nothing was kept. Check that it is running and reachable (STORAGE_URL, S3_ENDPOINT), then run the backup again.`,
+    );
+    return 1;
+  }
   io.out(
     report.pages === null
       ? `Database: ${BACKUP_PG_DUMP_FILE} (pg_dump).`

@@ -3,6 +3,7 @@ import type { RegisterBody, User } from "../../shared/schemas";
 import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, HttpError, unauthorized } from "../http-errors";
 import { hashToken, newSecretToken } from "../ids";
+import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import { EmailTakenError, UsernameTakenError, type UsersRepo } from "../users/users.repo";
 import { toUser } from "../users/users.service";
@@ -119,9 +120,9 @@ export class AuthService {
         to: user.email,
         subject: "Reset your Voice Memory Journal password",
         text: [
-          `Hello ${user.display_name || user.username},`,
+          `Hello ${mailLine(user.display_name || user.username)},`,
           "",
-          `Someone asked to reset the password of the account "${user.username}".`,
+          `Someone asked to reset the password of the account "${mailLine(user.username)}".`,
           "To choose a new password, open this link within one hour:",
           "",
           link,

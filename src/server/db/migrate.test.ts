@@ -401,3 +401,23 @@ describe.each(DATABASE_KINDS)("upgrade with relatives' news waiting on %s", (kin
     }
   });
 });
+
+describe.each(DATABASE_KINDS)("upgrade to confirmed relatives' news (0021) on %s", (kind) => {
+  it("keeps every address already on a link confirmed, from when it was added", async () => {
+    const t = await createTestDatabase(kind, { upTo: "0020-relative-news-as-jobs" });
+    try {
+      const user = await createBareUser(t.handle.db);
+      const added = "2026-01-02T03:04:05.000Z";
+      await sql`insert into share_links (id, user_id, token_hash, label, created_at)
+        values ('l1', ${user.id}, ${newId()}, 'Grandpa', ${added})`.execute(t.handle.db);
+      await sql`insert into share_link_subscriptions
+        (id, share_link_id, email, token_sealed, created_at, covered_until)
+        values ('s1', 'l1', 'g@example.org', 'x', ${added}, ${added})`.execute(t.handle.db);
+      await migrateToLatest(t.handle);
+      const rows = await t.handle.db.selectFrom("share_link_subscriptions").selectAll().execute();
+      expect(rows).toMatchObject([{ id: "s1", confirmed_at: added, confirm_sent_at: null }]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

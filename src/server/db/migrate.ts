@@ -17,6 +17,7 @@ import { transcriptProposals } from "./migrations/0018-transcript-proposals";
 import { errorCodes } from "./migrations/0019-error-codes";
 import { relativeNewsAsJobs } from "./migrations/0020-relative-news-as-jobs";
 import { linkOrigins } from "./migrations/0021-link-origins";
+import { relativeNewsConfirmation } from "./migrations/0022-relative-news-confirmation";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0019-error-codes": errorCodes,
   "0020-relative-news-as-jobs": relativeNewsAsJobs,
   "0021-link-origins": linkOrigins,
+  "0022-relative-news-confirmation": relativeNewsConfirmation,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

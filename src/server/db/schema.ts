@@ -188,6 +188,10 @@ export interface ShareLinkSubscriptionsTable {
   token_sealed: string;
   created_at: string;
   covered_until: string;
+  /** When the address confirmed it wants the news (migration 0021); null: not yet, not mailed. */
+  confirmed_at: string | null;
+  /** When the last confirmation mail went; an unconfirmed address is not mailed again soon. */
+  confirm_sent_at: string | null;
 }
 
 /** A memory's photos (migration 0016): three stored sizes each; position 0 is the cover. */

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { DatabaseKind } from "../db/connection";
 import type { Database, MemoryPhotosTable } from "../db/schema";
 import type { Executor } from "../db/transactions";
 
@@ -14,7 +15,22 @@ export function photoKeys(row: Pick<PhotoRow, "full_key" | "medium_key" | "thumb
 
 /** The only code that reads or writes the memory_photos table. */
 export class PhotosRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: DatabaseKind,
+  ) {}
+
+  /**
+   * Makes the transaction the only one changing this memory's photos until it ends, so that
+   * uploads in parallel each take the next position in turn instead of colliding on it.
+   * PostgreSQL: a transaction-scoped advisory lock on the memory; SQLite has one writer.
+   */
+  async lockMemory(memoryId: string, trx: Executor): Promise<void> {
+    if (this.kind !== "postgres") return;
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`memory-photos:${memoryId}`}, 0))`.execute(
+      trx,
+    );
+  }
 
   async findById(id: string): Promise<PhotoRow | undefined> {
     return this.db.selectFrom("memory_photos").selectAll().where("id", "=", id).executeTakeFirst();

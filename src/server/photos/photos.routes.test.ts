@@ -337,6 +337,23 @@ describe.each(CASES)("photos of a memory (%s, %s storage)", (kind, storage) => {
     expect((await memoryPhotos(id)).at(-1)?.id).toBe(added11.json<Photo>().id);
   });
 
+  it("takes photos uploaded in parallel, up to the limit, each at its own position", async () => {
+    const memory = await newMemory();
+    const results = await Promise.all(
+      Array.from({ length: 2 * PHOTOS_PER_MEMORY }, () => addPhoto(jpeg, { memory })),
+    );
+    const codes = results.map((res) => res.statusCode).sort();
+    expect(codes).toEqual([
+      ...Array<number>(PHOTOS_PER_MEMORY).fill(201),
+      ...Array<number>(PHOTOS_PER_MEMORY).fill(400),
+    ]);
+    for (const res of results.filter((r) => r.statusCode === 400)) {
+      expect(res.json()).toMatchObject({ code: "photo.too_many" });
+    }
+    const added = results.filter((r) => r.statusCode === 201).map((r) => r.json<Photo>().id);
+    expect((await memoryPhotos(memory)).map((p) => p.id).sort()).toEqual(added.sort());
+  });
+
   it("answers exactly like missing to anyone who may not see the memory; only the owner changes", async () => {
     const id = await newMemory();
     const photo = (await addPhoto(jpeg, { memory: id })).json<Photo>();

@@ -46,8 +46,6 @@ export function toPhotoDto(row: PhotoRow): Photo {
 
 /** Rows per page when every photo row is walked (the instance check and backup). */
 const REFERENCE_PAGE = 1000;
-/** Inserts tried when another upload to the same memory took the position meanwhile. */
-const INSERT_ATTEMPTS = 5;
 
 /**
  * A memory's photos: added (decoded and re-encoded by us in three sizes), reordered, removed and
@@ -113,21 +111,22 @@ export class PhotosService implements StoredFileOwner {
   }
 
   private async insertAtNextPosition(memoryId: string, photo: ImportedPhoto): Promise<PhotoRow> {
-    for (let attempt = 1; ; attempt++) {
-      const position = await this.repo.nextPosition(memoryId);
-      if (position >= PHOTOS_PER_MEMORY) throw badRequest("photo.too_many");
-      const row: PhotoRow = { ...photo, memory_id: memoryId, position, created_at: nowIso() };
-      try {
-        await this.repo.insert(row);
+    try {
+      // One upload at a time takes the memory's next position (parallel uploads queue here).
+      return await this.transactions.run(async (trx) => {
+        await this.repo.lockMemory(memoryId, trx);
+        const position = await this.repo.nextPosition(memoryId, trx);
+        if (position >= PHOTOS_PER_MEMORY) throw badRequest("photo.too_many");
+        const row: PhotoRow = { ...photo, memory_id: memoryId, position, created_at: nowIso() };
+        await this.repo.insert(row, trx);
         return row;
-      } catch (error) {
-        // Another photo took this position at the same moment: look again.
-        if (isUniqueViolation(error) && attempt < INSERT_ATTEMPTS) continue;
-        if (isUniqueViolation(error)) throw conflict("photo.change_failed");
-        // The memory was deleted (or its account) while the photo was being made.
-        if (isForeignKeyViolation(error)) throw notFound();
-        throw error;
-      }
+      });
+    } catch (error) {
+      // Under the lock no other upload takes the position; answered plainly should it happen.
+      if (isUniqueViolation(error)) throw conflict("photo.change_failed");
+      // The memory was deleted (or its account) while the photo was being made.
+      if (isForeignKeyViolation(error)) throw notFound();
+      throw error;
     }
   }
 
@@ -135,6 +134,7 @@ export class PhotosService implements StoredFileOwner {
   async reorder(memoryId: string, identity: Identity, ids: readonly string[]): Promise<Photo[]> {
     await this.memories.assertOwner(memoryId, identity);
     const rows = await this.transactions.run(async (trx) => {
+      await this.repo.lockMemory(memoryId, trx);
       const current = await this.repo.listForMemory(memoryId, trx);
       const byId = new Map(current.map((row) => [row.id, row]));
       const ordered = ids.map((id) => byId.get(id));
@@ -155,6 +155,7 @@ export class PhotosService implements StoredFileOwner {
   async remove(memoryId: string, identity: Identity, photoId: string): Promise<void> {
     await this.memories.assertOwner(memoryId, identity);
     const removed = await this.transactions.run(async (trx) => {
+      await this.repo.lockMemory(memoryId, trx);
       const current = await this.repo.listForMemory(memoryId, trx);
       const gone = current.find((row) => row.id === photoId);
       if (!gone) throw notFound();

@@ -8,6 +8,7 @@ import {
   specialDaySchema,
 } from "../../shared/reminders";
 import { badRequest } from "../http-errors";
+import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
@@ -223,20 +224,21 @@ export class RemindersService {
         : (await this.deps.questions.current(userId)).question;
       const record = `${this.base()}/?question=${encodeURIComponent(question)}`;
       const unsubscribe = await this.unsubscribeLinks(userId);
-      const name = user.displayName || user.username;
+      const name = mailLine(user.displayName || user.username);
+      const label = mailLine(reminder.specialDay?.label ?? "");
       await this.deps.mailer.send({
         to: user.email,
         subject: reminder.specialDay
-          ? `${reminder.specialDay.label}: a memory to record`
+          ? `${label}: a memory to record`
           : "This week's question for your journal",
         text: [
           `Hello ${name},`,
           "",
           reminder.specialDay
-            ? `Today is ${reminder.specialDay.label}. A question for the day:`
+            ? `Today is ${label}. A question for the day:`
             : "Here is this week's question:",
           "",
-          `  ${question}`,
+          `  ${mailLine(question)}`,
           "",
           "Record your answer (the recorder opens with the question):",
           record,

@@ -24,8 +24,13 @@ function escapeHtml(text: string): string {
 }
 
 /** The small page a person sees from the mail's link: a question with a button, or the outcome. */
-function page(reply: FastifyReply, status: number, body: string): FastifyReply {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(SHARE_MESSAGES.unsubscribeTitle)}</title></head><body style="font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;text-align:center;color:#1e293b"><h1 style="font-size:1.25rem">${escapeHtml(SHARE_MESSAGES.unsubscribeTitle)}</h1>${body}</body></html>`;
+function page(
+  reply: FastifyReply,
+  status: number,
+  body: string,
+  title: string = SHARE_MESSAGES.unsubscribeTitle,
+): FastifyReply {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;text-align:center;color:#1e293b"><h1 style="font-size:1.25rem">${escapeHtml(title)}</h1>${body}</body></html>`;
   return (
     reply
       .code(status)
@@ -38,10 +43,21 @@ function page(reply: FastifyReply, status: number, body: string): FastifyReply {
   );
 }
 
+/** A button that POSTs the page's own signed query back. */
+function postButton(
+  query: { s: string; l: string; t: string },
+  label: string,
+  hidden = "",
+): string {
+  const action = `?${new URLSearchParams(query)}`;
+  return `<form method="post" action="${escapeHtml(action)}">${hidden}<button type="submit" style="font-size:1rem;padding:.6rem 1.2rem">${escapeHtml(label)}</button></form>`;
+}
+
 /**
- * Relatives' news (ADR 0044): a link holder asks for it (POST /api/relative-news), the owner takes
- * an address off a link, and the mail's signed one-click unsubscribe (RFC 8058): a POST stops the
- * mails without login; a GET only shows a page asking to confirm (mail scanners open links).
+ * Relatives' news (ADR 0044): a link holder asks for it (POST /api/relative-news) and the address
+ * confirms it from the mail's signed link (double opt-in), the owner takes an address off a link,
+ * and the mail's signed one-click unsubscribe (RFC 8058): a POST stops the mails without login.
+ * A GET of either link only shows a page asking (mail scanners open links); its button POSTs.
  */
 export const relativeNewsRoutes: FastifyPluginAsyncZod<{
   news: RelativeNewsService;
@@ -70,7 +86,7 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
         security: security.none,
         summary: "A relative holding a share link asks to be mailed when new memories are saved",
         description:
-          "The browser must hold a live share link to `username`'s memories (its share cookie); the address is then mailed new memories through that link, at most once per RELATIVE_DIGEST_MINUTES. 404 without such a link.",
+          "The browser must hold a live share link to `username`'s memories (its share cookie); the address is then mailed a confirmation link (at most one a day), and once it confirms, new memories through that link, at most once per RELATIVE_DIGEST_MINUTES. 404 without such a link.",
         body: relativeNewsBodySchema,
         response: { 201: okResponseSchema, ...errors },
       },
@@ -119,11 +135,14 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
       if (!(await news.checkUnsubscribe(s, l, t))) {
         return page(reply, 400, `<p>${escapeHtml(SHARE_MESSAGES.unsubscribeInvalid)}</p>`);
       }
-      const action = `?${new URLSearchParams({ s, l, t })}`;
       return page(
         reply,
         200,
-        `<p>${escapeHtml(SHARE_MESSAGES.unsubscribeExplain)}</p><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit" style="font-size:1rem;padding:.6rem 1.2rem">${escapeHtml(SHARE_MESSAGES.unsubscribeButton)}</button></form>`,
+        `<p>${escapeHtml(SHARE_MESSAGES.unsubscribeExplain)}</p>${postButton(
+          { s, l, t },
+          SHARE_MESSAGES.unsubscribeButton,
+          '<input type="hidden" name="List-Unsubscribe" value="One-Click">',
+        )}`,
       );
     },
   );
@@ -149,6 +168,65 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
         return page(reply, done ? 200 : 400, `<p role="status">${escapeHtml(text)}</p>`);
       }
       if (!done) throw badRequest("share.unsubscribe_invalid");
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    "/relative-news/confirm",
+    {
+      config: unsubscribeLimit,
+      schema: {
+        operationId: "getRelativeNewsConfirmPage",
+        security: security.none,
+        summary: "The page of a confirmation mail's link: asks to confirm, changes nothing",
+        querystring: newsUnsubscribeQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { s, l, t } = request.query;
+      const title = SHARE_MESSAGES.confirmTitle;
+      const state = await news.confirmation(s, l, t);
+      if (state === "invalid") {
+        return page(reply, 400, `<p>${escapeHtml(SHARE_MESSAGES.confirmInvalid)}</p>`, title);
+      }
+      if (state === "confirmed") {
+        return page(reply, 200, `<p>${escapeHtml(SHARE_MESSAGES.confirmDone)}</p>`, title);
+      }
+      return page(
+        reply,
+        200,
+        `<p>${escapeHtml(SHARE_MESSAGES.confirmExplain)}</p>${postButton({ s, l, t }, SHARE_MESSAGES.confirmButton)}`,
+        title,
+      );
+    },
+  );
+
+  app.post(
+    "/relative-news/confirm",
+    {
+      config: unsubscribeLimit,
+      schema: {
+        operationId: "confirmRelativeNews",
+        security: security.none,
+        summary: "An address confirms it wants a relative's news mails (double opt-in); signed",
+        querystring: newsUnsubscribeQuerySchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { s, l, t } = request.query;
+      const done = await news.confirm(s, l, t);
+      if (request.headers.accept?.includes("text/html")) {
+        const text = done ? SHARE_MESSAGES.confirmDone : SHARE_MESSAGES.confirmInvalid;
+        return page(
+          reply,
+          done ? 200 : 400,
+          `<p role="status">${escapeHtml(text)}</p>`,
+          SHARE_MESSAGES.confirmTitle,
+        );
+      }
+      if (!done) throw badRequest("share.confirm_invalid");
       return { ok: true as const };
     },
   );

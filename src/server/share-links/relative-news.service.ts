@@ -19,6 +19,7 @@ import { conflict, notFound } from "../http-errors";
 import { hashToken, newId } from "../ids";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
+import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import type { MemoriesRepo } from "../memories/memories.repo";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
@@ -29,6 +30,8 @@ import type { ShareLinkRow, ShareLinksRepo } from "./share-links.repo";
 const SECRET_NAME = "relative-news";
 /** Memories listed in one mail at most; the rest come in the next one. */
 const MEMORIES_PER_MAIL = 50;
+/** An unconfirmed address gets at most one confirmation mail in this time (no mail bombing). */
+export const CONFIRM_MAIL_INTERVAL_MS = 24 * 60 * 60_000;
 
 export const RELATIVE_NEWS_JOB = "relative-news" satisfies JobKind;
 
@@ -93,29 +96,85 @@ export class RelativeNewsService {
   }
 
   /**
-   * Puts `email` on the link (whose token is `token`); news starts with memories made from now.
-   * Again for an address already there: nothing changes. 409 past SUBSCRIBERS_PER_LINK.
+   * Puts `email` on the link (whose token is `token`). The owner's own address for a link
+   * (`confirmed`) gets news at once, with memories made from now. Any other is stored unconfirmed
+   * and mailed a signed confirmation link (double opt-in): it gets no news until it confirms, and
+   * is not mailed another confirmation within CONFIRM_MAIL_INTERVAL_MS. Again for an address
+   * already there: nothing changes. 409 past SUBSCRIBERS_PER_LINK.
    */
-  async subscribe(link: Pick<ShareLinkRow, "id">, token: string, email: string): Promise<void> {
+  async subscribe(
+    link: Pick<ShareLinkRow, "id">,
+    token: string,
+    email: string,
+    confirm: { confirmed: true } | { confirmed: false; ownerName: string },
+  ): Promise<void> {
+    const address = email.toLowerCase();
     // A soft cap (two racing requests may pass it together): it only bounds abuse.
     if ((await this.deps.repo.countForLink(link.id)) >= SUBSCRIBERS_PER_LINK) {
-      throw conflict("share.too_many_subscribers");
+      // An address already on the link is not refused: it may be asking for its mail again.
+      if (
+        confirm.confirmed ||
+        !(await this.mailConfirmation(link.id, address, confirm.ownerName))
+      ) {
+        throw conflict("share.too_many_subscribers");
+      }
+      return;
     }
     const now = this.now();
     await this.deps.repo.add({
       id: newId(),
       share_link_id: link.id,
-      email: email.toLowerCase(),
+      email: address,
       token_sealed: await this.seal(token),
       created_at: now.toISOString(),
       // News is what is made from this moment on (one millisecond back: a memory made alongside).
       covered_until: new Date(now.getTime() - 1).toISOString(),
+      confirmed_at: confirm.confirmed ? now.toISOString() : null,
+      confirm_sent_at: null,
     });
+    if (!confirm.confirmed) await this.mailConfirmation(link.id, address, confirm.ownerName);
+  }
+
+  /**
+   * Mails the address on the link its confirmation link, unless it is confirmed, was mailed one
+   * within CONFIRM_MAIL_INTERVAL_MS, or is not there. True when the address is on the link.
+   */
+  private async mailConfirmation(linkId: string, email: string, name: string): Promise<boolean> {
+    const now = this.now();
+    const sentAt = now.toISOString();
+    const before = new Date(now.getTime() - CONFIRM_MAIL_INTERVAL_MS).toISOString();
+    const id = await this.deps.repo.claimConfirmMail(linkId, email, sentAt, before);
+    if (id === undefined) return (await this.deps.repo.countAddress(linkId, email)) > 0;
+    try {
+      await this.deps.mailer.send({
+        to: email,
+        subject: SHARE_MESSAGES.confirmMailSubject(name),
+        text: [
+          "Hello,",
+          "",
+          SHARE_MESSAGES.confirmMailIntro(name),
+          "",
+          SHARE_MESSAGES.confirmMailAsk,
+          await this.confirmUrl(id, linkId),
+          "",
+          SHARE_MESSAGES.confirmMailIgnore,
+        ].join("\n"),
+        // The signed confirmation link stays out of the outbox's log line.
+        secret: true,
+      });
+    } catch (error) {
+      // Not mailed: asking again may send it at once.
+      await this.deps.repo.releaseConfirmMail(id, sentAt);
+      throw error;
+    }
+    this.deps.log.info({ relativeNews: { subscription: id } }, "relative news confirmation sent");
+    return true;
   }
 
   /**
    * The relative's own request from the shared view: the browser must hold a live link to
    * `username`'s memories (its share cookie's `tokens`); otherwise 404, as for a missing profile.
+   * The address is mailed a confirmation link first.
    */
   async subscribeWithTokens(
     tokens: readonly string[],
@@ -128,7 +187,8 @@ export class RelativeNewsService {
       if (!link) continue;
       const owner = await this.deps.users.getUser(link.user_id);
       if (owner?.username.toLowerCase() === username.toLowerCase()) {
-        return this.subscribe(link, token, email);
+        const ownerName = mailLine(owner.displayName || owner.username);
+        return this.subscribe(link, token, email, { confirmed: false, ownerName });
       }
     }
     throw notFound();
@@ -139,7 +199,7 @@ export class RelativeNewsService {
     const out = new Map<string, SubscriberDto[]>();
     for (const row of await this.deps.repo.listForLinks(linkIds)) {
       const list = out.get(row.share_link_id) ?? [];
-      list.push({ id: row.id, email: row.email });
+      list.push({ id: row.id, email: row.email, confirmed: row.confirmed_at !== null });
       out.set(row.share_link_id, list);
     }
     return out;
@@ -154,10 +214,25 @@ export class RelativeNewsService {
 
   // ---- Unsubscribe ------------------------------------------------------------------------
 
-  private async sign(subscriptionId: string, linkId: string): Promise<string> {
+  private async sign(
+    purpose: "unsubscribe" | "confirm",
+    subscriptionId: string,
+    linkId: string,
+  ): Promise<string> {
     return createHmac("sha256", await this.key())
-      .update(`relative-news-unsubscribe:${subscriptionId}:${linkId}`)
+      .update(`relative-news-${purpose}:${subscriptionId}:${linkId}`)
       .digest("base64url");
+  }
+
+  private async signatureMatches(
+    purpose: "unsubscribe" | "confirm",
+    subscriptionId: string,
+    linkId: string,
+    token: string,
+  ): Promise<boolean> {
+    const expected = Buffer.from(await this.sign(purpose, subscriptionId, linkId));
+    const given = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   /** The one-click address (RFC 8058), also the mail's visible link (a GET asks first). */
@@ -165,7 +240,7 @@ export class RelativeNewsService {
     const query = new URLSearchParams({
       s: subscriptionId,
       l: linkId,
-      t: await this.sign(subscriptionId, linkId),
+      t: await this.sign("unsubscribe", subscriptionId, linkId),
     });
     return `${base.replace(/\/+$/, "")}/api/relative-news/unsubscribe?${query}`;
   }
@@ -175,9 +250,7 @@ export class RelativeNewsService {
    * exists (the signature ends with the link: revoked, it is refused).
    */
   async checkUnsubscribe(subscriptionId: string, linkId: string, token: string): Promise<boolean> {
-    const expected = Buffer.from(await this.sign(subscriptionId, linkId));
-    const given = Buffer.from(token);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    if (!(await this.signatureMatches("unsubscribe", subscriptionId, linkId, token))) return false;
     return (await this.deps.links.findById(linkId)) !== undefined;
   }
 
@@ -185,6 +258,49 @@ export class RelativeNewsService {
   async unsubscribe(subscriptionId: string, linkId: string, token: string): Promise<boolean> {
     if (!(await this.checkUnsubscribe(subscriptionId, linkId, token))) return false;
     await this.deps.repo.delete(subscriptionId, linkId);
+    return true;
+  }
+
+  // ---- Confirmation (double opt-in) ------------------------------------------------------
+
+  /** The confirmation mail's link: its GET asks, its POST confirms (mail scanners open links). */
+  async confirmUrl(subscriptionId: string, linkId: string): Promise<string> {
+    const query = new URLSearchParams({
+      s: subscriptionId,
+      l: linkId,
+      t: await this.sign("confirm", subscriptionId, linkId),
+    });
+    // On the address the link was made at, as the news it confirms will be.
+    const link = await this.deps.links.findById(linkId);
+    const base = this.deps.linkBase(link?.origin ?? null).replace(/\/+$/, "");
+    return `${base}/api/relative-news/confirm?${query}`;
+  }
+
+  /**
+   * Where the signed confirmation link stands: "invalid" for a bad signature or an address no
+   * longer on the link (removed, unsubscribed, link revoked), else whether it is confirmed yet.
+   */
+  async confirmation(
+    subscriptionId: string,
+    linkId: string,
+    token: string,
+  ): Promise<"invalid" | "unconfirmed" | "confirmed"> {
+    if (!(await this.signatureMatches("confirm", subscriptionId, linkId, token))) return "invalid";
+    const row = await this.deps.repo.find(subscriptionId, linkId);
+    if (!row) return "invalid";
+    return row.confirmed_at === null ? "unconfirmed" : "confirmed";
+  }
+
+  /**
+   * The address confirms: news starts with memories made from now. False for a bad signature or
+   * an address no longer on the link; again when already confirmed: true, nothing changes.
+   */
+  async confirm(subscriptionId: string, linkId: string, token: string): Promise<boolean> {
+    const state = await this.confirmation(subscriptionId, linkId, token);
+    if (state !== "unconfirmed") return state === "confirmed";
+    const now = this.now();
+    const covered = new Date(now.getTime() - 1).toISOString();
+    await this.deps.repo.confirm(subscriptionId, linkId, now.toISOString(), covered);
     return true;
   }
 
@@ -214,7 +330,11 @@ export class RelativeNewsService {
    */
   async send(userId: string, signal: AbortSignal): Promise<Date | undefined> {
     const links = await this.deps.links.listForUser(userId);
-    const subscriptions = await this.deps.repo.listForLinks(links.map((link) => link.id));
+    // Only the addresses that confirmed get news.
+    const subscriptions = await this.deps.repo.listForLinks(
+      links.map((link) => link.id),
+      "confirmed",
+    );
     const bases = new Map(
       links.map((link) => [link.id, this.deps.linkBase(link.origin).replace(/\/+$/, "")]),
     );
@@ -226,8 +346,8 @@ export class RelativeNewsService {
       signal.throwIfAborted();
       try {
         const base = bases.get(row.share_link_id) ?? this.deps.linkBase(null);
-        waiting =
-          (await this.sendOne(row, userId, owner.displayName || owner.username, base)) || waiting;
+        const name = mailLine(owner.displayName || owner.username);
+        waiting = (await this.sendOne(row, userId, name, base)) || waiting;
       } catch (error) {
         this.deps.log.error({ err: error, subscription: row.id }, "relative news mail failed");
         failed ??= error;
@@ -265,7 +385,7 @@ export class RelativeNewsService {
         SHARE_MESSAGES.newsMailIntro(name),
         "",
         ...listed.flatMap((memory) => [
-          `- ${memory.title || MESSAGES.untitledMemory}`,
+          `- ${mailLine(memory.title) || MESSAGES.untitledMemory}`,
           `  ${base}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
         ]),
         "",
@@ -292,4 +412,5 @@ export class RelativeNewsService {
 export interface SubscriberDto {
   id: string;
   email: string;
+  confirmed: boolean;
 }

@@ -148,7 +148,9 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     expect((await subscribe(cookie, " May@Example.org ")).statusCode).toBe(201);
     expect((await subscribe(cookie, "may@example.org")).statusCode).toBe(201); // once only
     const mine = (await listed()).find((l) => l.id === link.id);
-    expect(mine?.subscribers.map((s) => s.email)).toEqual(["may@example.org"]);
+    expect(mine?.subscribers).toMatchObject([{ email: "may@example.org", confirmed: false }]);
+    // One confirmation mail, not one per request.
+    expect(mailsTo("may@example.org")).toHaveLength(1);
     const subscriberId = mine?.subscribers[0]?.id ?? "";
 
     // Only the owner removes it.
@@ -158,6 +160,123 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     expect((await api("DELETE", path, owner.cookie)).statusCode).toBe(204);
     expect((await listed()).find((l) => l.id === link.id)?.subscribers).toEqual([]);
     expect((await api("DELETE", path, owner.cookie)).statusCode).toBe(404);
+  });
+
+  it("mails an address a link holder typed only a confirmation, until it confirms; not again for a day", async () => {
+    const link = await createLink("Aunt Lou");
+    const cookie = await openLink(link);
+    expect((await subscribe(cookie, "lou@example.org")).statusCode).toBe(201);
+    const [ask, ...more] = mailsTo("lou@example.org");
+    expect(more).toEqual([]);
+    if (!ask) throw new Error("no confirmation mail");
+    expect(mailHeader(ask, "Subject")).toBe(SHARE_MESSAGES.confirmMailSubject("Grandma Rose"));
+    expect(ask.text).toContain(SHARE_MESSAGES.confirmMailIgnore);
+    const confirmUrl = ask.text.match(/https:\/\/\S+\/api\/relative-news\/confirm\?\S+/)?.[0];
+    if (!confirmUrl) throw new Error("no confirmation link");
+    const path = `${new URL(confirmUrl).pathname}${new URL(confirmUrl).search}`;
+    // The mail holds no share link: only the confirmation.
+    expect(ask.text).not.toContain("/s/");
+
+    // Unconfirmed: no news, and asking again within the day mails nothing more.
+    await save("Before confirming");
+    await send();
+    expect((await subscribe(cookie, "lou@example.org")).statusCode).toBe(201);
+    expect(mailsTo("lou@example.org")).toHaveLength(1);
+
+    // A day later, asking again sends the confirmation once more.
+    await t.database.db
+      .updateTable("share_link_subscriptions")
+      .set({ confirm_sent_at: new Date(Date.now() - 25 * HOUR).toISOString() })
+      .where("email", "=", "lou@example.org")
+      .execute();
+    expect((await subscribe(cookie, "lou@example.org")).statusCode).toBe(201);
+    expect(mailsTo("lou@example.org")).toHaveLength(2);
+    expect((await subscribe(cookie, "lou@example.org")).statusCode).toBe(201);
+    expect(mailsTo("lou@example.org")).toHaveLength(2);
+
+    // A tampered link, or an unsubscribe signature, does not confirm.
+    const url = new URL(confirmUrl);
+    const s = url.searchParams.get("s") ?? "";
+    const l = url.searchParams.get("l") ?? "";
+    const bad = [
+      `${url.pathname}?s=${s}&l=${l}&t=${url.searchParams.get("t")?.slice(1)}x`,
+      `/api/relative-news/confirm?${new URL(await t.services.relativeNews.unsubscribeUrl(s, l, APP)).search.slice(1)}`,
+    ];
+    for (const wrong of bad) {
+      expect((await api("POST", wrong)).json()).toMatchObject({ code: "share.confirm_invalid" });
+      expect((await api("GET", wrong)).body).toContain(SHARE_MESSAGES.confirmInvalid);
+    }
+
+    // Opening the link only asks (mail scanners open links); the button confirms.
+    const page = await api("GET", path);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(SHARE_MESSAGES.confirmExplain);
+    expect(page.body).toContain(SHARE_MESSAGES.confirmButton);
+    expect((await listed()).find((x) => x.id === link.id)?.subscribers).toMatchObject([
+      { confirmed: false },
+    ]);
+    const done = await t.app.inject({
+      method: "POST",
+      url: path,
+      headers: { accept: "text/html" },
+    });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain(SHARE_MESSAGES.confirmDone);
+    expect((await api("POST", path)).json()).toEqual({ ok: true }); // again: still fine
+    expect((await api("GET", path)).body).toContain(SHARE_MESSAGES.confirmDone);
+    expect((await listed()).find((x) => x.id === link.id)?.subscribers).toMatchObject([
+      { email: "lou@example.org", confirmed: true },
+    ]);
+    // Confirmed: asking again sends nothing, and news starts with the next memory.
+    expect((await subscribe(cookie, "lou@example.org")).statusCode).toBe(201);
+    await save("After confirming");
+    await send();
+    const news = mailsTo("lou@example.org").slice(2);
+    expect(news).toHaveLength(1);
+    expect(news[0]?.text).toContain("After confirming");
+    expect(news[0]?.text).not.toContain("Before confirming");
+
+    // Removed by the owner: the confirmation link no longer works.
+    const subscriber = (await listed()).find((x) => x.id === link.id)?.subscribers[0];
+    await api("DELETE", `/api/share-links/${link.id}/subscribers/${subscriber?.id}`, owner.cookie);
+    expect((await api("POST", path)).statusCode).toBe(400);
+    await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
+  });
+
+  it("a display name or title with line breaks adds no lines to the mails", async () => {
+    const setName = (name: string) =>
+      t.database.db
+        .updateTable("users")
+        .set({ display_name: name })
+        .where("id", "=", owner.user.id)
+        .execute();
+    await setName("Grandma\r\nRose\n\nClick here: https://evil.example");
+    try {
+      const link = await createLink("Cousin Kit", "kit@example.org");
+      const cookie = await openLink(link);
+      expect((await subscribe(cookie, "kat@example.org")).statusCode).toBe(201);
+      await save("Our first car\n- A fake story\u2028  https://evil.example/x");
+      await send();
+      const name = "Grandma Rose Click here: https://evil.example";
+      const [linkMail, newsMail] = mailsTo("kit@example.org");
+      const [confirmMail] = mailsTo("kat@example.org");
+      if (!linkMail || !newsMail || !confirmMail) throw new Error("a mail is missing");
+      for (const mail of [linkMail, newsMail, confirmMail]) {
+        mail.text = mail.text.replace(/\r\n/g, "\n");
+      }
+      expect(linkMail.text).toContain(`${name} shared their family's voice memories`);
+      expect(newsMail.text).toContain(`${SHARE_MESSAGES.newsMailIntro(name)}\n`);
+      expect(newsMail.text).toContain("\n- Our first car - A fake story https://evil.example/x\n");
+      expect(newsMail.text).not.toMatch(/^- A fake story/m);
+      expect(mailHeader(newsMail, "Subject")).toBe(SHARE_MESSAGES.newsMailSubject(name));
+      expect(confirmMail.text).toContain(SHARE_MESSAGES.confirmMailIntro(name));
+      for (const mail of [linkMail, newsMail, confirmMail]) {
+        expect(mail.text).not.toMatch(/^Click here/m);
+      }
+      await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
+    } finally {
+      await setName("Grandma Rose");
+    }
   });
 
   it("caps the addresses on one link", async () => {
@@ -174,7 +293,8 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
 
   it("mails memories saved together once, an hour after the first, through the link; not the unsaved or deleted one", async () => {
     const link = await createLink("Grandpa", "grandpa@example.org");
-    expect(link.subscribers.map((s) => s.email)).toEqual(["grandpa@example.org"]);
+    // The owner mailed the link there: that address gets news without confirming.
+    expect(link.subscribers).toMatchObject([{ email: "grandpa@example.org", confirmed: true }]);
     sink.messages.length = 0; // the link's own mail
     const before = Date.now();
     const first = await save("The seaside in 1962");

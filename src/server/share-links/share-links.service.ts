@@ -11,6 +11,7 @@ import {
 } from "../../shared/share-links";
 import { conflict, notFound, unauthorized } from "../http-errors";
 import { hashToken, newId, newSecretToken } from "../ids";
+import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
@@ -88,7 +89,7 @@ export class ShareLinksService {
     const url = urlOf(base, token);
     let mailed = false;
     if (input.email) {
-      const name = owner.displayName || owner.username;
+      const name = mailLine(owner.displayName || owner.username);
       try {
         await this.deps.mailer.send({
           to: input.email,
@@ -108,7 +109,8 @@ export class ShareLinksService {
           secret: true,
         });
         mailed = true;
-        await this.deps.news.subscribe(row, token, input.email);
+        // The owner typed the address and the link itself goes there: no confirmation asked.
+        await this.deps.news.subscribe(row, token, input.email, { confirmed: true });
       } catch (error) {
         // The link exists and is answered; the owner sees it was not mailed and can copy it.
         this.deps.log.error({ err: error }, "share link mail failed");

@@ -212,13 +212,17 @@ export class S3AudioStorage implements AudioStorage {
   async *list(): AsyncIterable<StoredFile> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({
-          Bucket: this.settings.bucket,
-          Prefix: this.settings.prefix,
-          ...(token ? { ContinuationToken: token } : {}),
-        }),
-      );
+      const page = await this.client
+        .send(
+          new ListObjectsV2Command({
+            Bucket: this.settings.bucket,
+            Prefix: this.settings.prefix,
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
+        )
+        .catch((error: unknown) => {
+          throw asUnavailable(error);
+        });
       for (const object of page.Contents ?? []) {
         const key = object.Key?.slice(this.settings.prefix.length) ?? "";
         // Only the server's own keys directly under the prefix (not a deeper "folder").

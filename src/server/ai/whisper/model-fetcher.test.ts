@@ -1,7 +1,9 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config";
@@ -165,6 +167,24 @@ describe("the Whisper model fetched in the background", () => {
     expect(two.logs.at(-1)).toMatch(/^Whisper model ready: /);
     expect(requests - before).toBe(1);
     expect(await readdir(one.models)).toEqual(["ggml-tiny.bin"]);
+  });
+
+  it("takes over at once the lock of a download killed half-way; waits for one whose process runs", async () => {
+    serve = full;
+    const { models, fetcher } = setUp("killed");
+    await mkdir(models, { recursive: true });
+    const lock = path.join(models, ".ggml-tiny.bin.lock");
+    // A process of this machine that ran and is gone (killed mid-download); the lock is fresh.
+    const dead = spawn(process.execPath, ["-e", ""]);
+    await new Promise((resolve) => dead.on("exit", resolve));
+    // One that runs: this test's process. And one of another machine sharing the folder.
+    for (const holder of [`${process.pid}\n${hostname()}\n`, `${dead.pid}\nanother-host\n`]) {
+      await writeFile(lock, holder);
+      expect(await fetcher.runOnce(t0)).toBe("busy");
+    }
+    await writeFile(lock, `${dead.pid}\n${hostname()}\n`);
+    expect(await fetcher.runOnce(t0)).toBe("downloaded");
+    expect(await readdir(models)).toEqual(["ggml-tiny.bin"]);
   });
 
   it("stops a download when the server stops, leaving nothing behind", async () => {

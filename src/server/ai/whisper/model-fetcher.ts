@@ -1,4 +1,5 @@
-import { mkdir, open, rm, stat, utimes } from "node:fs/promises";
+import { mkdir, open, readFile, rm, stat, utimes } from "node:fs/promises";
+import { hostname } from "node:os";
 import path from "node:path";
 import {
   downloadModel,
@@ -29,9 +30,30 @@ export interface ModelFetcherOptions {
 export type FetchOutcome = "present" | "downloaded" | "busy" | "waiting" | "failed";
 
 const MAX_RETRY_MS = 6 * 3_600_000;
-/** A lock not touched for this long was left by a stopped instance (a running download touches it). */
+/**
+ * A lock not touched for this long was left by a stopped instance (a running download touches
+ * it); one whose process on this machine is gone is taken over at once.
+ */
 const STALE_LOCK_MS = 10 * 60_000;
 const TOUCH_LOCK_MS = 60_000;
+
+/**
+ * Whether the lock was left by a process of this machine that no longer runs (a download killed
+ * half-way). A lock of another machine sharing the folder, or without a holder, cannot be told:
+ * it waits to go stale.
+ */
+async function holderIsGone(lockFile: string): Promise<boolean> {
+  const [pidLine, host] = (await readFile(lockFile, "utf8").catch(() => "")).split("\n");
+  const pid = Number(pidLine);
+  if (!Number.isSafeInteger(pid) || pid <= 0 || host !== hostname()) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
 
@@ -134,13 +156,15 @@ export class ModelFetcher {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const handle = await open(this.lockFile, "wx", 0o600);
-        await handle.writeFile(`${process.pid}\n`);
+        // Who holds it: a later start on this machine takes over at once when that process is gone.
+        await handle.writeFile(`${process.pid}\n${hostname()}\n`);
         await handle.close();
         return true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
         const info = await stat(this.lockFile).catch(() => null);
-        if (info && Date.now() - info.mtimeMs < STALE_LOCK_MS) return false;
+        const fresh = info && Date.now() - info.mtimeMs < STALE_LOCK_MS;
+        if (fresh && !(await holderIsGone(this.lockFile))) return false;
         await rm(this.lockFile, { force: true });
       }
     }

@@ -83,6 +83,9 @@ function Subscribers({ link }: { link: ShareLink }) {
         {link.subscribers.map((subscriber) => (
           <li key={subscriber.id} className="flex flex-wrap items-center gap-2">
             <span className="break-all">{subscriber.email}</span>
+            {subscriber.confirmed ? null : (
+              <span className="text-slate-500">{SHARE_MESSAGES.awaitingConfirmation}</span>
+            )}
             <Button
               variant="outline"
               size="tap"

@@ -38,7 +38,7 @@ function linksServer(start: ShareLink[] = [grandma], user?: User) {
         createdAt: new Date().toISOString(),
         lastUsedAt: null,
         visits: 0,
-        subscribers: email ? [{ id: `s${links.length + 1}`, email }] : [],
+        subscribers: email ? [{ id: `s${links.length + 1}`, email, confirmed: true }] : [],
       };
       links = [link, ...links];
       return {
@@ -107,10 +107,10 @@ describe("ShareLinksSection", () => {
 });
 
 describe("the addresses that get news through a link", () => {
-  it("lists them under their link and removes one", async () => {
+  it("lists them under their link, says which wait for confirmation, and removes one", async () => {
     let subscribers = [
-      { id: "s1", email: "may@example.org" },
-      { id: "s2", email: "joe@example.org" },
+      { id: "s1", email: "may@example.org", confirmed: true },
+      { id: "s2", email: "joe@example.org", confirmed: false },
     ];
     const api = fakeApi({
       "GET /api/share-links": () => ({ body: [{ ...grandma, subscribers }] }),
@@ -130,7 +130,7 @@ describe("the addresses that get news through a link", () => {
         .map((li) => li.textContent),
     ).toEqual([
       `may@example.org${SHARE_MESSAGES.removeSubscriber}`,
-      `joe@example.org${SHARE_MESSAGES.removeSubscriber}`,
+      `joe@example.org${SHARE_MESSAGES.awaitingConfirmation}${SHARE_MESSAGES.removeSubscriber}`,
     ]);
     await user.click(
       within(list).getByRole("button", {
