@@ -71,6 +71,35 @@ function tocPageCount(memories: number): number {
 type Doc = PDFKit.PDFDocument;
 type Face = "regular" | "bold";
 
+/** pdfkit's internals the book trims so that a page, once written, leaves nothing behind. */
+interface DocInternals {
+  /** The page tree: one reference per page, each still holding its dictionary once written. */
+  _root: { data: { Pages: { data: { Kids: { data: object }[] } } } };
+  /** Each font's cache of laid-out words, which otherwise keeps every distinct word ever set. */
+  _fontFamilies: Record<string, { layoutCache?: Record<string, unknown> }>;
+}
+
+/** Fonts forget the words they laid out every this many pages (a page number is a new word). */
+const LAYOUT_CACHE_PAGES = 16;
+
+/**
+ * Drops what pdfkit keeps of the pages already written: the page tree needs only their
+ * references ("12 0 R"), not their dictionaries (with their contents' and resources' own
+ * references), and the fonts' word cache would grow with every title and page number.
+ * Called as a page is added, when every earlier page has been written (no `bufferPages`).
+ */
+function releaseWrittenPages(doc: Doc, pagesAdded: number): void {
+  const internals = doc as unknown as DocInternals;
+  const kids = internals._root.data.Pages.data.Kids;
+  const written = kids[kids.length - 2];
+  if (written) written.data = {};
+  if (pagesAdded % LAYOUT_CACHE_PAGES === 0) {
+    for (const font of Object.values(internals._fontFamilies)) {
+      if (font.layoutCache) font.layoutCache = Object.create(null);
+    }
+  }
+}
+
 /**
  * The book's typesetting on one pdfkit document. Page numbers start at `firstPage`; the footer is
  * drawn as each page is added, so no page is ever held back (no `bufferPages`).
@@ -100,7 +129,9 @@ class Typesetter {
     this.doc.registerFont("regular", regular);
     this.doc.registerFont("bold", bold);
     this.page = firstPage - 1;
+    let pagesAdded = 0;
     this.doc.on("pageAdded", () => {
+      releaseWrittenPages(this.doc, ++pagesAdded);
       this.page += 1;
       this.footer();
     });
