@@ -55,7 +55,7 @@ export interface RelativeNewsDeps {
 }
 
 /**
- * News of new stories for relatives (ADR 0044, sent as jobs: ADR 0060). Saving a memory queues
+ * News of new stories for relatives (ADR 0044, sent as jobs: ADR 0055). Saving a memory queues
  * one job per owner, due RELATIVE_DIGEST_MINUTES later, which memories saved meanwhile join; it
  * mails each address on the owner's links the memories saved since its last mail, with links that
  * open each through that link. The queue's lease makes one instance send it, and its retries

@@ -3,7 +3,7 @@ import { newId } from "../../ids";
 import type { DialectMigration } from "../migrate";
 
 /**
- * Relatives' news is a job on the queue (ADR 0060): the sending claim (`locked_until`) and the
+ * Relatives' news is a job on the queue (ADR 0055): the sending claim (`locked_until`) and the
  * spacing of the mails (`last_sent_at`) go. News waiting at the upgrade still goes out: every owner
  * with an address on a link gets a `relative-news` job, due now (one with nothing new sends nothing).
  */
