@@ -1,13 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   defaultStubHandler,
   STUB_TRANSCRIPT,
   transcriptionReply,
 } from "../src/server/test/openai-stub";
+import { MESSAGES } from "../src/shared/messages";
 import type { Memory } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
 import { type JourneySetup, startJourney } from "./fixtures";
@@ -17,6 +18,15 @@ const FIRST = "Today we went to the beach with Grandpa";
 const SECOND = "and you built a sandcastle.";
 /** The recording's length; the stub's two segments share the first 5 seconds of it. */
 const SECONDS = 6;
+
+/** Whether the element is wholly inside the viewport, below `under`'s bottom edge when given. */
+async function onScreen(page: Page, element: Locator, under?: Locator): Promise<boolean> {
+  const box = await element.boundingBox();
+  const cover = under ? await under.boundingBox() : null;
+  const floor = cover ? cover.y + cover.height : 0;
+  const height = await page.evaluate(() => window.innerHeight);
+  return box !== null && box.y >= floor - 1 && box.y + box.height <= height + 1;
+}
 
 describe("following a memory's transcript while it plays, in Chromium", () => {
   let journey: JourneySetup;
@@ -121,6 +131,66 @@ describe("following a memory's transcript while it plays, in Chromium", () => {
     const time = await page.locator("audio").evaluate((el) => (el as HTMLAudioElement).currentTime);
     expect(time).toBe(2.5);
     expect(new URL(page.url()).search).toBe("?q=sandcastle");
+    expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
+  }, 60_000);
+
+  it("on a phone, keeps the player on screen while it plays and the sentence spoken in view", async () => {
+    const { page, context, consoleErrors } = await newPage(browser, {
+      viewport: { width: 390, height: 844 },
+    });
+    await addClientCookies(context, server.url, owner.cookieHeader());
+    await page.goto(`${server.url}/memory/${memory.id}`);
+    const first = page.getByRole("button", { name: FIRST });
+    const second = page.getByRole("button", { name: SECOND });
+    const player = page.getByRole("group", { name: MESSAGES.recording });
+    await first.waitFor();
+    // The transcript comes before the photos, under the player.
+    expect(
+      await page.evaluate(() => {
+        const transcript = document.querySelector("[data-testid=transcript]");
+        const photos = document.querySelector("[data-testid=photo-input]");
+        if (!transcript || !photos) return false;
+        return Boolean(
+          transcript.compareDocumentPosition(photos) & Node.DOCUMENT_POSITION_FOLLOWING,
+        );
+      }),
+    ).toBe(true);
+    // As long as a memory with many photos and comments, below the transcript.
+    await page.evaluate(() => {
+      const room = document.createElement("div");
+      room.style.height = "2000px";
+      document.querySelector("article")?.append(room);
+    });
+    // Slowed down, so each sentence lasts long enough to scroll around in.
+    await page.locator("audio").evaluate((el) => {
+      (el as HTMLAudioElement).playbackRate = 0.5;
+    });
+    await page.getByRole("button", { name: MESSAGES.play }).click();
+    await expect.poll(() => first.getAttribute("aria-current"), { timeout: 10_000 }).toBe("true");
+    await expect.poll(() => onScreen(page, first, player), { timeout: 5_000 }).toBe(true);
+
+    // Scrolled by hand to the bottom: the player stays at the top, and the page stays where the
+    // reader left it as the voice moves on.
+    // A finger's swipe, as the page sees it: a touchmove, then the page scrolled to its end.
+    await page.evaluate(() => {
+      window.dispatchEvent(new Event("touchmove"));
+      window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" });
+    });
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(1000);
+    expect(await onScreen(page, player)).toBe(true);
+    expect(await page.getByRole("button", { name: MESSAGES.pause }).isVisible()).toBe(true);
+    await expect.poll(() => second.getAttribute("aria-current"), { timeout: 15_000 }).toBe("true");
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+    expect(await onScreen(page, player)).toBe(true);
+
+    // Following again brings the sentence being spoken back into view, below the player.
+    const follow = page.getByRole("button", { name: MESSAGES.followTheVoice });
+    await follow.click();
+    await expect.poll(() => follow.count()).toBe(0);
+    await expect.poll(() => onScreen(page, second, player), { timeout: 5_000 }).toBe(true);
+    expect(await onScreen(page, player)).toBe(true);
+    await page.getByRole("button", { name: MESSAGES.pause }).click();
     expect(unexpectedConsoleErrors(consoleErrors)).toEqual([]);
   }, 60_000);
 });

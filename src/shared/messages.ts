@@ -273,6 +273,7 @@ export const MESSAGES = {
   noBetterTranscript: "There is no better transcription for this memory",
   transcribeAllAgain: "Transcribe them again",
   playFromHere: "Play from here",
+  followTheVoice: "Follow the voice",
   captions: "Captions",
 
   // While recording: the time, Pause and Resume, the question, and a calm note on a long one

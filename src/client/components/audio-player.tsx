@@ -31,6 +31,7 @@ export function AudioPlayer({
   durationHint,
   audioRef,
   captions,
+  stickyWhilePlaying = false,
 }: {
   src: string;
   caption: string;
@@ -42,6 +43,11 @@ export function AudioPlayer({
   audioRef?: RefObject<HTMLAudioElement | null>;
   /** A WebVTT captions track for the recording, and its language. */
   captions?: { src: string; language: string | null };
+  /**
+   * While it plays, the player stays at the top of the viewport as the page scrolls (its parent
+   * must span the page, as sticky holds inside it): the memory page's read-along on a phone.
+   */
+  stickyWhilePlaying?: boolean;
 }) {
   const own = useRef<HTMLAudioElement>(null);
   const audio = audioRef ?? own;
@@ -100,7 +106,15 @@ export function AudioPlayer({
   };
 
   return (
-    <fieldset aria-label={label} className="flex min-w-0 items-center gap-3">
+    <fieldset
+      aria-label={label}
+      data-sticky={stickyWhilePlaying && playing ? "true" : undefined}
+      className={`flex min-w-0 items-center gap-3 ${
+        stickyWhilePlaying && playing
+          ? "sticky top-0 z-30 -mx-4 border-b border-brand-100 bg-brand-50/95 px-4 py-1 shadow-sm backdrop-blur"
+          : ""
+      }`}
+    >
       <Button
         size="icon"
         className="shrink-0 rounded-full"

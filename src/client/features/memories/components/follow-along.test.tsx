@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { createRef } from "react";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "../../../../shared/messages";
 import { FollowAlong, firstMatch, transcriptPieces } from "./follow-along";
 
@@ -81,5 +81,88 @@ describe("following the transcript while it plays", () => {
     expect(screen.getByRole("button", { current: true }).textContent).toBe("You built a castle.");
     expect(audio.element.currentTime).toBe(3.5);
     expect(audio.play).not.toHaveBeenCalled();
+  });
+
+  describe("scrolling along with the voice", () => {
+    afterEach(() => {
+      // biome-ignore lint/suspicious/noExplicitAny: jsdom has no scrollIntoView; the stub goes again
+      delete (Element.prototype as any).scrollIntoView;
+    });
+
+    /** The element playing (a play event), and the sentences scrolled to, in order. */
+    function playing() {
+      const scrolled: string[] = [];
+      const scrollIntoView = vi.fn(function (this: Element) {
+        scrolled.push(this.textContent ?? "");
+      });
+      Element.prototype.scrollIntoView = scrollIntoView;
+      const audio = fakeAudio();
+      const ref = createRef<HTMLAudioElement>();
+      (ref as { current: HTMLAudioElement }).current = audio.element;
+      render(<FollowAlong transcript={TRANSCRIPT} segments={SEGMENTS} audio={ref} />);
+      const play = () =>
+        act(() => {
+          audio.element.dispatchEvent(new Event("play"));
+        });
+      play();
+      return { ...audio, scrolled, scrollIntoView, play };
+    }
+
+    it("scrolls smoothly to each sentence as it begins, once", () => {
+      const { at, scrolled, scrollIntoView } = playing();
+      at(0.5);
+      at(1);
+      at(2.7);
+      expect(scrolled).toEqual(["We went to the sea.", "Grandpa swam."]);
+      expect(scrollIntoView).toHaveBeenLastCalledWith({ block: "center", behavior: "smooth" });
+      expect(screen.queryByRole("button", { name: MESSAGES.followTheVoice })).toBeNull();
+    });
+
+    it("stops following when the reader scrolls by hand, until they ask it to follow", () => {
+      const { at, scrolled } = playing();
+      at(0.5);
+      fireEvent.wheel(window);
+      at(2.7);
+      at(3.6);
+      expect(scrolled).toEqual(["We went to the sea."]);
+      // The page scrolls, and the highlight still moves on.
+      expect(screen.getByRole("button", { current: true }).textContent).toBe("You built a castle.");
+
+      fireEvent.click(screen.getByRole("button", { name: MESSAGES.followTheVoice }));
+      expect(scrolled).toEqual(["We went to the sea.", "You built a castle."]);
+      expect(screen.queryByRole("button", { name: MESSAGES.followTheVoice })).toBeNull();
+    });
+
+    it("follows again when play is pressed, and a finger or a key scrolls by hand too", () => {
+      const { at, scrolled, play, element } = playing();
+      at(0.5);
+      fireEvent.touchMove(window);
+      at(2.7);
+      expect(scrolled).toEqual(["We went to the sea."]);
+      act(() => {
+        element.dispatchEvent(new Event("pause"));
+      });
+      // Paused, there is nothing to follow.
+      expect(screen.queryByRole("button", { name: MESSAGES.followTheVoice })).toBeNull();
+      play();
+      expect(scrolled).toEqual(["We went to the sea.", "Grandpa swam."]);
+
+      fireEvent.keyDown(document.body, { key: "PageDown" });
+      at(3.6);
+      expect(scrolled).toHaveLength(2);
+      // Arrow keys on a control (the seek bar) move it, not the page: it keeps not following.
+      fireEvent.click(screen.getByRole("button", { name: MESSAGES.followTheVoice }));
+      expect(scrolled).toHaveLength(3);
+      const input = document.body.appendChild(document.createElement("input"));
+      fireEvent.keyDown(input, { key: "ArrowRight" });
+      at(0.5);
+      expect(scrolled).toEqual([
+        "We went to the sea.",
+        "Grandpa swam.",
+        "You built a castle.",
+        "We went to the sea.",
+      ]);
+      input.remove();
+    });
   });
 });

@@ -143,19 +143,21 @@ export function MemoryPage({
             nothing to regenerate from without a transcript. */}
         {isOwner && data.transcript.trim() ? <RegenerateButton memory={data} /> : null}
         {isOwner ? <BetterTranscript memory={data} /> : null}
-        <AudioPlayer
-          src={data.audioUrl}
-          caption={formatRecordedAt(data.recordedAt)}
-          durationHint={data.duration}
-          audioRef={audio}
-          captions={
-            timed.data?.segments.length
-              ? { src: captionsUrl(data.id), language: data.language }
-              : undefined
-          }
-        />
       </header>
-      <MemoryPhotos memoryId={data.id} photos={data.photos} isOwner={isOwner} />
+      {/* A child of the article, so it stays on screen while it plays; the transcript follows it
+          before the photos, for reading along on a phone. */}
+      <AudioPlayer
+        src={data.audioUrl}
+        caption={formatRecordedAt(data.recordedAt)}
+        durationHint={data.duration}
+        audioRef={audio}
+        stickyWhilePlaying
+        captions={
+          timed.data?.segments.length
+            ? { src: captionsUrl(data.id), language: data.language }
+            : undefined
+        }
+      />
       <MemoryTextCards
         memory={data}
         transcript={
@@ -167,6 +169,7 @@ export function MemoryPage({
           />
         }
       />
+      <MemoryPhotos memoryId={data.id} photos={data.photos} isOwner={isOwner} />
       <MemoryScores scores={data.scores} />
       {/* Tags are edited once processing has made them (ADR 0011). */}
       <MemoryTagsCard memory={data} isOwner={isOwner && isEditable(data)} />
