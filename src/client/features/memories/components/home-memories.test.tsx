@@ -133,6 +133,17 @@ describe("Home memories", () => {
     expect(await screen.findAllByRole("button", { name: "Retry" })).toHaveLength(1);
   });
 
+  it("says 'Processing failed' once when the reason has no more to say", async () => {
+    fakeApi([
+      userHandler(),
+      listHandler([
+        makeMemory({ id: "f", title: "", status: "failed", error: "processing.failed" }),
+      ]),
+    ]);
+    renderWithApp(<HomeMemories />);
+    expect(await screen.findAllByText(MESSAGES.processingFailed)).toHaveLength(1);
+  });
+
   it("refreshes the list while a memory is processing, until it is saved", async () => {
     let calls = 0;
     fakeApi([

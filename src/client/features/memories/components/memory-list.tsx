@@ -27,9 +27,17 @@ export function MemoryStateBadge({ memory }: { memory: Memory }) {
     );
   }
   if (memory.status === "failed") {
-    return <Badge className="bg-red-100 text-red-900">Processing failed</Badge>;
+    return <Badge className="bg-red-100 text-red-900">{MESSAGES.processingFailed}</Badge>;
   }
   return null;
+}
+
+/** Why a failed memory failed, in the catalogue's words; nothing when the badge already says it. */
+export function FailureReason({ memory }: { memory: Memory }) {
+  if (memory.status !== "failed" || !memory.error) return null;
+  const reason = messageFor(memory.error, "processing.failed");
+  if (reason === MESSAGES.processingFailed) return null;
+  return <span className="block text-sm text-slate-700">{reason}</span>;
 }
 
 /** One page of memories: links with title, recorded date and tags; edit button for the owner. */
@@ -94,11 +102,7 @@ export function MemoryList({
                   <Badge key={tag}>{tag}</Badge>
                 ))}
               </span>
-              {memory.status === "failed" && memory.error ? (
-                <span className="block text-sm text-slate-700">
-                  {messageFor(memory.error, "processing.failed")}
-                </span>
-              ) : null}
+              <FailureReason memory={memory} />
             </Link>
             {isOwner(memory) && memory.status === "failed" ? (
               <FailedMemoryActions memory={memory} />

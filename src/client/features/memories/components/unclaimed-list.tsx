@@ -2,12 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { UserPlus } from "lucide-react";
 import { useState } from "react";
 import { Link } from "wouter";
-import {
-  MESSAGES,
-  messageFor,
-  recordingsAdded,
-  unclaimedDeadline,
-} from "../../../../shared/messages";
+import { MESSAGES, recordingsAdded, unclaimedDeadline } from "../../../../shared/messages";
 import { canRetryProcessing } from "../../../../shared/rules";
 import type { UnclaimedMemory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -19,7 +14,7 @@ import { claimMemories } from "../processing/claim-memories";
 import { requestSaveToAccount } from "../processing/memory-saved-events";
 import { DeleteMemoryButton } from "./delete-memory-button";
 import { RecordAgainButton } from "./failed-memory-actions";
-import { MemoryStateBadge } from "./memory-list";
+import { FailureReason, MemoryStateBadge } from "./memory-list";
 import { RetryButton } from "./retry-button";
 
 /**
@@ -81,11 +76,7 @@ function UnclaimedItem({ memory, loggedIn }: { memory: UnclaimedMemory; loggedIn
         <span className="flex flex-wrap gap-1">
           <MemoryStateBadge memory={memory} />
         </span>
-        {memory.status === "failed" && memory.error ? (
-          <span className="block text-sm text-slate-700">
-            {messageFor(memory.error, "processing.failed")}
-          </span>
-        ) : null}
+        <FailureReason memory={memory} />
         <span className="block text-xs text-slate-700">
           {unclaimedDeadline(formatRecordedAt(memory.claimExpiresAt))}
         </span>
