@@ -23,6 +23,24 @@ function escapeHtml(text: string): string {
   );
 }
 
+/**
+ * The pages' own style sheet (they load nothing else): the app's colours and type, a readable
+ * measure, and a button as large as the app's.
+ */
+const PAGE_STYLE = [
+  "*{box-sizing:border-box}",
+  "html{-webkit-text-size-adjust:100%}",
+  "body{margin:0;background:#f5f3ff;color:#1e293b;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:1.125rem;line-height:1.6}",
+  "main{max-width:32rem;margin:3rem auto;padding:2rem 1.5rem;background:#fff;border-radius:1rem;box-shadow:0 1px 3px rgba(15,23,42,.12);text-align:center}",
+  "h1{margin:0 0 1rem;font-size:1.5rem;line-height:1.3;color:#5b21b6}",
+  "p{margin:0 0 1.5rem}",
+  "form{margin:0}",
+  "button{min-height:2.75rem;padding:.6rem 1.4rem;border:0;border-radius:.5rem;background:#6d28d9;color:#fff;font:inherit;font-weight:600;cursor:pointer}",
+  "button:hover{background:#5b21b6}",
+  "button:focus-visible{outline:2px solid #6d28d9;outline-offset:2px}",
+  "@media (max-width:30rem){main{margin:1rem;padding:1.5rem 1rem}}",
+].join("");
+
 /** The small page a person sees from the mail's link: a question with a button, or the outcome. */
 function page(
   reply: FastifyReply,
@@ -30,7 +48,7 @@ function page(
   body: string,
   title: string = SHARE_MESSAGES.unsubscribeTitle,
 ): FastifyReply {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;text-align:center;color:#1e293b"><h1 style="font-size:1.25rem">${escapeHtml(title)}</h1>${body}</body></html>`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
   return (
     reply
       .code(status)
@@ -50,7 +68,7 @@ function postButton(
   hidden = "",
 ): string {
   const action = `?${new URLSearchParams(query)}`;
-  return `<form method="post" action="${escapeHtml(action)}">${hidden}<button type="submit" style="font-size:1rem;padding:.6rem 1.2rem">${escapeHtml(label)}</button></form>`;
+  return `<form method="post" action="${escapeHtml(action)}">${hidden}<button type="submit">${escapeHtml(label)}</button></form>`;
 }
 
 /**

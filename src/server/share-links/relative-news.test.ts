@@ -19,6 +19,19 @@ import { SHARE_COOKIE } from "./share-cookie";
 const APP = "https://journal.example.org";
 const HOUR = 3_600_000;
 
+/**
+ * A page a relative opens from a mail reads like one: in English, named in the tab, everything
+ * inside one main landmark under the page's heading, with a style sheet of its own.
+ */
+function expectReadablePage(html: string, title: string) {
+  expect(html).toMatch(/^<!doctype html><html lang="en">/);
+  expect(html).toContain(`<title>${title}</title>`);
+  expect(html).toMatch(/<style>[^<]*line-height[^<]*<\/style>/);
+  const body = html.match(/<body[^>]*>([\s\S]*)<\/body>/)?.[1] ?? "";
+  expect(body).toMatch(new RegExp(`^<main[^>]*><h1[^>]*>${title}</h1>[\\s\\S]*</main>$`));
+  expect(html.match(/<main/g)).toHaveLength(1);
+}
+
 describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) => {
   let t: TestApp;
   let sink: SmtpSink;
@@ -212,6 +225,7 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(SHARE_MESSAGES.confirmExplain);
     expect(page.body).toContain(SHARE_MESSAGES.confirmButton);
+    expectReadablePage(page.body, SHARE_MESSAGES.confirmTitle);
     expect((await listed()).find((x) => x.id === link.id)?.subscribers).toMatchObject([
       { confirmed: false },
     ]);
@@ -222,6 +236,7 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     });
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain(SHARE_MESSAGES.confirmDone);
+    expectReadablePage(done.body, SHARE_MESSAGES.confirmTitle);
     expect((await api("POST", path)).json()).toEqual({ ok: true }); // again: still fine
     expect((await api("GET", path)).body).toContain(SHARE_MESSAGES.confirmDone);
     expect((await listed()).find((x) => x.id === link.id)?.subscribers).toMatchObject([
@@ -397,6 +412,7 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     expect(page.headers["content-type"]).toMatch(/text\/html/);
     expect(page.body).toContain(SHARE_MESSAGES.unsubscribeButton);
     expect(page.body).toContain('method="post"');
+    expectReadablePage(page.body, SHARE_MESSAGES.unsubscribeTitle);
     // With no-referrer the browser would send `Origin: null` with the form: refused as cross-site.
     expect(page.headers["referrer-policy"]).toBe("same-origin");
     expect((await listed()).find((l) => l.id === link.id)?.subscribers).toHaveLength(1);
@@ -418,6 +434,7 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     });
     expect(again.statusCode).toBe(200);
     expect(again.body).toContain(SHARE_MESSAGES.unsubscribeDone);
+    expectReadablePage(again.body, SHARE_MESSAGES.unsubscribeTitle);
 
     await save("After unsubscribing");
     await send();
@@ -455,7 +472,9 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     const res = await api("POST", path);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(SHARE_MESSAGES.unsubscribeInvalid);
-    expect((await api("GET", path)).body).toContain(SHARE_MESSAGES.unsubscribeInvalid);
+    const invalid = (await api("GET", path)).body;
+    expect(invalid).toContain(SHARE_MESSAGES.unsubscribeInvalid);
+    expectReadablePage(invalid, SHARE_MESSAGES.unsubscribeTitle);
     await save("After revoking");
     await send();
     expect(mailsTo("nana@example.org").filter((m) => m.text.includes("After revoking"))).toEqual(

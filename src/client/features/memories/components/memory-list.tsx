@@ -80,6 +80,7 @@ export function MemoryList({
         {data.items.map((memory) => (
           <li
             key={memory.id}
+            data-memory-year={memory.recordedAt.slice(0, 4)}
             className="flex flex-wrap items-start gap-2 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
           >
             {memory.status === "saved" && memory.audioUrl ? (

@@ -95,6 +95,18 @@ describe("Memory page", () => {
     expect(trigger).toHaveAttribute("aria-expanded", "false");
   });
 
+  it("shows the Memory Scores only to those who may edit the memory, not to relatives", async () => {
+    setup({ memory: makeMemory({ user_id: "someone-else" }) });
+    await screen.findByRole("heading", { name: "Our day at the beach" });
+    expect(screen.queryByRole("button", { name: MESSAGES.memoryScores })).not.toBeInTheDocument();
+  });
+
+  it("shows no Memory Scores to someone who is not signed in", async () => {
+    setup({ loggedIn: false });
+    await screen.findByRole("heading", { name: "Our day at the beach" });
+    expect(screen.queryByRole("button", { name: MESSAGES.memoryScores })).not.toBeInTheDocument();
+  });
+
   it("hides the delete icon and tag editing from someone who is not the owner", async () => {
     setup({ memory: makeMemory({ user_id: "someone-else" }) });
     await screen.findByRole("heading", { name: "Our day at the beach" });

@@ -170,7 +170,8 @@ export function MemoryPage({
         }
       />
       <MemoryPhotos memoryId={data.id} photos={data.photos} isOwner={isOwner} />
-      <MemoryScores scores={data.scores} />
+      {/* The scores are for those who may edit the memory, never for relatives reading it. */}
+      {isOwner && <MemoryScores scores={data.scores} />}
       {/* Tags are edited once processing has made them (ADR 0011). */}
       <MemoryTagsCard memory={data} isOwner={isOwner && isEditable(data)} />
       {comments?.(data.id, isOwner)}

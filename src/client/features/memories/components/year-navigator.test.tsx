@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { YEAR_NAVIGATOR_LABEL } from "../../../../shared/messages";
 import type { MemoryYears } from "../../../../shared/schemas";
 import { fakeApi, json, renderWithApp } from "../../../test/fake-api";
@@ -58,6 +58,51 @@ describe("the year navigator", () => {
     expect(location.history).toHaveLength(1);
     const nav = screen.getByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
     expect(within(nav).getByRole("button", { current: true })).toHaveTextContent("1998");
+  });
+
+  it("is one row that scrolls sideways on a phone, wrapping only on wider screens", async () => {
+    fakeApi([yearsHandler(THREE_YEARS)]);
+    renderWithApp(<YearNavigator total={52} />);
+    const nav = await screen.findByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
+    expect(nav).toHaveClass("flex-nowrap", "overflow-x-auto", "sm:flex-wrap");
+    for (const chip of within(nav).getAllByRole("button")) expect(chip).toHaveClass("shrink-0");
+  });
+
+  it("scrolls the list's first story of the chosen year into view once it is shown", async () => {
+    fakeApi([yearsHandler(THREE_YEARS)]);
+    const scrolled: Element[] = [];
+    // jsdom has no scrollIntoView: a stub records what is scrolled to.
+    Object.defineProperty(Element.prototype, "scrollIntoView", {
+      configurable: true,
+      value(this: Element) {
+        scrolled.push(this);
+      },
+    });
+    onTestFinished(() => {
+      Reflect.deleteProperty(Element.prototype, "scrollIntoView");
+    });
+    const user = userEvent.setup();
+    renderWithApp(
+      <>
+        <YearNavigator total={52} />
+        <ul data-testid="list">
+          <li data-memory-year="2024">A story of 2024</li>
+        </ul>
+      </>,
+    );
+    const nav = await screen.findByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
+    await user.click(within(nav).getByRole("button", { name: "2001, 31 memories" }));
+    expect(scrolled).toEqual([]);
+
+    // The year's page arrives: its first story is scrolled to, once.
+    const list = screen.getByTestId("list");
+    list.innerHTML =
+      '<li data-memory-year="2002">Late 2002</li><li data-memory-year="2001">First of 2001</li><li data-memory-year="2001">Second of 2001</li>';
+    await waitFor(() => expect(scrolled).toHaveLength(1));
+    expect(scrolled[0]).toHaveTextContent("First of 2001");
+    list.innerHTML += "<li>more</li>";
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(scrolled).toHaveLength(1);
   });
 
   it("is hidden when every memory falls in one year, and asks nothing of an empty list", async () => {

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useSearchParams } from "wouter";
 import { YEAR_NAVIGATOR_LABEL, yearLabel } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
@@ -12,6 +12,8 @@ import { parsePage } from "./use-list-params";
  * Back, reload and a shared link keep it; a link naming only the year opens its page. Hidden when
  * every memory falls in one year. The list is the user's own, or `username`'s; `total` is the
  * list's total (undefined while unknown), so the years are read again when memories come or go.
+ * After a choice, the list's first story of that year (`data-memory-year`) is scrolled into view
+ * once the list shows it. On a phone the years are one row that scrolls sideways.
  */
 export function YearNavigator({
   username,
@@ -40,8 +42,29 @@ export function YearNavigator({
     );
   }, [landingPage, setParams]);
 
+  // The year just chosen, until its first story is on screen to scroll to.
+  const [scrollTo, setScrollTo] = useState<string | null>(null);
+  useEffect(() => {
+    if (scrollTo === null) return;
+    const reveal = () => {
+      const first = document.querySelector(`[data-memory-year="${CSS.escape(scrollTo)}"]`);
+      if (!first) return false;
+      first.scrollIntoView?.({ block: "start" });
+      setScrollTo(null);
+      return true;
+    };
+    if (reveal()) return;
+    // The year's page is still loading: scroll when its stories arrive.
+    const observer = new MutationObserver(() => {
+      if (reveal()) observer.disconnect();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [scrollTo]);
+
   if (years.length <= 1) return null;
-  const choose = (year: string, yearPage: number) =>
+  const choose = (year: string, yearPage: number) => {
+    setScrollTo(year);
     setParams((previous) => {
       const updated = new URLSearchParams(previous);
       updated.set("year", year);
@@ -49,8 +72,12 @@ export function YearNavigator({
       else updated.delete("page");
       return updated;
     });
+  };
   return (
-    <nav aria-label={YEAR_NAVIGATOR_LABEL} className="flex flex-wrap gap-1">
+    <nav
+      aria-label={YEAR_NAVIGATOR_LABEL}
+      className="-mx-1 flex flex-nowrap gap-1 overflow-x-auto px-1 pb-1 sm:flex-wrap sm:overflow-visible"
+    >
       {years.map(({ year, count, page: yearPage }, index) => {
         // The chosen year is current while the list shows one of its pages.
         const lastPage = years[index + 1]?.page ?? Number.POSITIVE_INFINITY;
@@ -59,6 +86,7 @@ export function YearNavigator({
           <Button
             key={year}
             size="sm"
+            className="shrink-0"
             variant={current ? "primary" : "outline"}
             aria-label={yearLabel(year, count)}
             aria-current={current ? "true" : undefined}

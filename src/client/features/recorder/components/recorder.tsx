@@ -41,7 +41,6 @@ export function Recorder({
     meta,
     beforeStart,
     onSaved,
-    variant,
   });
   const { phase, stream, paused, notice, error, keptReason } = state;
   const recording = phase === "recording";
