@@ -14,8 +14,10 @@ export const RELATIVES = {
    * One line on every page a browser holding a share link opens (nobody logged in): whose
    * memories they are listening to, each owner named by their display name or username.
    */
-  greeting: (names: readonly string[]) =>
-    `Welcome, you are listening to ${joinNames(names.map((name) => `${name}'s`))} memories`,
+  greeting: (names: string | readonly string[]) =>
+    `Welcome, you are listening to ${joinNames(
+      (typeof names === "string" ? [names] : names).map((name) => `${name}'s`),
+    )} memories`,
   /** The play button of a list item, named after the memory. */
   playMemory: (title: string) => `Play ${title}`,
   pauseMemory: (title: string) => `Pause ${title}`,
