@@ -130,6 +130,18 @@ describe("a private profile shared with Grandma by link", () => {
     await comment.getByText("Grandma").first().waitFor();
     await comment.getByText(COMMENT_TEXT).waitFor({ timeout: 30_000 });
     await shot(gPage, "share-link-grandma.png");
+    // Opened afresh on the memory itself (as from a memory book's QR code or a news mail), the page
+    // greets her, offers no Log in, Sign up or watch view, and knows her name for the next answer.
+    await gPage.goto(`${server.url}/memory/${memory.id}`);
+    const greeting = gPage.getByTestId("relative-greeting");
+    await greeting.waitFor();
+    expect(await greeting.textContent()).toMatch(/^Welcome, you are listening to .+'s memories$/);
+    expect(await gPage.getByRole("button", { name: MESSAGES.logIn }).count()).toBe(0);
+    expect(await gPage.getByRole("button", { name: MESSAGES.signUp }).count()).toBe(0);
+    expect(await gPage.getByRole("link", { name: MESSAGES.watchView }).count()).toBe(0);
+    await expect
+      .poll(() => gPage.getByTestId("comments-card").getByLabel(MESSAGES.yourName).inputValue())
+      .toBe("Grandma");
     // The token never travelled on in a Referer.
     const token = new URL(link).pathname.slice(3);
     expect(referers.filter((r) => r.includes(token))).toEqual([]);

@@ -255,6 +255,12 @@ export const MESSAGES = {
   transcribeAgainHint:
     "Transcribe the recording again with the better engine; the title, summary, scores and tags are made again from it",
   transcribeAgainFailed: "Could not transcribe the memory again",
+  // While no speech model is in place, the offline fallback makes rough transcripts (ADR 0041)
+  roughTranscriptNote:
+    "This transcript is a rough first try, so the title may read oddly. A better transcript will come once the speech model is in place.",
+  speechModelMissingTitle: "Speech model not installed",
+  speechModelMissing:
+    "New recordings get a rough transcript for now. Once the speech model is in place, you can have your memories transcribed again from here.",
   transcribeBesideHint:
     "Transcribe the recording again with the better engine; your edited transcript stays, and the new one is shown beside it for you to choose",
   // A new transcription beside the owner's edit (ADR 0045)

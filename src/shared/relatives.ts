@@ -10,9 +10,23 @@ export const RELATIVES = {
   welcomeListen: "Press Play to listen to a memory, right here in the list.",
   welcomeAnswer:
     "Open one to answer with your voice: record a spoken comment. No account or password is needed.",
+  /**
+   * One line on every page a browser holding a share link opens (nobody logged in): whose
+   * memories they are listening to, each owner named by their display name or username.
+   */
+  greeting: (names: string | readonly string[]) =>
+    `Welcome, you are listening to ${joinNames(
+      (typeof names === "string" ? [names] : names).map((name) => `${name}'s`),
+    )} memories`,
   /** The play button of a list item, named after the memory. */
   playMemory: (title: string) => `Play ${title}`,
   pauseMemory: (title: string) => `Pause ${title}`,
   /** Beside Delete on a recording that holds no speech: back to the recorder. */
   recordAgain: "Record again",
 } as const;
+
+/** "A", "A and B", "A, B and C". */
+function joinNames(names: readonly string[]): string {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}

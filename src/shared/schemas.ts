@@ -103,6 +103,15 @@ export const publicProfileSchema = userSchema.omit({ email: true }).extend({
 });
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
+/**
+ * GET /api/shared-with-me: whose memories this browser's share links still open (none for their
+ * owner), so a relative's browser greets them and offers no Log in on every page.
+ */
+export const sharedWithMeSchema = z.object({
+  owners: z.array(z.object({ username: z.string(), displayName: z.string().nullable() })),
+});
+export type SharedWithMe = z.infer<typeof sharedWithMeSchema>;
+
 /** An optional display name (spec section 3): blank or null means none (the username shows). */
 export const displayNameSchema = z
   .string()

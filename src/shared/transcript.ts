@@ -100,4 +100,8 @@ export function toWebVtt(segments: readonly TranscriptSegment[]): string {
 }
 
 /** GET and POST /api/memories/retranscribe: how many memories a better engine could transcribe again. */
-export const retranscribeCountSchema = z.object({ count: z.number().int().nonnegative() });
+export const retranscribeCountSchema = z.object({
+  count: z.number().int().nonnegative(),
+  /** GET only: true while no engine better than the fallback is there (no speech model). */
+  speechModelMissing: z.boolean().optional(),
+});

@@ -4,9 +4,19 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SESSION_USER_SCRIPT_ID } from "../../shared/constants";
 import { MESSAGES, signedInAs } from "../../shared/messages";
+import { RELATIVES } from "../../shared/relatives";
 import type { User } from "../../shared/schemas";
 import { USER_PATH, userKeys } from "../features/auth/api/get-user";
-import { clearToasts, fakeApi, openUserMenu, renderWithApp } from "../test/fake-api";
+import { RelativeGreeting } from "../features/profiles/components/relative-greeting";
+import { SHARED_WITH_ME_PATH } from "../lib/relative-view";
+import {
+  clearToasts,
+  fakeApi,
+  json,
+  openUserMenu,
+  renderWithApp,
+  userHandler,
+} from "../test/fake-api";
 import { TopBar } from "./top-bar";
 
 const jo: User = {
@@ -93,7 +103,7 @@ describe("TopBar", () => {
     try {
       renderWithApp(<TopBar />);
       expect(screen.getByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
-      expect(calls).toEqual([]);
+      expect(calls.filter((c) => c.url === USER_PATH)).toEqual([]);
     } finally {
       block.remove();
     }
@@ -269,5 +279,58 @@ describe("TopBar", () => {
     await waitFor(() =>
       expect(screen.getByRole("button", { name: MESSAGES.userMenu })).toBeInTheDocument(),
     );
+  });
+
+  it("offers a relative's browser (holding a share link) no Log in, Sign up or watch view", async () => {
+    const { requests } = fakeApi([
+      userHandler(null),
+      ({ url }) =>
+        url === SHARED_WITH_ME_PATH
+          ? json({ owners: [{ username: "rose", displayName: "Grandma Rose" }] })
+          : undefined,
+    ]);
+    renderWithApp(
+      <>
+        <TopBar />
+        <RelativeGreeting />
+      </>,
+    );
+    expect(await screen.findByText(RELATIVES.greeting(["Grandma Rose"]))).toHaveTextContent(
+      "Welcome, you are listening to Grandma Rose's memories",
+    );
+    const bar = screen.getByTestId("session-controls");
+    expect(within(bar).queryByRole("button", { name: MESSAGES.logIn })).toBeNull();
+    expect(within(bar).queryByRole("button", { name: MESSAGES.signUp })).toBeNull();
+    expect(screen.queryByRole("link", { name: MESSAGES.watchView })).toBeNull();
+    expect(requests.some((r) => r.url === SHARED_WITH_ME_PATH)).toBe(true);
+  });
+
+  it("offers Log in and greets nobody when the browser holds no share link", async () => {
+    fakeApi([
+      userHandler(null),
+      ({ url }) => (url === SHARED_WITH_ME_PATH ? json({ owners: [] }) : undefined),
+    ]);
+    renderWithApp(
+      <>
+        <TopBar />
+        <RelativeGreeting />
+      </>,
+    );
+    expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: MESSAGES.watchView })).toBeInTheDocument();
+    expect(screen.queryByTestId("relative-greeting")).toBeNull();
+  });
+
+  it("greets no logged-in owner, and does not ask whose links the browser holds", async () => {
+    const { requests } = fakeApi([userHandler(jo)]);
+    renderWithApp(
+      <>
+        <TopBar />
+        <RelativeGreeting />
+      </>,
+    );
+    expect(await openUserMenu()).toHaveTextContent(signedInAs(jo));
+    expect(screen.queryByTestId("relative-greeting")).toBeNull();
+    expect(requests.some((r) => r.url === SHARED_WITH_ME_PATH)).toBe(false);
   });
 });

@@ -393,7 +393,11 @@ describe.each(DATABASE_KINDS)("memories transcribed before engines were recorded
     expect((await get<TranscriptInfo>(`/api/memories/${unknown.id}/transcript`)).retranscribe).toBe(
       false,
     );
-    expect(await get<{ count: number }>("/api/memories/retranscribe")).toEqual({ count: 0 });
+    // The Account page tells the owner the speech model is missing.
+    expect(await get<{ count: number }>("/api/memories/retranscribe")).toEqual({
+      count: 0,
+      speechModelMissing: true,
+    });
 
     await writeFile(model, "a model");
     for (const [memory, offered] of [
@@ -404,7 +408,10 @@ describe.each(DATABASE_KINDS)("memories transcribed before engines were recorded
       const info = await get<TranscriptInfo>(`/api/memories/${memory.id}/transcript`);
       expect(info).toMatchObject({ engine: null, retranscribe: offered });
     }
-    expect(await get<{ count: number }>("/api/memories/retranscribe")).toEqual({ count: 1 });
+    expect(await get<{ count: number }>("/api/memories/retranscribe")).toEqual({
+      count: 1,
+      speechModelMissing: false,
+    });
 
     stub.handle((request) =>
       request.path.endsWith("/audio/transcriptions")
@@ -426,6 +433,6 @@ describe.each(DATABASE_KINDS)("memories transcribed before engines were recorded
       engine: "whisper-1",
       retranscribe: false,
     });
-    expect(await get<{ count: number }>("/api/memories/retranscribe")).toEqual({ count: 0 });
+    expect(await get<{ count: number }>("/api/memories/retranscribe")).toMatchObject({ count: 0 });
   });
 });

@@ -119,7 +119,10 @@ export const transcriptsRoutes: FastifyPluginAsyncZod<TranscriptsRoutesOptions> 
         response: { 200: retranscribeCountSchema, ...errors },
       },
     },
-    async (request) => ({ count: await transcripts.countRetranscribable(request.identity) }),
+    async (request) => ({
+      count: await transcripts.countRetranscribable(request.identity),
+      speechModelMissing: transcripts.speechModelMissing(),
+    }),
   );
 
   app.post(

@@ -87,6 +87,11 @@ export class TranscriptsService {
     return (await this.deps.repo.listRetranscribable(identity.userId, better === "whisper")).length;
   }
 
+  /** Whether only the rough fallback can transcribe: no speech model and no server. */
+  speechModelMissing(): boolean {
+    return this.deps.betterSpeech() === null;
+  }
+
   /** POST /api/memories/retranscribe: every one of them, queued; how many were. */
   async retranscribeAll(identity: Identity): Promise<number> {
     if (!identity.userId) throw unauthorized();

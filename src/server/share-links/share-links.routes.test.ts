@@ -189,6 +189,11 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
     expect((await api("GET", profile, owner.cookie)).json()).toMatchObject({
       sharedWithYou: false,
     });
+    // Every page of the relative's browser greets them by whose memories they hear; no one else's.
+    expect((await api("GET", "/api/shared-with-me", cookie)).json()).toEqual({
+      owners: [{ username: owner.user.username, displayName: "Mia's Mum" }],
+    });
+    expect((await api("GET", "/api/shared-with-me", owner.cookie)).json()).toEqual({ owners: [] });
     expect((await api("GET", `/api/memories/${processingId}/owner`, cookie)).statusCode).toBe(404);
   });
 

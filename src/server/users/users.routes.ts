@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   errorResponseSchema,
   publicProfileSchema,
+  sharedWithMeSchema,
   userSchema,
   visibilityBodySchema,
 } from "../../shared/schemas";
@@ -49,5 +50,18 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       if (!profile) throw notFound("profile.not_found");
       return profile;
     },
+  );
+
+  app.get(
+    "/shared-with-me",
+    {
+      schema: {
+        operationId: "getSharedWithMe",
+        security: security.optionalSession,
+        summary: "Whose memories this browser's share links open (a relative's greeting)",
+        response: { 200: sharedWithMeSchema },
+      },
+    },
+    async (request) => users.sharedWith(request.identity),
   );
 };

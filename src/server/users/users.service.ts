@@ -1,5 +1,5 @@
 import { can, type ProfileFacts } from "../../shared/authorization";
-import type { PublicProfile, User } from "../../shared/schemas";
+import type { PublicProfile, SharedWithMe, User } from "../../shared/schemas";
 import type { Viewer } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
 import type { UserRow, UsersRepo } from "./users.repo";
@@ -42,6 +42,17 @@ export class UsersService {
     const sharedWithYou =
       !can(viewer, "profile.manage", row) && (viewer.sharedOwnerIds?.includes(row.id) ?? false);
     return { ...toPublicProfile(row), sharedWithYou };
+  }
+
+  /** The owners whose memories `viewer`'s share links open, themselves left out. */
+  async sharedWith(viewer: Viewer): Promise<SharedWithMe> {
+    const ids = (viewer.sharedOwnerIds ?? []).filter((id) => id !== viewer.userId);
+    const rows = await Promise.all(ids.map((id) => this.users.findById(id)));
+    return {
+      owners: rows
+        .filter((row): row is UserRow => row !== undefined)
+        .map((row) => ({ username: row.username, displayName: row.display_name })),
+    };
   }
 
   /** Whether the user `userId` exists and `viewer` may see their profile. */

@@ -7,11 +7,12 @@ import { dismissToast } from "../../../components/ui/use-toast";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { fakeApi, json, me, renderWithApp, userHandler } from "../../../test/fake-api";
 import { commentKeys } from "../api/comments";
-import { CommentsCard } from "./comments-card";
+import { COMMENTER_NAME_KEY, CommentsCard } from "./comments-card";
 
 afterEach(() => {
   act(() => dismissToast());
   vi.unstubAllGlobals();
+  localStorage.clear();
 });
 
 function comment(id: string, overrides: Partial<Comment> = {}): Comment {
@@ -110,6 +111,31 @@ describe("Comments card", () => {
     expect(within(item).getByText(date)).toBeInTheDocument();
     // A relative types their name; nothing is filled in for them.
     expect(screen.getByLabelText(MESSAGES.yourName)).toHaveValue("");
+  });
+
+  it("remembers a relative's name on this device, so the next answer needs no typing", async () => {
+    const { user } = setup([]);
+    await screen.findByRole("heading", { name: MESSAGES.noComments });
+    await user.type(screen.getByLabelText(MESSAGES.yourName), "  Cousin Ada ");
+    await user.click(screen.getByRole("button", { name: MESSAGES.answerWithVoice }));
+    expect(localStorage.getItem(COMMENTER_NAME_KEY)).toBe("Cousin Ada");
+  });
+
+  it("fills in the name a relative answered under before, which they can still change", async () => {
+    localStorage.setItem(COMMENTER_NAME_KEY, "Cousin Ada");
+    const { user } = setup([]);
+    const name = screen.getByLabelText(MESSAGES.yourName);
+    expect(name).toHaveValue("Cousin Ada");
+    await user.clear(name);
+    await user.type(name, "Ada");
+    expect(name).toHaveValue("Ada");
+  });
+
+  it("fills in the owner's display name, not a relative's remembered one", async () => {
+    localStorage.setItem(COMMENTER_NAME_KEY, "Cousin Ada");
+    setup([], true);
+    const name = screen.getByLabelText(MESSAGES.yourName);
+    await vi.waitFor(() => expect(name).toHaveValue(me.displayName));
   });
 
   it("fills in the owner's display name, which they can still change", async () => {

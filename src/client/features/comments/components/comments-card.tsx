@@ -9,13 +9,33 @@ import { Recorder } from "../../recorder/components/recorder";
 import { commentKeys, useComments } from "../api/comments";
 import { CommentItem } from "./comment-item";
 
+/** Where this device keeps the name a relative answered under, so they type it once. */
+export const COMMENTER_NAME_KEY = "vmj.commenterName";
+
+function rememberedName(): string | null {
+  try {
+    return localStorage.getItem(COMMENTER_NAME_KEY);
+  } catch {
+    return null; // Storage refused (private mode, blocked): the name is typed each time.
+  }
+}
+
+function rememberName(name: string): void {
+  try {
+    localStorage.setItem(COMMENTER_NAME_KEY, name);
+  } catch {
+    // Not kept: asked again next time.
+  }
+}
+
 /** The memory page's Comments card: count, a spoken-comment recorder and the list. */
 export function CommentsCard({ memoryId, isOwner }: { memoryId: string; isOwner: boolean }) {
   const queryClient = useQueryClient();
   const { data: comments, isError } = useComments(memoryId);
   const { data: user } = useUser();
-  // The owner answers under their own name (still editable); a relative types theirs.
-  const [typed, setName] = useState<string | null>(null);
+  // The owner answers under their own name (still editable); a relative types theirs once: the
+  // device remembers it for every later answer.
+  const [typed, setName] = useState<string | null>(() => (isOwner ? null : rememberedName()));
   const name = typed ?? (isOwner && user ? user.displayName || user.username : "");
   const nameId = useId();
   const count = comments?.length ?? 0;
@@ -41,7 +61,10 @@ export function CommentsCard({ memoryId, isOwner }: { memoryId: string; isOwner:
           startLabel={MESSAGES.answerWithVoice}
           meta={{ memoryId, commenterName: name.trim() }}
           beforeStart={() => {
-            if (name.trim()) return true;
+            if (name.trim()) {
+              if (!isOwner) rememberName(name.trim());
+              return true;
+            }
             toast({
               title: MESSAGES.nameRequired,
               description: MESSAGES.nameRequiredDescription,

@@ -35,11 +35,14 @@ export async function dismissProposedTranscript(id: string): Promise<void> {
 
 const RETRANSCRIBE_URL = "/api/memories/retranscribe";
 
-/** GET /api/memories/retranscribe: how many of your memories a better engine could transcribe. */
+/**
+ * GET /api/memories/retranscribe: how many of your memories a better engine could transcribe, and
+ * whether the speech model is missing (only the rough fallback transcribes).
+ */
 export const retranscribableQueryOptions = () =>
   queryOptions({
     queryKey: memoryKeys.retranscribable(),
-    queryFn: async () => (await getJson(RETRANSCRIBE_URL, retranscribeCountSchema)).count,
+    queryFn: () => getJson(RETRANSCRIBE_URL, retranscribeCountSchema),
   });
 
 /** POST /api/memories/retranscribe: queues all of them; how many were. */

@@ -220,6 +220,75 @@ describe("a new transcription beside the owner's edit", () => {
   });
 });
 
+/** A memory the fallback transcribed while no speech model is there: nothing better to offer. */
+const roughTranscript: Record<string, FakeRoute> = {
+  "GET /api/memories/m1": () => ({ body: makeMemory() }),
+  "GET /api/memories/m1/transcript": () => ({
+    body: {
+      engine: "pocketsphinx",
+      edited: false,
+      segments: [],
+      retranscribe: false,
+      proposal: null,
+    },
+  }),
+};
+
+describe("a rough transcript, while the speech model is missing", () => {
+  it("tells the owner calmly that a better transcript will come", async () => {
+    ownerServer(roughTranscript);
+    vi.stubGlobal("scrollTo", vi.fn());
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    expect(await screen.findByTestId("rough-transcript-note")).toHaveTextContent(
+      MESSAGES.roughTranscriptNote,
+    );
+    expect(screen.queryByRole("button", { name: MESSAGES.transcribeAgain })).toBeNull();
+  });
+
+  it("says nothing of it to someone else, such as a relative", async () => {
+    fakeApi([
+      userHandler(null),
+      routes({ "GET /api/memories/m1/comments": { body: [] }, ...roughTranscript }),
+    ]);
+    vi.stubGlobal("scrollTo", vi.fn());
+    renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    expect(await screen.findByText(makeMemory().title)).toBeVisible();
+    expect(screen.queryByTestId("rough-transcript-note")).toBeNull();
+  });
+
+  it("says nothing of it once the owner edited the transcript", async () => {
+    ownerServer({
+      ...roughTranscript,
+      "GET /api/memories/m1/transcript": () => ({
+        body: {
+          engine: "pocketsphinx",
+          edited: true,
+          segments: [],
+          retranscribe: false,
+          proposal: null,
+        },
+      }),
+    });
+    vi.stubGlobal("scrollTo", vi.fn());
+    const { queryClient } = renderWithApp(<MemoryPage id="m1" />, "/memory/m1");
+    await waitFor(() =>
+      expect(queryClient.getQueryState(["memories", "transcript", "m1"])?.status).toBe("success"),
+    );
+    expect(screen.queryByTestId("rough-transcript-note")).toBeNull();
+  });
+
+  it("tells the owner on the Account page that the speech model is missing", async () => {
+    ownerServer({
+      "GET /api/memories/retranscribe": () => ({ body: { count: 0, speechModelMissing: true } }),
+    });
+    renderWithApp(<BetterTranscriptsSection />, "/account");
+    expect(
+      await screen.findByRole("heading", { name: MESSAGES.speechModelMissingTitle }),
+    ).toBeVisible();
+    expect(screen.getByText(MESSAGES.speechModelMissing)).toBeVisible();
+  });
+});
+
 describe("better transcriptions on the Account page", () => {
   it("offers all of them at once, and says how many are being transcribed again", async () => {
     let count = 2;

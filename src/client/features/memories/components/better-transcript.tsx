@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Sparkles } from "lucide-react";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
+import { FALLBACK_ENGINE } from "../../../../shared/transcript";
 import { Button } from "../../../components/ui/button";
 import { retranscribeMemory, transcriptQueryOptions, useTranscript } from "../api/transcript";
 import { useRegenerate } from "../processing/use-regenerate";
@@ -24,6 +25,18 @@ export function BetterTranscript({ memory }: { memory: Memory }) {
   const proposal = transcript.data?.proposal;
   if (proposal && !pending)
     return <TranscriptProposal memory={memory} proposed={proposal.transcript} />;
+  // Made by the rough fallback while no speech model is there: a calm word of what will come.
+  const data = transcript.data;
+  if (data && data.engine === FALLBACK_ENGINE && !data.edited && !data.retranscribe && !pending) {
+    return (
+      <p
+        className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700"
+        data-testid="rough-transcript-note"
+      >
+        {MESSAGES.roughTranscriptNote}
+      </p>
+    );
+  }
   // Mounted while it runs, so its notices stay on screen.
   if (!transcript.data?.retranscribe && !pending) return null;
   const run = async () => {

@@ -18,7 +18,8 @@ import { retranscribableQueryOptions, retranscribeAll } from "../api/transcript"
  */
 export function BetterTranscriptsSection() {
   const queryClient = useQueryClient();
-  const count = useQuery(retranscribableQueryOptions());
+  const status = useQuery(retranscribableQueryOptions());
+  const count = status.data?.count;
   const all = useMutation({
     mutationFn: retranscribeAll,
     onSuccess: async () => {
@@ -32,16 +33,28 @@ export function BetterTranscriptsSection() {
         variant: "destructive",
       }),
   });
-  if (!count.data && all.data === undefined) return null;
+  if (status.data?.speechModelMissing && all.data === undefined) {
+    return (
+      <Card>
+        <section aria-labelledby="account-speech-model" className="space-y-2">
+          <h2 id="account-speech-model" className="text-lg font-semibold text-slate-900">
+            {MESSAGES.speechModelMissingTitle}
+          </h2>
+          <p className="text-sm text-slate-700">{MESSAGES.speechModelMissing}</p>
+        </section>
+      </Card>
+    );
+  }
+  if (!count && all.data === undefined) return null;
   return (
     <Card>
       <section aria-labelledby="account-better-transcripts" className="space-y-4">
         <h2 id="account-better-transcripts" className="text-lg font-semibold text-slate-900">
           {MESSAGES.betterTranscriptAvailable}
         </h2>
-        {count.data ? (
+        {count ? (
           <>
-            <p className="text-sm text-slate-700">{betterTranscriptsLabel(count.data)}</p>
+            <p className="text-sm text-slate-700">{betterTranscriptsLabel(count)}</p>
             <Button disabled={all.isPending} onClick={() => all.mutate()}>
               <Sparkles className="h-4 w-4" aria-hidden="true" />
               {MESSAGES.transcribeAllAgain}
