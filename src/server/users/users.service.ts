@@ -46,7 +46,9 @@ export class UsersService {
 
   /** The owners whose memories `viewer`'s share links open, themselves left out. */
   async sharedWith(viewer: Viewer): Promise<SharedWithMe> {
-    const ids = (viewer.sharedOwnerIds ?? []).filter((id) => id !== viewer.userId);
+    const ids = (viewer.sharedOwnerIds ?? []).filter(
+      (id) => !can(viewer, "profile.manage", { id }),
+    );
     const rows = await Promise.all(ids.map((id) => this.users.findById(id)));
     return {
       owners: rows
