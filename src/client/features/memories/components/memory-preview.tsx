@@ -36,8 +36,9 @@ export function MemoryPreview({ id }: { id: string }) {
       </div>
       <header className="space-y-3">
         <MemoryHeading memory={memory} />
-        <div className={PLAYER_PLACE} aria-hidden="true" />
       </header>
+      {/* The player's place: a child of the article, as on the page (it stays on screen there). */}
+      <div className={PLAYER_PLACE} aria-hidden="true" />
       <MemoryTextCards memory={memory} />
     </article>
   );
