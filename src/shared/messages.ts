@@ -119,6 +119,7 @@ export const MESSAGES = {
   // Toasts
   failedSaveMemory: "Failed to save memory",
   processingFailed: "Processing failed",
+  recordingFailed: "Recording failed",
   failedSaveAccount: "Failed to save account",
   loginFailed: "Login failed",
   registrationFailed: "Registration failed",
@@ -127,6 +128,8 @@ export const MESSAGES = {
   backupFailed: "Backup failed",
   logoutFailed: "Logout failed",
   pleaseTryAgain: "Please try again",
+  microphoneError: "Microphone Error",
+  microphoneErrorDescription: "Could not access your microphone. Please check permissions.",
   accountCreated: "Account created",
   accountCreatedClaimFailed:
     "Your account was created, but we couldn't link your memory to it. Please record it again.",

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { extensionForAudioType } from "../../../shared/audio-types";
 import { AUDIO_IDEAL_SAMPLE_RATE, RECORDER_CHUNK_MS } from "../../../shared/constants";
 import { ERROR_MESSAGES, isErrorCode, MESSAGES } from "../../../shared/messages";
+import { toast } from "../../components/ui/use-toast";
 import { ApiError } from "../../lib/api-client";
 import { NoticeSequencer } from "../../lib/notice-sequencer";
 import { usePendingRecordings, useUploadQueue } from "../../lib/upload-queue-context";
@@ -130,13 +131,15 @@ export interface UseRecorderOptions {
   meta?: unknown;
   beforeStart?: () => boolean;
   onSaved?: (result: unknown) => void;
+  /** The watch view names the microphone when it fails. */
+  variant: "card" | "watch" | "compact";
 }
 
 /**
  * Records, checks the recording, converts it to MP3 in a worker, keeps it in the app's upload
  * queue and uploads it, then runs the finisher for `kind`. The phases live in `recorderReducer`.
  */
-export function useRecorder({ kind, meta, beforeStart, onSaved }: UseRecorderOptions) {
+export function useRecorder({ kind, meta, beforeStart, onSaved, variant }: UseRecorderOptions) {
   const [state, dispatch] = useReducer(recorderReducer, initialRecorderState);
   // Every step's notice reaches the screen, in order, for a minimum time (docs/adr/0013).
   const notices = useRef<NoticeSequencer | null>(null);
@@ -144,8 +147,8 @@ export function useRecorder({ kind, meta, beforeStart, onSaved }: UseRecorderOpt
   const sequencer = notices.current;
   const uploads = useUploadQueue();
   const session = useRef<Session | null>(null);
-  const props = useRef({ kind, meta, onSaved, beforeStart });
-  props.current = { kind, meta, onSaved, beforeStart };
+  const props = useRef({ kind, meta, onSaved, beforeStart, variant });
+  props.current = { kind, meta, onSaved, beforeStart, variant };
 
   // A kept recording that is done (a retry succeeded, or it was discarded) takes its note along.
   const pending = usePendingRecordings();
@@ -161,7 +164,21 @@ export function useRecorder({ kind, meta, beforeStart, onSaved }: UseRecorderOpt
       const message = failure instanceof RecorderError ? failure.message : MESSAGES.recorderError;
       sequencer.reset();
       dispatch({ type: "failed", error: message });
-      // Said once, in the recorder's own red box: no toast repeats it.
+      // Spec 8: the watch recorder names the microphone; every other recorder failure toasts
+      // 'Recording failed' beside the inline box.
+      if (
+        props.current.variant === "watch" &&
+        failure instanceof RecorderError &&
+        failure.microphone
+      ) {
+        toast({
+          title: MESSAGES.microphoneError,
+          description: MESSAGES.microphoneErrorDescription,
+          variant: "destructive",
+        });
+      } else {
+        toast({ title: MESSAGES.recordingFailed, description: message, variant: "destructive" });
+      }
     },
     [sequencer],
   );

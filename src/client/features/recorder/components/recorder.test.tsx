@@ -338,27 +338,39 @@ describe("Recorder", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.noSupportedFormat);
   });
 
-  it.each(["card", "watch", "compact"] as const)(
-    "explains a denied microphone once, inline, with no toast (%s)",
-    async (variant) => {
-      getUserMedia.mockRejectedValue(new DOMException("Permission denied", "NotAllowedError"));
-      const user = userEvent.setup();
-      renderRecorder(
-        <>
-          <Recorder kind="memory" variant={variant} />
-          <Toaster />
-        </>,
-      );
-      await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
-      expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.microphoneDenied);
-      expect(screen.getAllByText(MESSAGES.microphoneDenied)).toHaveLength(1);
-      // No toast says it again.
-      expect(screen.queryByRole("button", { name: MESSAGES.close })).not.toBeInTheDocument();
-      expect(screen.getByRole("button", { name: MESSAGES.startRecording })).toBeEnabled();
-    },
-  );
+  it("explains a denied microphone; the watch view also toasts 'Microphone Error'", async () => {
+    getUserMedia.mockRejectedValue(new DOMException("Permission denied", "NotAllowedError"));
+    const user = userEvent.setup();
+    renderRecorder(
+      <>
+        <Recorder kind="memory" variant="watch" />
+        <Toaster />
+      </>,
+    );
+    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.microphoneDenied);
+    expect(await screen.findByText(MESSAGES.microphoneError)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.microphoneErrorDescription)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.recordingFailed)).not.toBeInTheDocument();
+  });
 
-  it("says once, inline, when the browser's recorder fails mid-recording", async () => {
+  it("toasts 'Recording failed' beside the inline box when the microphone is refused", async () => {
+    getUserMedia.mockRejectedValue(new DOMException("Permission denied", "NotAllowedError"));
+    const user = userEvent.setup();
+    renderRecorder(
+      <>
+        <Recorder kind="memory" />
+        <Toaster />
+      </>,
+    );
+    await user.click(screen.getByRole("button", { name: MESSAGES.startRecording }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.microphoneDenied);
+    expect(await screen.findByText(MESSAGES.recordingFailed)).toBeInTheDocument();
+    expect(screen.getAllByText(MESSAGES.microphoneDenied)).toHaveLength(2);
+    expect(screen.getByRole("button", { name: MESSAGES.startRecording })).toBeEnabled();
+  });
+
+  it("toasts 'Recording failed' when the browser's recorder fails mid-recording", async () => {
     const user = userEvent.setup();
     renderRecorder(
       <>
@@ -368,9 +380,8 @@ describe("Recorder", () => {
     );
     await record(user);
     act(() => recorders[0]?.onerror?.());
-    expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.recorderError);
-    expect(screen.getAllByText(MESSAGES.recorderError)).toHaveLength(1);
-    expect(screen.queryByRole("button", { name: MESSAGES.close })).not.toBeInTheDocument();
+    expect(await screen.findByText(MESSAGES.recordingFailed)).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent(MESSAGES.recorderError);
     await screen.findByRole("button", { name: MESSAGES.startRecording });
     // The stopped recorder's audio arrives after the failure and is dropped, not converted.
     await waitFor(() => expect(track.stop).toHaveBeenCalled());

@@ -41,6 +41,7 @@ export function Recorder({
     meta,
     beforeStart,
     onSaved,
+    variant,
   });
   const { phase, stream, paused, notice, error, keptReason } = state;
   const recording = phase === "recording";
