@@ -177,7 +177,8 @@ export function useRecorder({ kind, meta, beforeStart, onSaved, variant }: UseRe
           variant: "destructive",
         });
       } else {
-        toast({ title: MESSAGES.recordingFailed, description: message, variant: "destructive" });
+        // The spec's title only: the reason is in the recorder's red box, not said twice.
+        toast({ title: MESSAGES.recordingFailed, variant: "destructive" });
       }
     },
     [sequencer],
