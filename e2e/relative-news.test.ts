@@ -8,7 +8,7 @@ import {
 import type { CreatedShareLink } from "../src/shared/share-links";
 import { SHARE_MESSAGES } from "../src/shared/share-links";
 import { ApiClient } from "./api-client";
-import { seriousViolations } from "./axe";
+import { everyViolation, seriousViolations } from "./axe";
 import { type JourneySetup, seedMemory, startJourney } from "./fixtures";
 import { newPage, unexpectedConsoleErrors } from "./harness";
 
@@ -75,8 +75,10 @@ describe("journey: a relative confirms their address, is mailed news of new stor
     expect(confirm).toBeDefined();
     await may.page.goto(confirm as string);
     await may.page.getByText(SHARE_MESSAGES.confirmExplain).waitFor();
+    expect(await everyViolation(may.page)).toEqual([]);
     await may.page.getByRole("button", { name: SHARE_MESSAGES.confirmButton }).click();
     await may.page.getByText(SHARE_MESSAGES.confirmDone).waitFor();
+    expect(await everyViolation(may.page)).toEqual([]);
 
     // Two memories saved together: one mail each, listing both.
     const seaside = await seedMemory(parent, {
@@ -109,9 +111,11 @@ describe("journey: a relative confirms their address, is mailed news of new stor
     expect(stop).toBeDefined();
     await may.page.goto(stop as string);
     await may.page.getByText(SHARE_MESSAGES.unsubscribeExplain).waitFor();
+    expect(await everyViolation(may.page)).toEqual([]);
     await may.page.screenshot({ path: "test-results/relative-news-stop.png" });
     await may.page.getByRole("button", { name: SHARE_MESSAGES.unsubscribeButton }).click();
     await may.page.getByText(SHARE_MESSAGES.unsubscribeDone).waitFor();
+    expect(await everyViolation(may.page)).toEqual([]);
 
     // The next memory reaches Grandpa; Aunt May got nothing more.
     const garden = await seedMemory(parent, {
