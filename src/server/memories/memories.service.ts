@@ -53,9 +53,15 @@ export class MemoriesService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** True when `identity` may see this memory row. */
+  /**
+   * True when `identity` may see this memory row. The rule is asked without the owner's profile
+   * first (the owner and the recording browser need none), so the profile is read only when the
+   * answer may depend on it: not on each of an owner's audio range requests.
+   */
   async canView(row: MemoryRow, identity: Identity): Promise<boolean> {
-    const owner = row.user_id === null ? undefined : await this.users.profileFacts(row.user_id);
+    if (can(identity, "memory.view", { memory: row, owner: undefined })) return true;
+    if (row.user_id === null) return false;
+    const owner = await this.users.profileFacts(row.user_id);
     return can(identity, "memory.view", { memory: row, owner });
   }
 
