@@ -103,6 +103,8 @@ describe("AppShell", () => {
       question: null,
       language: null,
       photos: [],
+      journalId: "j1",
+      storyteller: { id: "s1", name: "Grandma" },
     };
     // A row's private columns handed in by mistake are not sent: the route's schema shapes it.
     const row = { ...memory, anon_owner_hash: "secret-visitor-hash", claim_expires_at: "x" };

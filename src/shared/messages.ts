@@ -365,6 +365,15 @@ export const ERROR_MESSAGES = {
   "memory.no_better_transcript": MESSAGES.noBetterTranscript,
   "memory.no_proposed_transcript": MESSAGES.noProposedTranscript,
   "comment.only_owner_removes": "Only the memory's owner can remove comments",
+  // Family journals
+  "journal.not_organizer": "Only an organizer of this journal can do that",
+  "journal.cannot_record": "Only an organizer or a storyteller can record in this journal",
+  "journal.last_organizer":
+    "This journal needs an organizer. Make another member an organizer first, then try again.",
+  "journal.already_member": "This person is already a member of the journal",
+  "journal.too_many_members": "This journal has as many members as it can hold",
+  "invitation.invalid":
+    "This invitation no longer works: it was used, revoked or is more than 7 days old. Ask for a new one.",
   // Restoring a backup
   "backup.file_required": "Send the backup zip as multipart/form-data in the field 'backup'",
   "backup.not_a_zip": "The file is not a readable zip",

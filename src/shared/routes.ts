@@ -11,6 +11,10 @@ export const CLIENT_ROUTES = {
   watch: "/watch",
   account: "/account",
   unsubscribe: "/unsubscribe",
+  /** The open journal's members (organizers manage them here). */
+  family: "/family",
+  /** Where an invitation mail's link lands: Log in or Sign up, then join. */
+  join: "/join/:token",
   /** Where a share link lands; the server redirects a live one, so this shows only a dead one. */
   shareLink: "/s/:token",
 } as const;

@@ -18,6 +18,11 @@ import {
   USERNAME_MIN_LENGTH,
   USERNAME_PATTERN,
 } from "./constants";
+import {
+  JOURNAL_NAME_MAX_LENGTH,
+  JOURNAL_ROLES,
+  MEMBER_NAME_MAX_LENGTH,
+} from "./journals";
 import { MEMORY_BOOK, MESSAGES } from "./messages";
 import { PHOTO_SIZE_NAMES, PHOTOS_PER_MEMORY, type PhotoSize } from "./photos";
 import { memoryQuestionSchema } from "./reminders";
@@ -323,6 +328,10 @@ export const memorySchema = z.object({
   language: z.string().nullable(),
   /** Up to PHOTOS_PER_MEMORY photos in the owner's order; the first is the cover. */
   photos: z.array(photoSchema),
+  /** The journal it belongs to; null for a recording not yet saved to an account. */
+  journalId: z.string().nullable(),
+  /** Who told it (a member of its journal); null for an unsaved recording or a removed member. */
+  storyteller: z.object({ id: z.string(), name: z.string() }).nullable(),
 });
 export type Memory = z.infer<typeof memorySchema>;
 
@@ -426,6 +435,8 @@ export const processMemoryBodySchema = z.object({
   recordedAt: isoDateTimeSchema.optional(),
   /** The question shown above the recorder, kept on the memory and given to the AI as context. */
   question: memoryQuestionSchema.optional(),
+  /** The journal to save it in (the caller organizes or tells stories in it); their own when absent. */
+  journalId: z.string().trim().min(1).max(64).optional(),
 });
 export type ProcessMemoryBody = z.input<typeof processMemoryBodySchema>;
 
@@ -506,3 +517,76 @@ export const restoreResultSchema = z.object({
   failed: z.array(z.object({ id: z.string(), title: z.string(), reason: z.string() })),
 });
 export type RestoreResult = z.infer<typeof restoreResultSchema>;
+
+// Family journals (ADR 0057)
+
+/** GET /api/journals: the caller's journals, their own first. */
+export const journalSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(JOURNAL_ROLES),
+});
+export type Journal = z.infer<typeof journalSchema>;
+export const journalListSchema = z.array(journalSchema);
+
+export const journalParamsSchema = z.object({ id: z.string().min(1).max(64) });
+export const memberParamsSchema = journalParamsSchema.extend({
+  memberId: z.string().min(1).max(64),
+});
+
+/** PATCH /api/journals/{id} (organizer): rename it. */
+export const journalUpdateBodySchema = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(JOURNAL_NAME_MAX_LENGTH),
+});
+export type JournalUpdateBody = z.infer<typeof journalUpdateBodySchema>;
+
+/**
+ * GET /api/journals/{id}/members: everyone in the journal. Organizers also see each member's email
+ * and whether their invitation is still pending; others get null and false there.
+ */
+export const memberSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(JOURNAL_ROLES),
+  email: z.string().nullable(),
+  /** Invited by mail and not joined yet. */
+  invitationPending: z.boolean(),
+  /** Joined with an account (false: a storyteller who records through their own link). */
+  hasAccount: z.boolean(),
+  /** The caller's own membership. */
+  isYou: z.boolean(),
+});
+export type Member = z.infer<typeof memberSchema>;
+export const memberListSchema = z.array(memberSchema);
+
+/** POST /api/journals/{id}/members (organizer): add a member; an email sends the invitation. */
+export const memberCreateBodySchema = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(MEMBER_NAME_MAX_LENGTH),
+  role: z.enum(JOURNAL_ROLES),
+  email: optionalEmailSchema,
+});
+export type MemberCreateBody = z.input<typeof memberCreateBodySchema>;
+
+/** PATCH /api/journals/{id}/members/{memberId} (organizer): change a member's role. */
+export const memberUpdateBodySchema = z.object({ role: z.enum(JOURNAL_ROLES) });
+export type MemberUpdateBody = z.infer<typeof memberUpdateBodySchema>;
+
+/** GET /api/invitations/{token}: what the join page shows before the person logs in. */
+export const invitationSchema = z.object({
+  journalName: z.string(),
+  name: z.string(),
+  role: z.enum(JOURNAL_ROLES),
+});
+export type Invitation = z.infer<typeof invitationSchema>;
+export const invitationParamsSchema = z.object({ token: z.string().min(1).max(200) });
+
+/** POST /api/invitations/{token} (logged in): joined. */
+export const joinedSchema = z.object({ journalId: z.string() });
+
+/** GET /api/journals/{id}/memories and /years: one storyteller's memories when given. */
+export const journalMemoriesQuerySchema = searchQuerySchema.extend({
+  storyteller: z.string().min(1).max(64).optional(),
+});
+export const journalYearsQuerySchema = z.object({
+  storyteller: z.string().min(1).max(64).optional(),
+});

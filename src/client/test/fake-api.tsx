@@ -123,6 +123,8 @@ export function makeMemory(overrides: Partial<Memory> = {}): Memory {
     stage: null,
     error: null,
     createdAt: "2024-06-01T12:31:00.000Z",
+    journalId: "j-me",
+    storyteller: { id: "s-me", name: "Me" },
     question: null,
     language: null,
     photos: [],

@@ -1,0 +1,81 @@
+/**
+ * The family journal (PRODUCT.md, ADR 0057): a journal belongs to a family and has members with
+ * roles. The words here are the product's; client, server and mails take them from this file.
+ */
+
+/** What a member may do in a journal (authorization.ts holds the rules). */
+export const JOURNAL_ROLES = ["organizer", "storyteller", "relative"] as const;
+export type JournalRole = (typeof JOURNAL_ROLES)[number];
+
+export const JOURNAL_NAME_MAX_LENGTH = 80;
+export const MEMBER_NAME_MAX_LENGTH = 80;
+/** An invitation link works this many days, once. */
+export const INVITATION_DAYS = 7;
+/** A journal has at most this many members (pending invitations included). */
+export const MEMBERS_PER_JOURNAL = 100;
+
+/** The name a journal made with an account starts with; its organizers can rename it. */
+export function defaultJournalName(personName: string): string {
+  return `${personName}'s journal`;
+}
+
+export const ROLE_LABELS: Readonly<Record<JournalRole, string>> = {
+  organizer: "Organizer",
+  storyteller: "Storyteller",
+  relative: "Relative",
+};
+
+/** What each role may do, in the words the family page shows beside the role picker. */
+export const ROLE_DESCRIPTIONS: Readonly<Record<JournalRole, string>> = {
+  organizer: "Invites the family, edits any story, makes the book and the backup.",
+  storyteller: "Records stories and edits their own.",
+  relative: "Listens, searches and answers with their voice.",
+};
+
+export const JOURNAL_MESSAGES = {
+  familyTitle: "Family",
+  journalLabel: "Journal",
+  switchJournal: "Switch journal",
+  membersTitle: "Members",
+  inviteTitle: "Add a member",
+  inviteName: "Name",
+  inviteRole: "Role",
+  inviteEmail: "Email (optional)",
+  inviteEmailHint:
+    "We mail an invitation that works once, for 7 days. Leave it empty for a storyteller who records through their own link.",
+  inviteSubmit: "Add",
+  invitationPending: "Invitation sent",
+  noAccount: "Records through their link",
+  removeMember: "Remove",
+  removeMemberConfirm: (name: string) =>
+    `Remove ${name}? They can no longer open this journal. Their stories stay.`,
+  memberRemoved: (name: string) => `${name} was removed`,
+  memberAdded: (name: string) => `${name} was added`,
+  invitationMailed: (name: string) => `${name} was added and an invitation was mailed`,
+  roleChanged: (name: string, role: string) => `${name} is now a ${role.toLowerCase()}`,
+  renameJournal: "Journal name",
+  renameSubmit: "Save name",
+  journalRenamed: "The journal's name was saved",
+  secondOrganizerHint:
+    "Name a second organizer, so the journal is looked after if you cannot.",
+  allStorytellers: "Everyone",
+  toldBy: (name: string) => `Told by ${name}`,
+  joinTitle: "Join the family journal",
+  joinInvited: (journal: string, role: string) =>
+    `You are invited to ${journal} as a ${role.toLowerCase()}.`,
+  joinLogIn: "Log in to join",
+  joinSignUp: "Sign up to join",
+  joinAccept: "Join",
+  joined: (journal: string) => `You joined ${journal}`,
+  joinInvalid:
+    "This invitation no longer works: it was used, revoked or is more than 7 days old. Ask for a new one.",
+} as const;
+
+/** The invitation mail: subject and lines (mail-text.ts lays them out). */
+export const INVITATION_MAIL = {
+  subject: (journal: string) => `You are invited to ${journal}`,
+  greeting: (name: string) => `Hello ${name},`,
+  body: (inviter: string, journal: string, role: string) =>
+    `${inviter} invites you to ${journal}, a family journal of spoken memories, as a ${role.toLowerCase()}.`,
+  action: "Open this link to join (it works once, for 7 days):",
+} as const;
