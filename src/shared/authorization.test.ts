@@ -1,104 +1,182 @@
 import { describe, expect, it } from "vitest";
 import { type Actor, can, type MemoryFacts } from "./authorization";
 
-const owner: Actor = { userId: "u-owner", visitorHash: "h-owner" };
-const relative: Actor = { userId: null, visitorHash: "h-relative", sharedOwnerIds: ["u-owner"] };
-const stranger: Actor = { userId: "u-stranger", visitorHash: "h-stranger" };
+// The Alvarez journal: Ana organizes it, her mother Rosa tells stories, her brother Luis listens.
+const J = "j-alvarez";
+const ana: Actor = {
+  userId: "u-ana",
+  visitorHash: "h-ana",
+  memberships: [{ journalId: J, memberId: "m-ana", role: "organizer" }],
+};
+const secondOrganizer: Actor = {
+  userId: "u-ines",
+  memberships: [{ journalId: J, memberId: "m-ines", role: "organizer" }],
+};
+const rosa: Actor = {
+  userId: "u-rosa",
+  memberships: [
+    { journalId: J, memberId: "m-rosa", role: "storyteller" },
+    { journalId: "j-rosa", memberId: "m-rosa-own", role: "organizer" },
+  ],
+};
+const otherStoryteller: Actor = {
+  userId: "u-pablo",
+  memberships: [{ journalId: J, memberId: "m-pablo", role: "storyteller" }],
+};
+const luis: Actor = {
+  userId: "u-luis",
+  memberships: [{ journalId: J, memberId: "m-luis", role: "relative" }],
+};
+/** Luis once he was removed: his account no longer has the membership. */
+const removed: Actor = { userId: "u-luis", memberships: [] };
+const linkHolder: Actor = { userId: null, visitorHash: "h-relative", sharedJournalIds: [J] };
+const stranger: Actor = { userId: "u-stranger", visitorHash: "h-stranger", memberships: [] };
 const loggedOutRecorder: Actor = { userId: null, visitorHash: "h-anon" };
 const loggedInRecorder: Actor = { userId: "u-new", visitorHash: "h-anon" };
 
-const privateProfile = { id: "u-owner", isPublic: false };
-const publicProfile = { id: "u-owner", isPublic: true };
-const saved: MemoryFacts = { user_id: "u-owner", anon_owner_hash: null, status: "saved" };
-const processing: MemoryFacts = { ...saved, status: "processing" };
-const unclaimed: MemoryFacts = { user_id: null, anon_owner_hash: "h-anon", status: "saved" };
+const privateJournal = { id: J, isPublic: false };
+const publicJournal = { id: J, isPublic: true };
+const rosasStory: MemoryFacts = {
+  user_id: "u-rosa",
+  anon_owner_hash: null,
+  status: "saved",
+  journal_id: J,
+  storyteller_id: "m-rosa",
+};
+const processing: MemoryFacts = { ...rosasStory, status: "processing" };
+const unclaimed: MemoryFacts = {
+  user_id: null,
+  anon_owner_hash: "h-anon",
+  status: "saved",
+  journal_id: null,
+  storyteller_id: null,
+};
+const view = (actor: Actor, memory: MemoryFacts, journal = privateJournal) =>
+  can(actor, "memory.view", { memory, journal });
 
 describe("profile.view", () => {
+  const privateProfile = { id: "u-ana", isPublic: false, journalId: J };
   it("a public profile is seen by anyone, logged in or not", () => {
-    expect(can({ userId: null }, "profile.view", publicProfile)).toBe(true);
-    expect(can(stranger, "profile.view", publicProfile)).toBe(true);
+    expect(can({ userId: null }, "profile.view", { ...privateProfile, isPublic: true })).toBe(true);
+    expect(can(stranger, "profile.view", { ...privateProfile, isPublic: true })).toBe(true);
   });
-  it("a private profile by its owner and by browsers holding its share link only", () => {
-    expect(can(owner, "profile.view", privateProfile)).toBe(true);
-    expect(can(relative, "profile.view", privateProfile)).toBe(true);
+  it("a private profile by its owner and by browsers holding a share link of its journal", () => {
+    expect(can(ana, "profile.view", privateProfile)).toBe(true);
+    expect(can(linkHolder, "profile.view", privateProfile)).toBe(true);
     expect(can(stranger, "profile.view", privateProfile)).toBe(false);
     expect(can({ userId: null }, "profile.view", privateProfile)).toBe(false);
+    expect(can(linkHolder, "profile.view", { ...privateProfile, journalId: null })).toBe(false);
   });
 });
 
 describe("profile.manage", () => {
-  it("only the account itself, never a share link's holder", () => {
-    expect(can(owner, "profile.manage", { id: "u-owner" })).toBe(true);
-    expect(can(relative, "profile.manage", { id: "u-owner" })).toBe(false);
-    expect(can(stranger, "profile.manage", { id: "u-owner" })).toBe(false);
-    expect(can({ userId: null }, "profile.manage", { id: "u-owner" })).toBe(false);
+  it("only the account itself, never an organizer of its journal or a share link's holder", () => {
+    expect(can(ana, "profile.manage", { id: "u-ana" })).toBe(true);
+    expect(can(secondOrganizer, "profile.manage", { id: "u-ana" })).toBe(false);
+    expect(can(linkHolder, "profile.manage", { id: "u-ana" })).toBe(false);
+    expect(can({ userId: null }, "profile.manage", { id: "u-ana" })).toBe(false);
+  });
+});
+
+describe("journal.view, journal.record and journal.manage", () => {
+  it("every member opens the journal; a removed member, a stranger or a link's holder does not", () => {
+    for (const member of [ana, secondOrganizer, rosa, luis]) {
+      expect(can(member, "journal.view", { id: J })).toBe(true);
+    }
+    for (const other of [removed, stranger, linkHolder, loggedOutRecorder]) {
+      expect(can(other, "journal.view", { id: J })).toBe(false);
+    }
+  });
+  it("organizers and storytellers record; relatives do not", () => {
+    expect(can(ana, "journal.record", { id: J })).toBe(true);
+    expect(can(rosa, "journal.record", { id: J })).toBe(true);
+    expect(can(luis, "journal.record", { id: J })).toBe(false);
+    expect(can(stranger, "journal.record", { id: J })).toBe(false);
+  });
+  it("only organizers look after it, each in their own journals", () => {
+    expect(can(ana, "journal.manage", { id: J })).toBe(true);
+    expect(can(secondOrganizer, "journal.manage", { id: J })).toBe(true);
+    expect(can(rosa, "journal.manage", { id: J })).toBe(false);
+    expect(can(rosa, "journal.manage", { id: "j-rosa" })).toBe(true);
+    expect(can(ana, "journal.manage", { id: "j-rosa" })).toBe(false);
+    expect(can(luis, "journal.manage", { id: J })).toBe(false);
+  });
+  it("a membership without an account counts for nothing", () => {
+    const loggedOut: Actor = { userId: null, memberships: ana.memberships };
+    expect(can(loggedOut, "journal.view", { id: J })).toBe(false);
   });
 });
 
 describe("memory.view", () => {
-  it("the owner sees their memory in any state, whatever their profile", () => {
-    expect(can(owner, "memory.view", { memory: processing, owner: privateProfile })).toBe(true);
-    expect(can(owner, "memory.view", { memory: saved, owner: undefined })).toBe(true);
+  it("every member sees the journal's memories in any state", () => {
+    for (const member of [ana, secondOrganizer, rosa, otherStoryteller, luis]) {
+      expect(view(member, processing)).toBe(true);
+    }
   });
-  it("others see a saved memory when they may see its owner's profile", () => {
-    expect(can(stranger, "memory.view", { memory: saved, owner: publicProfile })).toBe(true);
-    expect(can(relative, "memory.view", { memory: saved, owner: privateProfile })).toBe(true);
-    expect(can(stranger, "memory.view", { memory: saved, owner: privateProfile })).toBe(false);
-    expect(can(stranger, "memory.view", { memory: saved, owner: undefined })).toBe(false);
+  it("others see a saved memory of a public journal, or of one whose share link they hold", () => {
+    expect(view(stranger, rosasStory, publicJournal)).toBe(true);
+    expect(view(linkHolder, rosasStory)).toBe(true);
+    expect(view(stranger, rosasStory)).toBe(false);
+    expect(view(removed, rosasStory)).toBe(false);
+    expect(can(stranger, "memory.view", { memory: rosasStory, journal: undefined })).toBe(false);
+  });
+  it("the storyteller's account sees nothing once it is no longer a member", () => {
+    expect(view({ userId: "u-rosa", memberships: [] }, rosasStory)).toBe(false);
   });
   it("others never see a memory still processing or failed", () => {
-    expect(can(stranger, "memory.view", { memory: processing, owner: publicProfile })).toBe(false);
-    expect(can(relative, "memory.view", { memory: processing, owner: privateProfile })).toBe(false);
+    expect(view(stranger, processing, publicJournal)).toBe(false);
+    expect(view(linkHolder, processing)).toBe(false);
   });
   it("an unclaimed recording only by the browser that made it", () => {
-    expect(can(loggedOutRecorder, "memory.view", { memory: unclaimed, owner: undefined })).toBe(
+    expect(can(loggedOutRecorder, "memory.view", { memory: unclaimed, journal: undefined })).toBe(
       true,
     );
-    expect(can(stranger, "memory.view", { memory: unclaimed, owner: undefined })).toBe(false);
-    expect(can({ userId: null }, "memory.view", { memory: unclaimed, owner: undefined })).toBe(
-      false,
-    );
-  });
-  it("a browser without a visitor cookie never matches a recording without one", () => {
-    const noHash: MemoryFacts = { user_id: null, anon_owner_hash: null, status: "saved" };
-    expect(
-      can({ userId: null, visitorHash: null }, "memory.view", { memory: noHash, owner: undefined }),
-    ).toBe(false);
+    expect(can(stranger, "memory.view", { memory: unclaimed, journal: undefined })).toBe(false);
+    expect(can(ana, "memory.view", { memory: unclaimed, journal: undefined })).toBe(false);
   });
 });
 
-describe("memory.edit", () => {
-  it("only the owning account, in any state", () => {
-    expect(can(owner, "memory.edit", saved)).toBe(true);
-    expect(can(owner, "memory.edit", processing)).toBe(true);
-    expect(can(relative, "memory.edit", saved)).toBe(false);
-    expect(can(stranger, "memory.edit", saved)).toBe(false);
+describe("memory.edit and memory.delete", () => {
+  it("organizers change any memory of their journal; its storyteller their own", () => {
+    for (const action of ["memory.edit", "memory.delete"] as const) {
+      expect(can(ana, action, rosasStory)).toBe(true);
+      expect(can(secondOrganizer, action, rosasStory)).toBe(true);
+      expect(can(rosa, action, rosasStory)).toBe(true);
+    }
   });
-  it("nobody edits an unclaimed recording (it is claimed first)", () => {
+  it("another storyteller, a relative, a removed member, a link's holder or a stranger cannot", () => {
+    for (const action of ["memory.edit", "memory.delete"] as const) {
+      for (const other of [otherStoryteller, luis, removed, linkHolder, stranger]) {
+        expect(can(other, action, rosasStory)).toBe(false);
+      }
+    }
+  });
+  it("a storyteller demoted to relative no longer changes their own", () => {
+    const demoted: Actor = {
+      userId: "u-rosa",
+      memberships: [{ journalId: J, memberId: "m-rosa", role: "relative" }],
+    };
+    expect(can(demoted, "memory.edit", rosasStory)).toBe(false);
+  });
+  it("an unclaimed recording is deleted by the browser that made it, edited by no one", () => {
+    expect(can(loggedOutRecorder, "memory.delete", unclaimed)).toBe(true);
+    expect(can(stranger, "memory.delete", unclaimed)).toBe(false);
     expect(can(loggedOutRecorder, "memory.edit", unclaimed)).toBe(false);
-    expect(can({ userId: null }, "memory.edit", unclaimed)).toBe(false);
   });
 });
 
-describe("memory.retry and memory.delete", () => {
-  for (const action of ["memory.retry", "memory.delete"] as const) {
-    it(`${action}: the owner, or the browser that recorded an unclaimed memory`, () => {
-      expect(can(owner, action, saved)).toBe(true);
-      expect(can(stranger, action, saved)).toBe(false);
-      expect(can(relative, action, saved)).toBe(false);
-      expect(can(loggedOutRecorder, action, unclaimed)).toBe(true);
-      expect(can(stranger, action, unclaimed)).toBe(false);
-    });
-    it(`${action}: the recording browser no longer once an account owns the memory`, () => {
-      const claimed: MemoryFacts = { user_id: "u-new", anon_owner_hash: null, status: "saved" };
-      expect(can(loggedOutRecorder, action, claimed)).toBe(false);
-      expect(can(loggedInRecorder, action, claimed)).toBe(true);
-    });
-  }
+describe("memory.retry", () => {
+  it("who may edit it, or the browser that recorded it unclaimed", () => {
+    expect(can(rosa, "memory.retry", rosasStory)).toBe(true);
+    expect(can(ana, "memory.retry", rosasStory)).toBe(true);
+    expect(can(luis, "memory.retry", rosasStory)).toBe(false);
+    expect(can(loggedOutRecorder, "memory.retry", unclaimed)).toBe(true);
+    expect(can(stranger, "memory.retry", unclaimed)).toBe(false);
+  });
 });
 
 describe("memory.claim", () => {
-  it("a logged-in account, in the browser that recorded it", () => {
+  it("only a logged-in account in the browser that recorded it", () => {
     expect(can(loggedInRecorder, "memory.claim", unclaimed)).toBe(true);
     expect(can(loggedOutRecorder, "memory.claim", unclaimed)).toBe(false);
     expect(can(stranger, "memory.claim", unclaimed)).toBe(false);
@@ -107,18 +185,11 @@ describe("memory.claim", () => {
 
 describe("upload.use", () => {
   it("the account or the browser that sent it", () => {
-    const byAccount = { owner_user_id: "u-owner", owner_anon_hash: null };
+    const byAccount = { owner_user_id: "u-rosa", owner_anon_hash: null };
     const byBrowser = { owner_user_id: null, owner_anon_hash: "h-anon" };
-    expect(can(owner, "upload.use", byAccount)).toBe(true);
-    expect(can(stranger, "upload.use", byAccount)).toBe(false);
+    expect(can(rosa, "upload.use", byAccount)).toBe(true);
+    expect(can(ana, "upload.use", byAccount)).toBe(false);
     expect(can(loggedOutRecorder, "upload.use", byBrowser)).toBe(true);
-    expect(can(loggedInRecorder, "upload.use", byBrowser)).toBe(true);
-    expect(can(relative, "upload.use", byBrowser)).toBe(false);
-    expect(
-      can({ userId: null, visitorHash: null }, "upload.use", {
-        owner_user_id: null,
-        owner_anon_hash: null,
-      }),
-    ).toBe(false);
+    expect(can(stranger, "upload.use", byBrowser)).toBe(false);
   });
 });

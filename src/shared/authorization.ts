@@ -5,27 +5,51 @@
  * the same answer from the same facts.
  */
 
+import type { JournalRole } from "./journals";
+
+/** A journal the actor belongs to, with their role in it and their member id there. */
+export interface Membership {
+  readonly journalId: string;
+  readonly memberId: string;
+  readonly role: JournalRole;
+}
+
 /** Who asks. */
 export interface Actor {
   /** The logged-in account, or null. */
   readonly userId: string | null;
   /** The hash of an anonymous browser's visitor cookie (server only), or null. */
   readonly visitorHash?: string | null;
-  /** Owners whose profile this browser may see through live share links it opened (ADR 0019). */
-  readonly sharedOwnerIds?: readonly string[];
+  /** The journals the account belongs to, read afresh on every request (a removal counts at once). */
+  readonly memberships?: readonly Membership[];
+  /** Journals whose saved memories this browser may see through live share links it opened. */
+  readonly sharedJournalIds?: readonly string[];
 }
 
 /** What the rules read of a memory (a row or its JSON). */
 export interface MemoryFacts {
+  /** The account that recorded it; for an unclaimed recording, null. */
   readonly user_id: string | null;
   readonly anon_owner_hash?: string | null;
   readonly status: string;
+  /** Its journal; null while unclaimed. */
+  readonly journal_id: string | null;
+  /** The member who told it; null while unclaimed. */
+  readonly storyteller_id: string | null;
 }
 
-/** What the rules read of a profile (an account). */
+/** What the rules read of a journal: public when the account that made it made its profile public. */
+export interface JournalFacts {
+  readonly id: string;
+  readonly isPublic: boolean;
+}
+
+/** What the rules read of a profile (an account) and its own journal. */
 export interface ProfileFacts {
   readonly id: string;
   readonly isPublic: boolean;
+  /** The journal made with the account, which its profile shows; null once none is left. */
+  readonly journalId: string | null;
 }
 
 /** What the rules read of an upload: the account or anonymous browser that sent it. */
@@ -36,22 +60,31 @@ export interface UploadFacts {
 
 /** Each action and the facts its rule reads. */
 interface Resources {
-  /** See a profile and its saved memories. */
+  /** See a profile: its journal's saved memories. */
   "profile.view": ProfileFacts;
-  /** Manage a profile: its memories' lists in every state, share links, relatives' addresses. */
+  /** Manage one's own account: its settings, reminders and profile. */
   "profile.manage": Pick<ProfileFacts, "id">;
-  /** See a memory and so hear its audio, read its transcript, see its photos and comments. */
-  "memory.view": { readonly memory: MemoryFacts; readonly owner: ProfileFacts | undefined };
+  /** Open a journal: its memories in every state, its members, search. */
+  "journal.view": Pick<JournalFacts, "id">;
+  /** Record a memory in a journal. */
+  "journal.record": Pick<JournalFacts, "id">;
   /**
-   * Change a memory: its words, tags, photos and transcript, regenerate it, delete it, remove its
-   * comments.
+   * Look after a journal: its members, invitations and name, its share links and relatives'
+   * addresses, its book, backup and restore.
+   */
+  "journal.manage": Pick<JournalFacts, "id">;
+  /** See a memory and so hear its audio, read its transcript, see its photos and comments. */
+  "memory.view": { readonly memory: MemoryFacts; readonly journal: JournalFacts | undefined };
+  /**
+   * Change a memory: its words, tags, photos and transcript, regenerate it, remove its comments:
+   * an organizer of its journal, or the storyteller who told it.
    */
   "memory.edit": MemoryFacts;
   /** Resume a failed memory, or be answered it again when its recording is sent twice. */
   "memory.retry": MemoryFacts;
   /** Take an unclaimed recording into the logged-in account: the browser that recorded it. */
   "memory.claim": MemoryFacts;
-  /** Delete a memory: its owner, or the browser that recorded it before any account claimed it. */
+  /** Delete a memory: who may edit it, or the browser that recorded it before any account claimed it. */
   "memory.delete": MemoryFacts;
   /** Use an upload for a new memory or comment. */
   "upload.use": UploadFacts;
@@ -66,29 +99,55 @@ const isAccount = (actor: Actor, id: string | null): boolean =>
 const isBrowser = (actor: Actor, hash: string | null | undefined): boolean =>
   actor.visitorHash != null && hash === actor.visitorHash;
 
-/** The account that owns the memory, or for an unclaimed recording the browser that made it. */
-const recordedBy = (actor: Actor, memory: MemoryFacts): boolean =>
-  memory.user_id !== null
-    ? isAccount(actor, memory.user_id)
-    : isBrowser(actor, memory.anon_owner_hash);
+/** The actor's membership of a journal, if any. */
+export function membershipOf(actor: Actor, journalId: string | null): Membership | undefined {
+  if (journalId === null || actor.userId === null) return undefined;
+  return actor.memberships?.find((membership) => membership.journalId === journalId);
+}
+
+const hasRole = (actor: Actor, journalId: string | null, ...roles: JournalRole[]): boolean => {
+  const membership = membershipOf(actor, journalId);
+  return membership !== undefined && roles.includes(membership.role);
+};
+
+const editable = (actor: Actor, memory: MemoryFacts): boolean => {
+  if (hasRole(actor, memory.journal_id, "organizer")) return true;
+  const membership = membershipOf(actor, memory.journal_id);
+  return (
+    membership?.role === "storyteller" &&
+    memory.storyteller_id !== null &&
+    membership.memberId === memory.storyteller_id
+  );
+};
+
+/** An unclaimed recording, for the browser that made it. */
+const recordedHere = (actor: Actor, memory: MemoryFacts): boolean =>
+  memory.journal_id === null && isBrowser(actor, memory.anon_owner_hash);
 
 const RULES: { readonly [A in Action]: (actor: Actor, resource: Resources[A]) => boolean } = {
   "profile.view": (actor, profile) =>
     profile.isPublic ||
     isAccount(actor, profile.id) ||
-    (actor.sharedOwnerIds?.includes(profile.id) ?? false),
+    (profile.journalId !== null && (actor.sharedJournalIds?.includes(profile.journalId) ?? false)),
   "profile.manage": (actor, profile) => isAccount(actor, profile.id),
-  "memory.view": (actor, { memory, owner }) => {
+  "journal.view": (actor, journal) => membershipOf(actor, journal.id) !== undefined,
+  "journal.record": (actor, journal) => hasRole(actor, journal.id, "organizer", "storyteller"),
+  "journal.manage": (actor, journal) => hasRole(actor, journal.id, "organizer"),
+  "memory.view": (actor, { memory, journal }) => {
     // An anonymous recording is seen only by the browser that made it, until it is claimed.
-    if (memory.user_id === null) return isBrowser(actor, memory.anon_owner_hash);
-    if (isAccount(actor, memory.user_id)) return true;
-    return memory.status === "saved" && owner !== undefined && can(actor, "profile.view", owner);
+    if (memory.journal_id === null) return recordedHere(actor, memory);
+    if (membershipOf(actor, memory.journal_id)) return true;
+    return (
+      memory.status === "saved" &&
+      journal !== undefined &&
+      (journal.isPublic || (actor.sharedJournalIds?.includes(journal.id) ?? false))
+    );
   },
-  "memory.edit": (actor, memory) => isAccount(actor, memory.user_id),
-  "memory.retry": recordedBy,
+  "memory.edit": editable,
+  "memory.retry": (actor, memory) => editable(actor, memory) || recordedHere(actor, memory),
   "memory.claim": (actor, memory) =>
     actor.userId !== null && isBrowser(actor, memory.anon_owner_hash),
-  "memory.delete": recordedBy,
+  "memory.delete": (actor, memory) => editable(actor, memory) || recordedHere(actor, memory),
   "upload.use": (actor, upload) =>
     isAccount(actor, upload.owner_user_id) || isBrowser(actor, upload.owner_anon_hash),
 };

@@ -525,6 +525,8 @@ export const journalSchema = z.object({
   id: z.string(),
   name: z.string(),
   role: z.enum(JOURNAL_ROLES),
+  /** The caller's member id in it (a memory's `storyteller.id` when they told it). */
+  memberId: z.string(),
 });
 export type Journal = z.infer<typeof journalSchema>;
 export const journalListSchema = z.array(journalSchema);
