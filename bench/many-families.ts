@@ -1,6 +1,7 @@
 import { rm } from "node:fs/promises";
 import { loadConfig } from "../src/server/config";
 import type { DatabaseKind } from "../src/server/db/connection";
+import { ownJournalId } from "../src/server/journals/journals.repo";
 import { MemoriesRepo } from "../src/server/memories/memories.repo";
 import { searchTokens } from "../src/server/memories/memory-search";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
@@ -90,7 +91,7 @@ async function openServer(
   const note = `${kind} ${total.toLocaleString("en")} memories over ${users.toLocaleString("en")} users: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`;
   seeding.push(note);
   process.stderr.write(`${note}\n`);
-  const scope = { userId: owner.user.id, savedOnly: false };
+  const scope = { journalId: ownJournalId(owner.user.id), savedOnly: false };
   const lastPage = Math.ceil(total / users / 15);
   return {
     label: `${kind} ${total}`,

@@ -3,6 +3,7 @@ import Fastify from "fastify";
 import { sql } from "kysely";
 import { loadConfig } from "../src/server/config";
 import type { DatabaseKind } from "../src/server/db/connection";
+import { ownJournalId } from "../src/server/journals/journals.repo";
 import { MemoriesRepo } from "../src/server/memories/memories.repo";
 import { searchTokens } from "../src/server/memories/memory-search";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
           process.stderr.write(`${seeded}\n`);
           const address = await app.listen({ port: 0, host: "127.0.0.1" });
           await warmUp(`${address}/api/memories?page=1`, owner.cookie);
-          const scope = { userId: owner.user.id, savedOnly: false };
+          const scope = { journalId: ownJournalId(owner.user.id), savedOnly: false };
           const lastPage = Math.ceil(size / PAGE_SIZE);
           // The dearest page to reach by offset: as far from the newest as from the oldest end.
           const middlePage = Math.ceil(lastPage / 2);

@@ -4,6 +4,7 @@ import path from "node:path";
 import Fastify from "fastify";
 import { loadConfig } from "../src/server/config";
 import type { DatabaseKind } from "../src/server/db/connection";
+import { ownJournalId } from "../src/server/journals/journals.repo";
 import { MemoriesRepo } from "../src/server/memories/memories.repo";
 import { searchTokens } from "../src/server/memories/memory-search";
 import { LocalAudioStorage } from "../src/server/storage/local-storage";
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
         const repo = new MemoriesRepo(db.handle.db, db.handle.kind);
         await seedJournal(repo, owner.user.id, SIZE);
         const address = await app.listen({ port: 0, host: "127.0.0.1" });
-        const scope = { userId: owner.user.id, savedOnly: false };
+        const scope = { journalId: ownJournalId(owner.user.id), savedOnly: false };
         const cases: [string, string, () => Promise<unknown>][] = [
           ["list page 1", "/api/memories?page=1", () => repo.list(scope, 1)],
           [

@@ -17,6 +17,7 @@ import { healthRoutes } from "./health/health.routes";
 import { errorHandler } from "./http/error-handler";
 import { nulGuard } from "./http/nul-guard";
 import type { JobWorker } from "./jobs/worker";
+import { journalsRoutes } from "./journals/journals.routes";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
 import { restoreRoutes } from "./memories/restore.routes";
@@ -95,7 +96,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
       await api.register(crossSiteGuard, { appUrl: config.APP_URL });
       await api.register(identityPlugin, {
         sessions: services.sessions,
-        shareLinks: services.shareLinks,
+        sources: services.identitySources,
       });
       await api.register(healthRoutes, { health: services.health });
       await api.register(appInfoRoutes, { config });
@@ -124,6 +125,11 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         unsubscribePerMinute: config.RATE_LIMIT_AUTH_PER_MINUTE,
       });
       await api.register(shareLinksRoutes, { shareLinks: services.shareLinks, config });
+      await api.register(journalsRoutes, {
+        journals: services.journals,
+        memories: services.memories,
+        config,
+      });
       await api.register(relativeNewsRoutes, { news: services.relativeNews, config });
     },
     { prefix: "/api" },
@@ -132,7 +138,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
   await app.register(webApp, {
     clientDir,
     sessions: services.sessions,
-    shareLinks: services.shareLinks,
+    identitySources: services.identitySources,
     users: services.users,
     questions: services.questions,
     memories: services.memories,

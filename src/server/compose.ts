@@ -22,6 +22,8 @@ import { HealthService } from "./health/health.service";
 import { createHousekeeping } from "./housekeeping/housekeeping";
 import { JobsRepo } from "./jobs/jobs.repo";
 import { JobWorker } from "./jobs/worker";
+import { accountOfOwnJournal, JournalsRepo } from "./journals/journals.repo";
+import { JournalsService } from "./journals/journals.service";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo, type MemoryRow } from "./memories/memories.repo";
 import { MemoriesService } from "./memories/memories.service";
@@ -94,6 +96,7 @@ export function createServices(deps: ServiceDeps) {
   const storage = countStorageErrors(deps.storage, metrics);
 
   const usersRepo = new UsersRepo(db, database.kind);
+  const journalsRepo = new JournalsRepo(db);
   const users = new UsersService(usersRepo);
   const sessionsRepo = new SessionsRepo(db);
   const sessions = new SessionService(sessionsRepo, config);
@@ -107,6 +110,7 @@ export function createServices(deps: ServiceDeps) {
     mailer,
     log,
   });
+  const journals = new JournalsService({ repo: journalsRepo, transactions, mailer });
   const secrets = new ServerSecretsRepo(db);
   const memoriesRepo = new MemoriesRepo(db, database.kind);
   const shareLinksRepo = new ShareLinksRepo(db);
@@ -150,6 +154,10 @@ export function createServices(deps: ServiceDeps) {
     // A memory's comments are deleted with it (the comments feature owns them).
     { deleteForMemories: (memoryIds, trx) => comments.deleteForMemories(memoryIds, trx) },
     photos,
+    {
+      isPublic: (journalId) => journalsRepo.isPublic(journalId),
+      storytellerNames: (memberIds) => journalsRepo.names(memberIds),
+    },
     transactions,
   );
   const commentsRepo = new CommentsRepo(db);
@@ -184,9 +192,13 @@ export function createServices(deps: ServiceDeps) {
           log,
         })
       : null;
-  /** A memory was saved, in the transaction that saves it: its owner's relatives get news. */
+  /**
+   * A memory was saved, in the transaction that saves it: the relatives its journal's share links
+   * reach get news (links open the journal of the account that made them).
+   */
   const memorySaved = async (memory: MemoryRow, trx: Executor) => {
-    if (memory.user_id) await relativeNews.queue(memory.user_id, trx);
+    const linksOf = memory.journal_id && accountOfOwnJournal(memory.journal_id);
+    if (linksOf) await relativeNews.queue(linksOf, trx);
   };
   const worker = new JobWorker(
     jobs,
@@ -248,7 +260,7 @@ export function createServices(deps: ServiceDeps) {
     },
     log,
   );
-  const account = new AccountService({ users, auth, memories, audio, transactions });
+  const account = new AccountService({ users, auth, memories, journals, audio, transactions });
   const book = new MemoryBook(memoriesRepo, {
     shareLinkFor: (userId, base) => shareLinks.bookLink(userId, base),
     photos,
@@ -319,6 +331,9 @@ export function createServices(deps: ServiceDeps) {
     users,
     sessions,
     auth,
+    journals,
+    /** What every request's identity reads besides its session (plugins/identity.ts). */
+    identitySources: { shareLinks, journals: journalsRepo },
     shareLinks,
     relativeNews,
     audio,

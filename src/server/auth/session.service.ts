@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Membership } from "../../shared/authorization";
 import type { Config } from "../config";
 import type { Executor } from "../db/transactions";
 import { hashToken, newSecretToken } from "../ids";
@@ -71,15 +72,17 @@ export interface Identity {
   userId: string | null;
   /** Hash of the visitor cookie; null until the browser records something anonymously. */
   visitorHash: string | null;
+  /** The account's journals and roles (ADR 0057), read on every request. Absent means none. */
+  memberships?: readonly Membership[];
   /**
-   * Owners whose profile this browser may see as if it were public, through live share links it
-   * opened (ADR 0019); checked against the database on every request. Absent means none.
+   * Journals whose saved memories this browser may see as if they were public, through live
+   * share links it opened (ADR 0019); checked against the database on every request.
    */
-  sharedOwnerIds?: readonly string[];
+  sharedJournalIds?: readonly string[];
 }
 
 /** What deciding whether a profile is visible reads of the identity. */
-export type Viewer = Pick<Identity, "userId" | "sharedOwnerIds">;
+export type Viewer = Pick<Identity, "userId" | "memberships" | "sharedJournalIds">;
 
 declare module "fastify" {
   interface FastifyRequest {

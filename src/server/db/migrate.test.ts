@@ -5,6 +5,7 @@ import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, nowIso } from "../ids";
+import { ownJournalId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createBareUser } from "../test/auth-helpers";
 import {
@@ -74,9 +75,9 @@ describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
       status: "saved",
     });
     const search = async (term: string) =>
-      (await repo.search({ userId: owner.id, savedOnly: false }, [term], 1)).rows.map(
-        (row) => row.id,
-      );
+      (
+        await repo.search({ journalId: ownJournalId(owner.id), savedOnly: false }, [term], 1)
+      ).rows.map((row) => row.id);
     expect(await search("castl")).toEqual([id]);
     const edit = { transcript: "", summary: "", recordedAt: nowIso(), tags: [] };
     await repo.update(id, { ...edit, title: "Picnic" });
@@ -320,7 +321,7 @@ describe.each(DATABASE_KINDS)("upgrade of a database at 0012 on %s", (kind) => {
       const { db } = handle;
       const user = await db.selectFrom("users").select("id").executeTakeFirstOrThrow();
       const repo = new MemoriesRepo(db, kind);
-      const scope = { userId: user.id, savedOnly: false };
+      const scope = { journalId: ownJournalId(user.id), savedOnly: false };
       expect(await repo.months(scope)).toEqual([
         { month: "2024-03", count: 1 },
         { month: "1998-07", count: 2 },

@@ -18,6 +18,7 @@ import { errorCodes } from "./migrations/0019-error-codes";
 import { relativeNewsAsJobs } from "./migrations/0020-relative-news-as-jobs";
 import { linkOrigins } from "./migrations/0021-link-origins";
 import { relativeNewsConfirmation } from "./migrations/0022-relative-news-confirmation";
+import { familyJournals } from "./migrations/0023-family-journals";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0020-relative-news-as-jobs": relativeNewsAsJobs,
   "0021-link-origins": linkOrigins,
   "0022-relative-news-confirmation": relativeNewsConfirmation,
+  "0023-family-journals": familyJournals,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -73,6 +73,9 @@ export interface MemoriesTable {
   transcript_segments: Generated<string | null>;
   /** 1 once the owner edited the transcript: it is never replaced by a new transcription. */
   transcript_edited: Generated<number>;
+  /** The journal it belongs to and the member who told it; null while unclaimed (migration 0023). */
+  journal_id: string | null;
+  storyteller_id: string | null;
   /** A new transcription offered beside the owner's edit, its segments and engine (migration 0018). */
   proposed_transcript: Generated<string | null>;
   proposed_segments: Generated<string | null>;
@@ -116,11 +119,11 @@ export interface RateLimitsTable {
 }
 
 /**
- * How many memories each user has per month of recorded_at ('YYYY-MM'), all and saved, kept by
- * triggers (migration 0013): list totals, the month that holds a page, the year navigator.
+ * How many memories each journal has per month of recorded_at ('YYYY-MM'), all and saved, kept by
+ * triggers (migrations 0013, 0023): list totals, the month that holds a page, the year navigator.
  */
 export interface MemoryMonthsTable {
-  user_id: string;
+  journal_id: string;
   month: string;
   total: number;
   saved: number;
@@ -170,7 +173,9 @@ export interface ServerSecretsTable {
 /** Private share links (migration 0005): only the token's hash is stored. */
 export interface ShareLinksTable {
   id: string;
+  /** The organizer who made it; the journal whose memories it opens (migration 0023). */
   user_id: string;
+  journal_id: string;
   token_hash: string;
   label: string;
   created_at: string;
@@ -208,7 +213,34 @@ export interface MemoryPhotosTable {
   created_at: string;
 }
 
+/** A family's journal (migration 0023, ADR 0057); `created_by`'s profile shows it. */
+export interface JournalsTable {
+  id: string;
+  name: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A journal's member: an account (`user_id`), a pending invitation (token hash and end, no
+ * account yet) or a storyteller who records through their own link (neither).
+ */
+export interface JournalMembersTable {
+  id: string;
+  journal_id: string;
+  user_id: string | null;
+  name: string;
+  role: "organizer" | "storyteller" | "relative";
+  email: string | null;
+  invite_token_hash: string | null;
+  invite_expires_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  journals: JournalsTable;
+  journal_members: JournalMembersTable;
   users: UsersTable;
   sessions: SessionsTable;
   password_reset_tokens: PasswordResetTokensTable;

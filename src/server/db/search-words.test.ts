@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../ids";
+import { ownJournalId } from "../journals/journals.repo";
 import { createTestDatabase, type TestDatabase } from "../test/harness";
 import { indexedText, ownedPrefixQuery, wordsOf } from "./search-words";
 
@@ -17,17 +18,16 @@ describe("search words", () => {
     ]);
   });
 
-  it("prefixes every word of every field with the owner, and indexes nothing without one", () => {
-    const owner = Buffer.from("u1", "utf8").toString("hex");
-    const fields = { seq: 1, title: "Rain, rain", tags: '["garden"]', summary: "", transcript: "" };
-    expect(indexedText({ ...fields, user_id: "u1" })).toEqual({
+  it("prefixes every word of every field with the journal", () => {
+    const owner = Buffer.from("j1", "utf8").toString("hex");
+    const fields = { title: "Rain, rain", tags: '["garden"]', summary: "", transcript: "" };
+    expect(indexedText("j1", fields)).toEqual({
       title: `${owner}xrain ${owner}xrain`,
       tags: `${owner}xgarden`,
       summary: "",
       transcript: "",
     });
-    expect(indexedText({ ...fields, user_id: null })).toBeUndefined();
-    expect(ownedPrefixQuery("u1", ["rain", "gar"])).toBe(`"${owner}xrain"* AND "${owner}xgar"*`);
+    expect(ownedPrefixQuery("j1", ["rain", "gar"])).toBe(`"${owner}xrain"* AND "${owner}xgar"*`);
   });
 
   describe("on SQLite", () => {
@@ -37,11 +37,11 @@ describe("search words", () => {
     });
     afterAll(async () => t.cleanup());
 
-    it("has prefix indexes for one to eight letters after a generated user id's owner part", async () => {
-      // A word of one letter is as long as the shortest prefix index: if user ids change length,
-      // migration 0013's prefix lengths must change with them.
-      const fields = { seq: 1, tags: "", summary: "", transcript: "" };
-      const oneLetter = indexedText({ ...fields, user_id: newId(), title: "a" })?.title.length ?? 0;
+    it("has prefix indexes for one to eight letters after a journal id's owner part", async () => {
+      // A word of one letter is as long as the shortest prefix index: if journal ids change
+      // length, migration 0023's prefix lengths must change with them.
+      const fields = { tags: "", summary: "", transcript: "" };
+      const oneLetter = indexedText(ownJournalId(newId()), { ...fields, title: "a" }).title.length;
       const table = await sql<{ sql: string }>`select sql from sqlite_master
         where name = 'memories_fts'`.execute(t.handle.db);
       const lengths = Array.from({ length: 8 }, (_, i) => oneLetter + i).join(" ");

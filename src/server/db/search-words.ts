@@ -1,6 +1,6 @@
 /**
- * SQLite's full-text index holds each word of a memory prefixed by its owner (ADR 0029, 0036):
- * `<hex of the user id>x<word>`. A user's words then have lists of their own, and one family's
+ * SQLite's full-text index holds each word of a memory prefixed by its journal (ADR 0029, 0036,
+ * 0057): `<hex of the journal id>x<word>`. A journal's words then have lists of their own, and one family's
  * search reads only that family's entries, however many other families share the server. The
  * words are computed here, in TypeScript, by whoever writes the index (the search and migration
  * 0013), never by a trigger: the database stays writable by tools that know nothing of the app.
@@ -22,15 +22,15 @@ export function wordsOf(text: string): string[] {
   return [...new Set(allWordsOf(text))];
 }
 
-/** The owner part of an indexed word: the hex of the user id, then the separator. */
-function ownerPrefix(userId: string): string {
-  return `${Buffer.from(userId, "utf8").toString("hex")}${OWNER_SEPARATOR}`;
+/** The owner part of an indexed word: the hex of the journal id, then the separator. */
+function ownerPrefix(ownerId: string): string {
+  return `${Buffer.from(ownerId, "utf8").toString("hex")}${OWNER_SEPARATOR}`;
 }
 
 /** What a memory's row holds that search reads. */
 export interface SearchableFields {
   seq: number;
-  user_id: string | null;
+  journal_id: string | null;
   title: string;
   tags: string;
   summary: string;
@@ -41,14 +41,14 @@ export interface SearchableFields {
 export const INDEXED_COLUMNS = ["title", "tags", "summary", "transcript"] as const;
 
 /**
- * The text memories_fts indexes for one memory, column by column: every word owner-prefixed,
- * separated by spaces. A memory without an owner (not yet claimed) is not indexed: undefined.
+ * The text memories_fts indexes for one memory, column by column: every word prefixed by
+ * `ownerId` (its journal), separated by spaces. A memory not yet claimed is not indexed.
  */
 export function indexedText(
-  row: SearchableFields,
-): Record<(typeof INDEXED_COLUMNS)[number], string> | undefined {
-  if (row.user_id === null) return undefined;
-  const prefix = ownerPrefix(row.user_id);
+  ownerId: string,
+  row: Pick<SearchableFields, (typeof INDEXED_COLUMNS)[number]>,
+): Record<(typeof INDEXED_COLUMNS)[number], string> {
+  const prefix = ownerPrefix(ownerId);
   const owned = (text: string) =>
     allWordsOf(text)
       .map((word) => `${prefix}${word}`)
@@ -62,10 +62,10 @@ export function indexedText(
 }
 
 /**
- * The FTS5 query for one user's search: each query word as a prefix of that user's words, all
- * required. Tokens are letters and digits and the owner part is hex, so quoting them is safe.
+ * The FTS5 query for one journal's search: each query word as a prefix of that journal's words,
+ * all required. Tokens are letters and digits and the owner part is hex, so quoting them is safe.
  */
-export function ownedPrefixQuery(userId: string, tokens: readonly string[]): string {
-  const prefix = ownerPrefix(userId);
+export function ownedPrefixQuery(journalId: string, tokens: readonly string[]): string {
+  const prefix = ownerPrefix(journalId);
   return tokens.map((token) => `"${prefix}${token}"*`).join(" AND ");
 }

@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ownJournalId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createBareUser } from "../test/auth-helpers";
 import { makeTempDir } from "../test/harness";
@@ -69,7 +70,7 @@ describe("an app-created SQLite database written by the sqlite3 shell", () => {
     const database = await openDatabase({ kind: "sqlite", file });
     try {
       const repo = new MemoriesRepo(database.db, "sqlite");
-      const scope = { userId, savedOnly: true };
+      const scope = { journalId: ownJournalId(userId), savedOnly: true };
       const listed = await repo.list(scope, 1);
       expect(listed.total).toBe(2);
       expect(listed.rows.map((row) => [row.id === "from-shell", row.title])).toEqual([
@@ -93,7 +94,7 @@ describe("an app-created SQLite database written by the sqlite3 shell", () => {
     const reopened = await openDatabase({ kind: "sqlite", file });
     try {
       const repo = new MemoriesRepo(reopened.db, "sqlite");
-      const scope = { userId, savedOnly: false };
+      const scope = { journalId: ownJournalId(userId), savedOnly: false };
       const search = async (query: string) =>
         (await repo.search(scope, [query], 1)).rows.map((row) => row.title);
       expect(await search("lighthouse")).toEqual(["Lighthouse keeper"]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryPage } from "../../shared/schemas";
 import { loadConfig } from "../config";
 import { type DatabaseHandle, openDatabase } from "../db/connection";
+import { ownJournalId } from "../journals/journals.repo";
 import { createAudioStorage } from "../storage/storage-factory";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import {
@@ -72,7 +73,7 @@ describe.each(DATABASE_KINDS)("deep list pages over HTTP, two instances on %s", 
         expect({ savedOnly, page, ids }).toEqual({
           savedOnly,
           page,
-          ids: await offsetPage({ userId: owner.user.id, savedOnly }, page),
+          ids: await offsetPage({ journalId: ownJournalId(owner.user.id), savedOnly }, page),
         });
       }
     }

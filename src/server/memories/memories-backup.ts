@@ -6,6 +6,7 @@ import type { TranscriptSegment } from "../../shared/transcript";
 import type { AudioService } from "../audio/audio.service";
 import { type CommentRow, toCommentDto } from "../comments/comments.repo";
 import type { CommentsService } from "../comments/comments.service";
+import { ownJournalId } from "../journals/journals.repo";
 import { type BackupPhoto, type PhotosService, toPhotoDto } from "../photos/photos.service";
 import type { AudioStorage } from "../storage/audio-storage";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
@@ -90,7 +91,7 @@ export class MemoriesBackup {
   }> {
     let afterSeq = 0;
     for (;;) {
-      const memories = await this.repo.batchForBackup(userId, afterSeq, BATCH_SIZE);
+      const memories = await this.repo.batchForBackup(ownJournalId(userId), afterSeq, BATCH_SIZE);
       if (memories.length === 0) return;
       afterSeq = memories[memories.length - 1]?.seq ?? afterSeq;
       const comments = await this.comments.listForMemories(memories.map((memory) => memory.id));

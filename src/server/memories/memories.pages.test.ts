@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "../../shared/constants";
+import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 import { createBareUser } from "../test/auth-helpers";
 import { DATABASE_KINDS } from "../test/harness";
 import { offsetPageIds, seedJournalWithTies, twoInstancesOn } from "../test/page-helpers";
@@ -36,7 +37,7 @@ describe.each(DATABASE_KINDS)("list pages on %s", (kind) => {
     const user = await newUser();
     await seedWithTies(user.id);
     for (const savedOnly of [false, true]) {
-      const scope = { userId: user.id, savedOnly };
+      const scope = { journalId: ownJournalId(user.id), savedOnly };
       const last = await pagesOf(scope);
       // Many months, so most pages start inside a month and some span two.
       expect((await on.repo.months(scope)).length).toBeGreaterThan(5);
@@ -50,7 +51,10 @@ describe.each(DATABASE_KINDS)("list pages on %s", (kind) => {
   it("sees every change made through another instance at the next deep page", async () => {
     const user = await newUser();
     await seedWithTies(user.id);
-    const scopes = [false, true].map((savedOnly) => ({ userId: user.id, savedOnly }));
+    const scopes = [false, true].map((savedOnly) => ({
+      journalId: ownJournalId(user.id),
+      savedOnly,
+    }));
     // Every fifth page of each scope.
     const check = async () => {
       for (const scope of scopes) {
@@ -94,9 +98,19 @@ describe.each(DATABASE_KINDS)("list pages on %s", (kind) => {
       status: "saved",
     });
     await check();
-    const claimed = await on.second.db
-      .transaction()
-      .execute((trx) => on.elsewhere.claim(anonymous.id, user.id, "visitor", now, trx));
+    const claimed = await on.second.db.transaction().execute((trx) =>
+      on.elsewhere.claim(
+        anonymous.id,
+        {
+          userId: user.id,
+          journalId: ownJournalId(user.id),
+          storytellerId: ownMemberId(user.id),
+        },
+        "visitor",
+        now,
+        trx,
+      ),
+    );
     expect(claimed).toBe(true);
     await check();
     // A delete moves every later row back one place.
@@ -110,7 +124,10 @@ describe.each(DATABASE_KINDS)("list pages on %s", (kind) => {
     await seedWithTies(other.id);
     for (const userId of [first.id, other.id, first.id]) {
       for (const savedOnly of [true, false]) {
-        await expectPagesLikeOffset({ userId, savedOnly }, [25, 30, 40, 45]);
+        await expectPagesLikeOffset(
+          { journalId: ownJournalId(userId), savedOnly },
+          [25, 30, 40, 45],
+        );
       }
     }
   });

@@ -3,6 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "../../shared/constants";
 import { ownedPrefixQuery } from "../db/search-words";
 import { newId, nowIso } from "../ids";
+import { ownJournalId, ownMemberId } from "../journals/journals.repo";
+
+const ownerOf = (userId: string) => ({
+  userId,
+  journalId: ownJournalId(userId),
+  storytellerId: ownMemberId(userId),
+});
+
 import { createBareUser } from "../test/auth-helpers";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../test/harness";
 import { MemoriesRepo } from "./memories.repo";
@@ -124,7 +132,7 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     const pages = Math.ceil(count / PAGE_SIZE);
     const seen: string[] = [];
     for (let page = 1; page <= pages + 1; page++) {
-      const result = await repo.list({ userId: user.id, savedOnly: false }, page);
+      const result = await repo.list({ journalId: ownJournalId(user.id), savedOnly: false }, page);
       expect(result.total).toBe(count);
       const expected = page <= pages ? Math.min(PAGE_SIZE, count - (page - 1) * PAGE_SIZE) : 0;
       expect(result.rows).toHaveLength(expected);
@@ -143,8 +151,14 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
         status: "saved" as const,
       })),
     );
-    expect((await repo.list({ userId: user.id, savedOnly: true }, 1)).total).toBe(1200);
-    const found = await repo.search({ userId: user.id, savedOnly: true }, ["lighth"], 1);
+    expect((await repo.list({ journalId: ownJournalId(user.id), savedOnly: true }, 1)).total).toBe(
+      1200,
+    );
+    const found = await repo.search(
+      { journalId: ownJournalId(user.id), savedOnly: true },
+      ["lighth"],
+      1,
+    );
     expect(found.rows.map((row) => row.title)).toEqual(["Lighthouse trip"]);
   });
 
@@ -160,7 +174,9 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     const seen: string[] = [];
     for (let page = 1; page <= 4; page++) {
       seen.push(
-        ...(await repo.list({ userId: user.id, savedOnly: false }, page)).rows.map((r) => r.id),
+        ...(await repo.list({ journalId: ownJournalId(user.id), savedOnly: false }, page)).rows.map(
+          (r) => r.id,
+        ),
       );
     }
     // Newest day first; within a day, the later insert first.
@@ -171,8 +187,8 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     const user = await newUser(t);
     const other = await newUser(t);
     const counts = async (userId: string) => ({
-      total: await repo.countOf({ userId, savedOnly: false }),
-      saved: await repo.countOf({ userId, savedOnly: true }),
+      total: await repo.countOf({ journalId: ownJournalId(userId), savedOnly: false }),
+      saved: await repo.countOf({ journalId: ownJournalId(userId), savedOnly: true }),
     });
     // The counts must equal a real count of the rows, whatever happened to them.
     const actual = async (userId: string) => {
@@ -184,7 +200,9 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       return { total: rows.length, saved: rows.filter((r) => r.status === "saved").length };
     };
     const monthsOf = async (userId: string) =>
-      (await repo.months({ userId, savedOnly: false })).map((m) => `${m.month}:${m.count}`);
+      (await repo.months({ journalId: ownJournalId(userId), savedOnly: false })).map(
+        (m) => `${m.month}:${m.count}`,
+      );
     expect(await counts(user.id)).toEqual({ total: 0, saved: 0 });
     const processing = await repo.insert({ userId: user.id, audioId: null, status: "processing" });
     const saved = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
@@ -212,11 +230,15 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     expect(await counts(user.id)).toEqual({ total: 2, saved: 2 });
     await t.handle.db
       .transaction()
-      .execute((trx) => repo.claim(anonymous.id, user.id, "visitor", now, trx));
+      .execute((trx) => repo.claim(anonymous.id, ownerOf(user.id), "visitor", now, trx));
     expect(await counts(user.id)).toEqual({ total: 3, saved: 2 });
 
     // The claimed memory is now found by its new owner's search (the index follows user_id).
-    const found = await repo.search({ userId: user.id, savedOnly: false }, ["lighthouse"], 1);
+    const found = await repo.search(
+      { journalId: ownJournalId(user.id), savedOnly: false },
+      ["lighthouse"],
+      1,
+    );
     expect(found.rows.map((row) => row.id)).toEqual([anonymous.id]);
 
     await t.handle.db.transaction().execute((trx) => repo.delete(saved.id, trx));
@@ -224,19 +246,20 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     expect(await counts(user.id)).toEqual(await actual(user.id));
     expect(await counts(other.id)).toEqual({ total: 1, saved: 1 });
 
-    await t.handle.db.transaction().execute((trx) => repo.deleteAllOfUser(user.id, trx));
+    await t.handle.db.transaction().execute((trx) => repo.deleteAllOfUser(user.id, [], trx));
     expect(await counts(user.id)).toEqual({ total: 0, saved: 0 });
     expect(await monthsOf(user.id)).toEqual([]);
-    // Deleting the user removes their month rows with them (and leaves others alone).
-    await t.handle.db.deleteFrom("users").where("id", "=", other.id).execute();
+    // Deleting a journal removes its month rows with it (and leaves others alone).
+    await t.handle.db.deleteFrom("memories").where("user_id", "=", other.id).execute();
+    await t.handle.db.deleteFrom("journals").where("id", "=", ownJournalId(other.id)).execute();
     expect(await counts(other.id)).toEqual({ total: 0, saved: 0 });
     const left = await t.handle.db
       .selectFrom("memory_months")
-      .select("user_id")
+      .select("journal_id")
       .distinct()
-      .where("user_id", "in", [user.id, other.id])
+      .where("journal_id", "in", [ownJournalId(user.id), ownJournalId(other.id)])
       .execute();
-    expect(left.map((r) => r.user_id)).toEqual([user.id]);
+    expect(left.map((r) => r.journal_id)).toEqual([ownJournalId(user.id)]);
   });
 
   it("ranks only the newest SEARCH_RANK_LIMIT matches of a query matching more", async () => {
@@ -256,7 +279,7 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
         status: "saved" as const,
       })),
     );
-    const scope = { userId: user.id, savedOnly: false };
+    const scope = { journalId: ownJournalId(user.id), savedOnly: false };
     const broad = await repo.search(scope, ["walk"], 1);
     expect(broad.total).toBe(SEARCH_RANK_LIMIT);
     expect(broad.rows).toHaveLength(PAGE_SIZE);
@@ -302,10 +325,18 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
           status: "saved" as const,
         })),
       );
-      const mine = await repo.search({ userId: user.id, savedOnly: false }, ["garden", "rain"], 1);
+      const mine = await repo.search(
+        { journalId: ownJournalId(user.id), savedOnly: false },
+        ["garden", "rain"],
+        1,
+      );
       expect(mine.total).toBe(3);
       expect(mine.rows.map((row) => row.id).sort()).toEqual([...own].sort());
-      const theirs = await repo.search({ userId: other.id, savedOnly: false }, ["gard"], 1);
+      const theirs = await repo.search(
+        { journalId: ownJournalId(other.id), savedOnly: false },
+        ["gard"],
+        1,
+      );
       expect(theirs.total).toBe(SEARCH_RANK_LIMIT);
       expect(theirs.rows.every((row) => row.user_id === other.id)).toBe(true);
     });
@@ -323,9 +354,13 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       const { id } = await repo.insert({ ...text, userId: user.id });
       await repo.insert({ ...text, userId: other.id });
       const search = async (query: string) =>
-        (await repo.search({ userId: user.id, savedOnly: false }, searchTokens(query), 1)).rows.map(
-          (row) => row.id,
-        );
+        (
+          await repo.search(
+            { journalId: ownJournalId(user.id), savedOnly: false },
+            searchTokens(query),
+            1,
+          )
+        ).rows.map((row) => row.id);
       for (const query of [
         "γιαγ",
         "ΓΙΑΓΙΆ",
@@ -367,13 +402,13 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
           tags: [],
         });
       }
-      const scope = { userId: user.id, savedOnly: false };
+      const scope = { journalId: ownJournalId(user.id), savedOnly: false };
       expect((await repo.search(scope, ["orch"], 1)).total).toBe(2);
       if (kind === "sqlite") expect(await indexed(user.id, "orch")).toBe(2);
       await repo.delete(first as string, t.handle.db);
       expect((await repo.search(scope, ["orch"], 1)).rows.map((row) => row.id)).toEqual([second]);
       if (kind === "sqlite") expect(await indexed(user.id, "orch")).toBe(1);
-      await repo.deleteAllOfUser(user.id, t.handle.db);
+      await repo.deleteAllOfUser(user.id, [], t.handle.db);
       expect((await repo.search(scope, ["orch"], 1)).total).toBe(0);
       if (kind === "sqlite") expect(await indexed(user.id, "orch")).toBe(0);
     });
@@ -384,8 +419,10 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     await repo.insert({ userId: user.id, audioId: null, status: "processing" });
     await repo.insert({ userId: user.id, audioId: null, status: "failed", error: "boom" });
     const saved = await repo.insert({ userId: user.id, audioId: null, status: "saved" });
-    expect((await repo.list({ userId: user.id, savedOnly: false }, 1)).total).toBe(3);
-    const visible = await repo.list({ userId: user.id, savedOnly: true }, 1);
+    expect((await repo.list({ journalId: ownJournalId(user.id), savedOnly: false }, 1)).total).toBe(
+      3,
+    );
+    const visible = await repo.list({ journalId: ownJournalId(user.id), savedOnly: true }, 1);
     expect(visible.total).toBe(1);
     expect(visible.rows.map((row) => row.id)).toEqual([saved.id]);
   });
@@ -440,7 +477,9 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     });
 
     const search = async (query: string, savedOnly = false) =>
-      (await repo.search({ userId, savedOnly }, searchTokens(query), 1)).rows.map((row) => row.id);
+      (
+        await repo.search({ journalId: ownJournalId(userId), savedOnly }, searchTokens(query), 1)
+      ).rows.map((row) => row.id);
 
     it("matches title, transcript, summary and tags by prefix, only the user's own", async () => {
       expect(await search("castl")).toEqual([ids.title, ids.transcript]);
@@ -459,12 +498,16 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
 
     it("counts every match", async () => {
       const result = await repo.search(
-        { userId, savedOnly: false },
+        { journalId: ownJournalId(userId), savedOnly: false },
         searchTokens("castles OR castle"),
         1,
       );
       expect(result.total).toBe(0);
-      const loose = await repo.search({ userId, savedOnly: false }, searchTokens("castl"), 1);
+      const loose = await repo.search(
+        { journalId: ownJournalId(userId), savedOnly: false },
+        searchTokens("castl"),
+        1,
+      );
       expect(loose.total).toBe(2);
     });
 

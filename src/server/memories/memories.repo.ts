@@ -1,4 +1,4 @@
-import type { Kysely, Updateable } from "kysely";
+import type { ExpressionBuilder, Kysely, Updateable } from "kysely";
 import type { ProcessingErrorCode } from "../../shared/messages";
 import type { PipelineStage } from "../../shared/schemas";
 import { keepUnchangedSegments } from "../../shared/transcript";
@@ -36,6 +36,17 @@ import { SqliteMemorySearch } from "./memory-search.sqlite";
 export type { MonthCount, YearCount } from "./memory-paging";
 export type { MemoryEdit, MemoryRow, NewMemory } from "./memory-row";
 export type { MemoryScope, RowPage } from "./memory-search";
+
+/** Memories the account told, or of one of these journals. */
+function toldByOrIn(
+  eb: ExpressionBuilder<Database, "memories">,
+  userId: string,
+  journalIds: readonly string[],
+) {
+  return journalIds.length === 0
+    ? eb("user_id", "=", userId)
+    : eb.or([eb("user_id", "=", userId), eb("journal_id", "in", [...journalIds])]);
+}
 
 /** At most this many unclaimed recordings are listed for one browser. */
 export const UNCLAIMED_LIMIT = 50;
@@ -186,32 +197,37 @@ export class MemoriesRepo {
    */
   async lockAllOfUser(
     userId: string,
+    journalIds: readonly string[],
     trx: Executor,
   ): Promise<Array<{ id: string; audio_id: string | null }>> {
     const query = trx
       .selectFrom("memories")
       .select(["id", "audio_id"])
-      .where("user_id", "=", userId);
+      .where((eb) => toldByOrIn(eb, userId, journalIds));
     return (this.kind === "postgres" ? query.forUpdate() : query).execute();
   }
 
-  /** Deletes every memory of a user; returns how many. */
-  async deleteAllOfUser(userId: string, trx: Executor): Promise<number> {
+  /** Deletes every memory a user told, and every memory of `journalIds`; returns how many. */
+  async deleteAllOfUser(
+    userId: string,
+    journalIds: readonly string[],
+    trx: Executor,
+  ): Promise<number> {
     const deleted = await trx
       .deleteFrom("memories")
-      .where("user_id", "=", userId)
+      .where((eb) => toldByOrIn(eb, userId, journalIds))
       .returning(SEARCHED)
       .execute();
     for (const row of deleted) await this.index.reindex(trx, row, undefined);
     return deleted.length;
   }
 
-  /** One batch of a user's memories in a stable order, for streaming a backup (keyset paging). */
-  async batchForBackup(userId: string, afterSeq: number, limit: number): Promise<MemoryRow[]> {
+  /** One batch of a journal's memories in a stable order, for streaming a backup (keyset paging). */
+  async batchForBackup(journalId: string, afterSeq: number, limit: number): Promise<MemoryRow[]> {
     return this.db
       .selectFrom("memories")
       .select(COLUMNS)
-      .where("user_id", "=", userId)
+      .where("journal_id", "=", journalId)
       .where("seq", ">", afterSeq)
       .orderBy("seq", "asc")
       .limit(limit)
@@ -219,11 +235,11 @@ export class MemoriesRepo {
   }
 
   /**
-   * One batch of a user's saved memories in recorded order (oldest first), recorded in
+   * One batch of a journal's saved memories in recorded order (oldest first), recorded in
    * [from, to), after the (recordedAt, seq) key: keyset paging for the memory book.
    */
   async batchForBook(
-    userId: string,
+    journalId: string,
     range: { from: string | null; to: string | null },
     after: { recordedAt: string; seq: number } | null,
     limit: number,
@@ -231,7 +247,7 @@ export class MemoriesRepo {
     let query = this.db
       .selectFrom("memories")
       .select(COLUMNS)
-      .where("user_id", "=", userId)
+      .where("journal_id", "=", journalId)
       .where("status", "=", "saved");
     if (range.from) query = query.where("recorded_at", ">=", range.from);
     if (range.to) query = query.where("recorded_at", "<", range.to);
@@ -246,12 +262,12 @@ export class MemoriesRepo {
     return query.orderBy("recorded_at", "asc").orderBy("seq", "asc").limit(limit).execute();
   }
 
-  /** A user's memories made after `after`, oldest first: what relatives' news reads (ADR 0044). */
-  madeAfter(userId: string, after: string, limit: number) {
+  /** A journal's memories made after `after`, oldest first: what relatives' news reads (ADR 0044). */
+  madeAfter(journalId: string, after: string, limit: number) {
     return this.db
       .selectFrom("memories")
-      .select(["id", "title", "status", "created_at"])
-      .where("user_id", "=", userId)
+      .select(["id", "title", "status", "created_at", "storyteller_id"])
+      .where("journal_id", "=", journalId)
       .where("created_at", ">", after)
       .orderBy("created_at")
       .orderBy("seq")
@@ -338,14 +354,14 @@ export class MemoriesRepo {
   }
 
   /**
-   * The owner's memories that may be transcribed again (`retranscribableWhere` in memory-row.ts
+   * A journal's memories that may be transcribed again (`retranscribableWhere` in memory-row.ts
    * says which), none processing. Oldest first.
    */
-  async listRetranscribable(userId: string, unknownToo: boolean): Promise<string[]> {
+  async listRetranscribable(journalId: string, unknownToo: boolean): Promise<string[]> {
     const rows = await this.db
       .selectFrom("memories")
       .select("id")
-      .where("user_id", "=", userId)
+      .where("journal_id", "=", journalId)
       .where((eb) => retranscribableWhere(eb, unknownToo))
       .orderBy("seq")
       .execute();
@@ -434,15 +450,21 @@ export class MemoriesRepo {
    */
   async claim(
     id: string,
-    userId: string,
+    owner: { userId: string; journalId: string; storytellerId: string },
     visitorHash: string,
     now: Date,
     trx: Executor,
   ): Promise<boolean> {
-    // Unclaimed, it was not indexed; claimed, it is searchable by its new owner.
+    // Unclaimed, it was not indexed; claimed, it is searchable in its journal.
     const claimed = await trx
       .updateTable("memories")
-      .set({ user_id: userId, claim_expires_at: null, updated_at: nowIso() })
+      .set({
+        user_id: owner.userId,
+        journal_id: owner.journalId,
+        storyteller_id: owner.storytellerId,
+        claim_expires_at: null,
+        updated_at: nowIso(),
+      })
       .where("id", "=", id)
       .where("user_id", "is", null)
       .where("anon_owner_hash", "=", visitorHash)

@@ -14,8 +14,9 @@ import type { AudioService } from "../audio/audio.service";
 import type { Identity, Viewer } from "../auth/session.service";
 import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../http-errors";
+import { ownJournalId } from "../journals/journals.repo";
 import type { UsersService } from "../users/users.service";
-import type { MemoriesRepo, MemoryRow, RowPage } from "./memories.repo";
+import type { MemoriesRepo, MemoryRow, MemoryScope, RowPage } from "./memories.repo";
 import { toMemoryDto } from "./memory-dto";
 import { searchTokens } from "./memory-search";
 
@@ -35,7 +36,11 @@ export interface MemoryPhotos {
   removeFiles(keys: readonly string[]): Promise<void>;
 }
 
-/** Thrown to callers as 403: the memory is visible but belongs to someone else. */
+/** What memories read of their journals: whether one is public, and storytellers' names. */
+export interface MemoryJournals {
+  isPublic(journalId: string): Promise<boolean>;
+  storytellerNames(memberIds: readonly string[]): Promise<Map<string, string>>;
+}
 
 /**
  * Who may see and change memories (PRODUCT.md): the owner sees all their memories in any state;
@@ -49,20 +54,21 @@ export class MemoriesService {
     private readonly audio: AudioService,
     private readonly dependents: MemoryDependents,
     private readonly photos: MemoryPhotos,
+    private readonly journals: MemoryJournals,
     private readonly transactions: Transactions,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
-   * True when `identity` may see this memory row. The rule is asked without the owner's profile
-   * first (the owner and the recording browser need none), so the profile is read only when the
-   * answer may depend on it: not on each of an owner's audio range requests.
+   * True when `identity` may see this memory row. The rule is asked without the journal's facts
+   * first (its members and the recording browser need none), so whether the journal is public is
+   * read only when the answer may depend on it: not on each of a member's audio range requests.
    */
   async canView(row: MemoryRow, identity: Identity): Promise<boolean> {
-    if (can(identity, "memory.view", { memory: row, owner: undefined })) return true;
-    if (row.user_id === null) return false;
-    const owner = await this.users.profileFacts(row.user_id);
-    return can(identity, "memory.view", { memory: row, owner });
+    if (can(identity, "memory.view", { memory: row, journal: undefined })) return true;
+    if (row.journal_id === null || row.status !== "saved") return false;
+    const journal = { id: row.journal_id, isPublic: await this.journals.isPublic(row.journal_id) };
+    return can(identity, "memory.view", { memory: row, journal });
   }
 
   /** True when the memory exists and `identity` may see it (and so its comments and audio). */
@@ -77,15 +83,21 @@ export class MemoriesService {
     return row;
   }
 
-  /** A memory row's JSON, with its photos. */
+  /** A memory row's JSON, with its photos and storyteller. */
   async toDto(row: MemoryRow): Promise<Memory> {
-    return toMemoryDto(row, (await this.photos.forMemories([row.id])).get(row.id));
+    return (await this.toDtos([row]))[0] as Memory;
   }
 
-  /** Many memory rows' JSON (a page of a list), their photos read in one query. */
+  /** Many memory rows' JSON (a page of a list), their photos and storytellers read in one query each. */
   async toDtos(rows: readonly MemoryRow[]): Promise<Memory[]> {
-    const photos = await this.photos.forMemories(rows.map((row) => row.id));
-    return rows.map((row) => toMemoryDto(row, photos.get(row.id)));
+    const storytellers = rows.flatMap((row) => (row.storyteller_id ? [row.storyteller_id] : []));
+    const [photos, names] = await Promise.all([
+      this.photos.forMemories(rows.map((row) => row.id)),
+      this.journals.storytellerNames(storytellers),
+    ]);
+    return rows.map((row) =>
+      toMemoryDto(row, photos.get(row.id), names.get(row.storyteller_id ?? "")),
+    );
   }
 
   /** GET /api/memories/{id}. */
@@ -126,21 +138,41 @@ export class MemoriesService {
     return row;
   }
 
+  /** GET /api/memories: the memories of the caller's own journal, in every state. */
   async listOwn(identity: Identity, page: number): Promise<MemoryPage> {
-    const userId = requireUser(identity);
-    return this.toPage(await this.repo.list({ userId, savedOnly: false }, page), page);
+    const journalId = ownJournalId(requireUser(identity));
+    return this.toPage(await this.repo.list({ journalId, savedOnly: false }, page), page);
   }
 
-  /** The years of the user's own memories (all states), for the year navigator. */
+  /** The years of the caller's own journal (all states), for the year navigator. */
   async yearsOwn(identity: Identity): Promise<MemoryYears> {
-    const userId = requireUser(identity);
-    return { years: await this.repo.years({ userId, savedOnly: false }) };
+    const journalId = ownJournalId(requireUser(identity));
+    return { years: await this.repo.years({ journalId, savedOnly: false }) };
+  }
+
+  /**
+   * A journal's memories in every state (one storyteller's with `storyteller`), or those matching
+   * `q`: for its members, whom the route has checked.
+   */
+  async listJournal(
+    journalId: string,
+    query: { page: number; q: string; storyteller?: string | undefined },
+  ): Promise<MemoryPage> {
+    const scope = { journalId, savedOnly: false, storytellerId: query.storyteller };
+    return this.searchScope(scope, query.q, query.page);
+  }
+
+  /** The years of a journal's memories (or one storyteller's), for its members. */
+  async yearsOfJournal(journalId: string, storyteller?: string): Promise<MemoryYears> {
+    return {
+      years: await this.repo.years({ journalId, savedOnly: false, storytellerId: storyteller }),
+    };
   }
 
   /** The years of a profile's shared (saved) memories; 404 as its list. */
   async yearsForProfile(username: string, identity: Identity): Promise<MemoryYears> {
-    const owner = await this.visibleProfileOwner(username, identity);
-    return { years: await this.repo.years({ userId: owner.id, savedOnly: true }) };
+    const journalId = await this.visibleProfileJournal(username, identity);
+    return { years: await this.repo.years({ journalId, savedOnly: true }) };
   }
 
   /**
@@ -160,14 +192,17 @@ export class MemoriesService {
   }
 
   async searchOwn(identity: Identity, query: string, page: number): Promise<MemoryPage> {
-    const userId = requireUser(identity);
-    return this.searchScope({ userId, savedOnly: false }, query, page);
+    const journalId = ownJournalId(requireUser(identity));
+    return this.searchScope({ journalId, savedOnly: false }, query, page);
   }
 
-  /** A profile's shared (saved) memories; 404 for a missing profile or a private one. */
+  /**
+   * A profile's shared (saved) memories: those of the journal its account made, whoever told them;
+   * 404 for a missing profile or a private one.
+   */
   async listForProfile(username: string, identity: Identity, page: number): Promise<MemoryPage> {
-    const owner = await this.visibleProfileOwner(username, identity);
-    return this.toPage(await this.repo.list({ userId: owner.id, savedOnly: true }, page), page);
+    const journalId = await this.visibleProfileJournal(username, identity);
+    return this.toPage(await this.repo.list({ journalId, savedOnly: true }, page), page);
   }
 
   async searchForProfile(
@@ -176,8 +211,8 @@ export class MemoriesService {
     query: string,
     page: number,
   ): Promise<MemoryPage> {
-    const owner = await this.visibleProfileOwner(username, identity);
-    return this.searchScope({ userId: owner.id, savedOnly: true }, query, page);
+    const journalId = await this.visibleProfileJournal(username, identity);
+    return this.searchScope({ journalId, savedOnly: true }, query, page);
   }
 
   /** PUT: the owner replaces the editable fields; id, owner and audio are never taken from input. */
@@ -220,20 +255,22 @@ export class MemoriesService {
   }
 
   /**
-   * Part of deleting an account, inside the caller's transaction: every memory of the user and
-   * everything that belongs to them (comments, photos). Returns the audio ids they used, for the
+   * Part of deleting an account, inside the caller's transaction: every memory the user told and
+   * every memory of `journalIds` (the journals ending with the account), and everything that
+   * belongs to them (comments, photos). Returns the audio ids they used, for the
    * audio feature to delete (rows in the transaction, files after it), and the photos' storage
    * keys, for `removePhotoFiles` after the commit.
    */
   async deleteAllOfUser(
     userId: string,
+    journalIds: readonly string[],
     trx: Executor,
   ): Promise<{ audioIds: string[]; photoKeys: string[] }> {
-    const rows = await this.repo.lockAllOfUser(userId, trx);
+    const rows = await this.repo.lockAllOfUser(userId, journalIds, trx);
     const ids = rows.map((row) => row.id);
     const commentAudio = await this.dependents.deleteForMemories(ids, trx);
     const photoKeys = await this.photos.deleteForMemories(ids, trx);
-    await this.repo.deleteAllOfUser(userId, trx);
+    await this.repo.deleteAllOfUser(userId, journalIds, trx);
     const memoryAudio = rows.map((row) => row.audio_id).filter((a): a is string => a !== null);
     return { audioIds: [...memoryAudio, ...commentAudio], photoKeys };
   }
@@ -258,11 +295,7 @@ export class MemoriesService {
     return row && (await this.canView(row, identity)) ? row : undefined;
   }
 
-  private async searchScope(
-    scope: { userId: string; savedOnly: boolean },
-    query: string,
-    page: number,
-  ): Promise<MemoryPage> {
+  private async searchScope(scope: MemoryScope, query: string, page: number): Promise<MemoryPage> {
     if (query.trim() === "") return this.toPage(await this.repo.list(scope, page), page);
     return this.toPage(await this.repo.search(scope, searchTokens(query), page), page);
   }
@@ -272,10 +305,11 @@ export class MemoriesService {
     return { items, total: result.total, page, pageSize: PAGE_SIZE };
   }
 
-  private async visibleProfileOwner(username: string, viewer: Viewer) {
+  /** The journal a profile shows (its account's own), when `viewer` may see the profile. */
+  private async visibleProfileJournal(username: string, viewer: Viewer): Promise<string> {
     const owner = await this.users.getVisibleProfile(username, viewer);
     if (!owner) throw notFound();
-    return owner;
+    return ownJournalId(owner.id);
   }
 }
 

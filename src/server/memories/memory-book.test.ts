@@ -465,6 +465,8 @@ describe("a journal that changes while its book is made", () => {
         id: `m${i}`,
         seq: i,
         user_id: "u",
+        journal_id: "ju",
+        storyteller_id: "mu",
         title,
         audio_id: `a${i}`,
         transcript: "The bees were loud. ".repeat(40 + i * 25),

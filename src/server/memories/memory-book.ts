@@ -6,6 +6,7 @@ import QRCode from "qrcode";
 import { formatDate } from "../../shared/dates";
 import { MEMORY_BOOK_PDF } from "../../shared/messages";
 import type { MemoryBookQuery, User } from "../../shared/schemas";
+import { ownJournalId } from "../journals/journals.repo";
 import type { BookPhoto } from "../photos/photos.service";
 import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
@@ -246,7 +247,7 @@ export class MemoryBook {
     const tag = filter.tag?.trim().toLowerCase();
     let after: { recordedAt: string; seq: number } | null = null;
     for (;;) {
-      const rows = await this.repo.batchForBook(userId, range, after, BATCH_SIZE);
+      const rows = await this.repo.batchForBook(ownJournalId(userId), range, after, BATCH_SIZE);
       const photos = (await this.options.photos?.forBook(rows.map((row) => row.id))) ?? new Map();
       for (const row of rows) {
         if (tag && !toMemoryDto(row).tags.some((t) => t.trim().toLowerCase() === tag)) continue;

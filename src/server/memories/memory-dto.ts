@@ -23,10 +23,14 @@ function parseTags(text: string): string[] {
 }
 
 /**
- * The API shape of a memory row (spec section 3 field names) with its photos, cover first
- * (`MemoriesService.toDto` looks them up); shared with the pipeline.
+ * The API shape of a memory row (spec section 3 field names) with its photos, cover first, and its
+ * storyteller's name (`MemoriesService.toDto` looks them up); shared with the pipeline.
  */
-export function toMemoryDto(row: MemoryRow, photos: Photo[] = []): Memory {
+export function toMemoryDto(
+  row: MemoryRow,
+  photos: Photo[] = [],
+  storytellerName?: string,
+): Memory {
   const status = (MEMORY_STATUSES as readonly string[]).includes(row.status)
     ? (row.status as MemoryStatus)
     : "failed";
@@ -51,5 +55,10 @@ export function toMemoryDto(row: MemoryRow, photos: Photo[] = []): Memory {
     question: row.question ?? null,
     language: row.language ?? null,
     photos,
+    journalId: row.journal_id,
+    storyteller:
+      row.storyteller_id && storytellerName !== undefined
+        ? { id: row.storyteller_id, name: storytellerName }
+        : null,
   };
 }

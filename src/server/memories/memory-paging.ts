@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { PAGE_SIZE } from "../../shared/constants";
 import type { Database } from "../db/schema";
 import { COLUMNS } from "./memory-row";
@@ -25,14 +25,35 @@ export interface YearCount {
  * lifetime's journal.
  */
 export async function monthsOf(db: Kysely<Database>, scope: MemoryScope): Promise<MonthCount[]> {
+  if (scope.storytellerId) return storytellerMonthsOf(db, scope, scope.storytellerId);
   const count = scope.savedOnly ? "saved" : "total";
   const rows = await db
     .selectFrom("memory_months")
     .select(["month", `${count} as count`])
-    .where("user_id", "=", scope.userId)
+    .where("journal_id", "=", scope.journalId)
     .where(count, ">", 0)
     .orderBy("month", "desc")
     .execute();
+  return rows.map((row) => ({ month: row.month, count: Number(row.count) }));
+}
+
+/**
+ * One storyteller's months, counted from the memories themselves on the (journal, storyteller,
+ * recorded_at) index: at most one person's lifetime of stories, no triggers to keep.
+ */
+async function storytellerMonthsOf(
+  db: Kysely<Database>,
+  scope: MemoryScope,
+  storytellerId: string,
+): Promise<MonthCount[]> {
+  const month = sql<string>`substr(recorded_at, 1, 7)`;
+  let query = db
+    .selectFrom("memories")
+    .select([month.as("month"), (eb) => eb.fn.countAll<number>().as("count")])
+    .where("journal_id", "=", scope.journalId)
+    .where("storyteller_id", "=", storytellerId);
+  if (scope.savedOnly) query = query.where("status", "=", "saved");
+  const rows = await query.groupBy(month).orderBy(month, "desc").execute();
   return rows.map((row) => ({ month: row.month, count: Number(row.count) }));
 }
 
@@ -61,7 +82,7 @@ export function yearsOf(months: readonly MonthCount[]): YearCount[] {
 /**
  * One page of PAGE_SIZE of the scope's memories, newest recorded first, with the total. The month
  * counts tell which month holds the page's first memory; the page is then an OFFSET within that
- * month on the (user_id, recorded_at, seq) index, so a deep page skips at most a month's memories,
+ * month on the (journal_id, recorded_at, seq) index, so a deep page skips at most a month's memories,
  * not the whole journal.
  */
 export async function pageOf(
@@ -82,8 +103,9 @@ export async function pageOf(
   }
   // Memories of later months start with their month's key, so they sort at or after it.
   const laterMonth = index > 0 ? months[index - 1]?.month : undefined;
-  let keys = db.selectFrom("memories").select("seq").where("user_id", "=", scope.userId);
+  let keys = db.selectFrom("memories").select("seq").where("journal_id", "=", scope.journalId);
   if (scope.savedOnly) keys = keys.where("status", "=", "saved");
+  if (scope.storytellerId) keys = keys.where("storyteller_id", "=", scope.storytellerId);
   if (laterMonth) keys = keys.where("recorded_at", "<", laterMonth);
   // The page's keys come from the index alone (a deferred join), then only 15 rows are read.
   const rows = await db

@@ -1,13 +1,21 @@
-import { can } from "../../shared/authorization";
+import { can, membershipOf } from "../../shared/authorization";
 import { normalizeScores, normalizeTags } from "../../shared/rules";
 import type { Memory, MemoryCreateBody, ProcessMemoryBody } from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
 import type { Config } from "../config";
 import type { Executor, Transactions } from "../db/transactions";
-import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from "../http-errors";
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  tooManyRequests,
+  unauthorized,
+} from "../http-errors";
 import { newId } from "../ids";
 import type { JobsRepo } from "../jobs/jobs.repo";
+import { ownJournalId } from "../journals/journals.repo";
 import type { MemoriesRepo, MemoryRow, NewMemory } from "./memories.repo";
 import type { MemoriesService } from "./memories.service";
 import { PROCESS_MEMORY_JOB } from "./memory-pipeline";
@@ -59,6 +67,7 @@ export class MemoryProcessingService {
     }
     const created = await this.createOnUpload(upload.id, {
       userId: identity.userId,
+      ...(anonymous ? {} : tellerIn(identity, body.journalId)),
       anonOwnerHash: anonymous ? identity.visitorHash : null,
       claimExpiresAt: anonymous
         ? new Date(now.getTime() + this.config.CLAIM_WINDOW_HOURS * HOUR_MS).toISOString()
@@ -146,7 +155,8 @@ export class MemoryProcessingService {
     const visitorHash = identity.visitorHash;
     // The memory and its upload change hands together.
     const claimed = await this.transactions.run(async (trx) => {
-      if (!(await this.repo.claim(id, userId, visitorHash, this.now(), trx))) return false;
+      const owner = { userId, ...tellerIn(identity, undefined) };
+      if (!(await this.repo.claim(id, owner, visitorHash, this.now(), trx))) return false;
       if (row.audio_id) await this.uploads.setUploader(row.audio_id, userId, trx);
       return true;
     });
@@ -166,6 +176,7 @@ export class MemoryProcessingService {
     if (!tags) throw badRequest("memory.too_many_tags", undefined, "body.tags");
     const row = await this.createOnUpload(upload.id, {
       userId: identity.userId,
+      ...tellerIn(identity, undefined),
       audioId: upload.id,
       title: body.title.trim(),
       transcript: body.transcript,
@@ -179,4 +190,20 @@ export class MemoryProcessingService {
     if (!row) throw conflict("audio.already_used");
     return this.memories.toDto(row);
   }
+}
+
+/**
+ * The journal a logged-in person records in (`journalId`, or their own) and their membership
+ * there: 404 for a journal they do not belong to, 403 for one they may not record in.
+ */
+function tellerIn(
+  identity: Identity,
+  journalId: string | undefined,
+): { journalId: string; storytellerId: string } {
+  const userId = identity.userId as string;
+  const id = journalId ?? ownJournalId(userId);
+  const membership = membershipOf(identity, id);
+  if (!membership) throw notFound();
+  if (!can(identity, "journal.record", { id })) throw forbidden("journal.cannot_record");
+  return { journalId: id, storytellerId: membership.memberId };
 }

@@ -8,6 +8,7 @@ import {
 import type { Database, MemoriesTable } from "../db/schema";
 import type { SearchableFields } from "../db/search-words";
 import { newId, nowIso } from "../ids";
+import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 
 /** A memory as the repository reads it. */
 export type MemoryRow = Selectable<MemoriesTable>;
@@ -15,7 +16,11 @@ export type MemoryRow = Selectable<MemoriesTable>;
 /** What a new memory row needs; everything else has a sensible default. */
 export interface NewMemory {
   id?: string;
+  /** The account that recorded it (null: unclaimed, or a storyteller without an account). */
   userId: string | null;
+  /** Its journal and the member who told it: the account's own when absent; null while unclaimed. */
+  journalId?: string | null;
+  storytellerId?: string | null;
   anonOwnerHash?: string | null;
   claimExpiresAt?: string | null;
   audioId: string | null;
@@ -57,6 +62,8 @@ export const COLUMNS = [
   "seq",
   "id",
   "user_id",
+  "journal_id",
+  "storyteller_id",
   "anon_owner_hash",
   "claim_expires_at",
   "audio_id",
@@ -83,13 +90,16 @@ export const COLUMNS = [
 ] as const satisfies readonly (keyof MemoriesTable)[];
 
 /** The columns search indexes (SearchableFields). */
-export const SEARCHED = ["seq", "user_id", "title", "tags", "summary", "transcript"] as const;
+export const SEARCHED = ["seq", "journal_id", "title", "tags", "summary", "transcript"] as const;
 
 export function toValues(input: NewMemory) {
   const now = nowIso();
   return {
     id: input.id ?? newId(),
     user_id: input.userId,
+    // An account's recording goes to its own journal unless another is named.
+    journal_id: input.journalId ?? (input.userId ? ownJournalId(input.userId) : null),
+    storyteller_id: input.storytellerId ?? (input.userId ? ownMemberId(input.userId) : null),
     anon_owner_hash: input.anonOwnerHash ?? null,
     claim_expires_at: input.claimExpiresAt ?? null,
     audio_id: input.audioId,
@@ -190,7 +200,7 @@ export function parseSegments(json: string | null): TranscriptSegment[] {
 export function searchable(row: MemoryRow): SearchableFields {
   return {
     seq: Number(row.seq),
-    user_id: row.user_id,
+    journal_id: row.journal_id,
     title: row.title,
     tags: row.tags,
     summary: row.summary,

@@ -7,6 +7,7 @@ import {
   type MemorySearch,
   type RowPage,
   SEARCH_RANK_LIMIT,
+  scopeFilter,
 } from "./memory-search";
 
 /** How many of a user's newest memories are tried to tell a common query from a selective one. */
@@ -25,14 +26,14 @@ export class PostgresMemorySearch implements MemorySearch {
     page: number,
   ): Promise<RowPage> {
     if (tokens.length === 0) return { rows: [], total: 0 };
-    const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
+    const saved = scopeFilter(scope);
     const tsquery = tokens.map((token) => `${token}:*`).join(" & ");
     const rankPage = (ex: Executor) =>
       sql<
         MemoryRow & { matches: number; search_vector?: unknown }
       >`with candidates as materialized (
           select m.seq from memories m
-          where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}
+          where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.journal_id = ${scope.journalId} ${saved}
           order by m.seq desc limit ${SEARCH_RANK_LIMIT}
         )
         select m.*, (select count(*) from candidates) as matches
@@ -41,9 +42,9 @@ export class PostgresMemorySearch implements MemorySearch {
         limit ${PAGE_SIZE} offset ${(page - 1) * PAGE_SIZE}`.execute(ex);
     // The GIN index finds every match before the newest can be picked: right for a selective
     // query, but a common word makes it read most of the journal. Such a query instead walks the
-    // user's memories newest first and stops at the limit, which the planner (whose estimate for
+    // journal's memories newest first and stops at the limit, which the planner (whose estimate for
     // prefix queries is far too low) is told by turning bitmap and sequential scans off for this
-    // one query, leaving the (user_id, seq) index.
+    // one query, leaving the (journal_id, seq) index.
     const result = (await this.isBroad(db, scope, tsquery))
       ? await db.transaction().execute(async (trx) => {
           await sql`set local enable_bitmapscan = off`.execute(trx);
@@ -61,7 +62,7 @@ export class PostgresMemorySearch implements MemorySearch {
     // Past the last page: the bounded count alone.
     const counted = await sql<{ n: number }>`select count(*) as n from (
         select 1 from memories m
-        where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.user_id = ${scope.userId} ${saved}
+        where m.search_vector @@ to_tsquery('simple', ${tsquery}) and m.journal_id = ${scope.journalId} ${saved}
         order by m.seq desc limit ${SEARCH_RANK_LIMIT}
       ) b`.execute(db);
     return { rows: [], total: Number(counted.rows[0]?.n ?? 0) };
@@ -73,9 +74,9 @@ export class PostgresMemorySearch implements MemorySearch {
    * for a query that common.
    */
   private async isBroad(db: Executor, scope: MemoryScope, tsquery: string): Promise<boolean> {
-    const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
+    const saved = scopeFilter(scope);
     const result = await sql<{ hits: number }>`select count(*) as hits from (
-        select m.search_vector from memories m where m.user_id = ${scope.userId} ${saved}
+        select m.search_vector from memories m where m.journal_id = ${scope.journalId} ${saved}
         order by m.seq desc limit ${BROAD_QUERY_SAMPLE}
       ) newest where newest.search_vector @@ to_tsquery('simple', ${tsquery})`.execute(db);
     return Number(result.rows[0]?.hits ?? 0) * 10 >= BROAD_QUERY_SAMPLE;

@@ -13,6 +13,7 @@ import {
   type MemorySearch,
   type RowPage,
   SEARCH_RANK_LIMIT,
+  scopeFilter,
 } from "./memory-search";
 
 /** bm25() weights of INDEXED_COLUMNS: title and tags as PostgreSQL's weight A, summary as B. */
@@ -24,7 +25,7 @@ const COLUMNS = sql.raw(INDEXED_COLUMNS.join(", "));
 const REBUILD_BATCH = 1000;
 
 /**
- * SQLite's FTS5 index (migration 0013): contentless, each word owner-prefixed so a family's
+ * SQLite's FTS5 index (migration 0013): contentless, each word journal-prefixed so a family's
  * search reads only its own word lists, ranked by bm25() in SQL. Contentless tables before SQLite
  * 3.43 forget a row only through the 'delete' command given the words it was indexed with, which
  * the app recomputes from the row as it was.
@@ -37,14 +38,14 @@ export class SqliteMemorySearch implements MemorySearch {
     page: number,
   ): Promise<RowPage> {
     if (tokens.length === 0) return { rows: [], total: 0 };
-    const saved = scope.savedOnly ? sql`and m.status = 'saved'` : sql``;
-    const match = ownedPrefixQuery(scope.userId, tokens);
-    // The user's newest matches (FTS5 yields them by rowid, newest first, and stops at the limit)
-    // are ranked; the join re-checks the owner and applies the saved-only filter.
+    const saved = scopeFilter(scope);
+    const match = ownedPrefixQuery(scope.journalId, tokens);
+    // The journal's newest matches (FTS5 yields them by rowid, newest first, and stops at the limit)
+    // are ranked; the join re-checks the journal and applies the saved-only filter.
     const result = await sql<MemoryRow & { matches: number }>`with candidates as materialized (
         select m.seq, m.recorded_at, bm25(memories_fts, ${WEIGHTS}) as score
         from memories_fts join memories m on m.seq = memories_fts.rowid
-        where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}
+        where memories_fts match ${match} and m.journal_id = ${scope.journalId} ${saved}
         order by memories_fts.rowid desc limit ${SEARCH_RANK_LIMIT}
       ), page as (
         select seq, score, recorded_at, count(*) over () as matches from candidates
@@ -62,15 +63,15 @@ export class SqliteMemorySearch implements MemorySearch {
     // Past the last page: the count alone.
     const counted = await sql<{ n: number }>`select count(*) as n from (
         select 1 from memories_fts join memories m on m.seq = memories_fts.rowid
-        where memories_fts match ${match} and m.user_id = ${scope.userId} ${saved}
+        where memories_fts match ${match} and m.journal_id = ${scope.journalId} ${saved}
         limit ${SEARCH_RANK_LIMIT}
       ) b`.execute(db);
     return { rows: [], total: Number(counted.rows[0]?.n ?? 0) };
   }
 
   async reindex(ex: Executor, before?: SearchableFields, after?: SearchableFields): Promise<void> {
-    const old = before && indexedText(before);
-    const now = after && indexedText(after);
+    const old = before?.journal_id ? indexedText(before.journal_id, before) : undefined;
+    const now = after?.journal_id ? indexedText(after.journal_id, after) : undefined;
     if (
       old &&
       now &&
@@ -98,8 +99,8 @@ export class SqliteMemorySearch implements MemorySearch {
       for (let after = 0; ; ) {
         const rows = await trx
           .selectFrom("memories")
-          .select(["seq", "user_id", "title", "tags", "summary", "transcript"])
-          .where("user_id", "is not", null)
+          .select(["seq", "journal_id", "title", "tags", "summary", "transcript"])
+          .where("journal_id", "is not", null)
           .where("seq", ">", after)
           .orderBy("seq")
           .limit(REBUILD_BATCH)

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { type SearchableFields, wordsOf } from "../db/search-words";
 import type { Executor } from "../db/transactions";
 import type { MemoryRow } from "./memory-row";
@@ -11,9 +12,18 @@ export interface RowPage {
 
 /** Which memories a list or search covers. */
 export interface MemoryScope {
-  userId: string;
+  journalId: string;
+  /** Only the memories this member told. */
+  storytellerId?: string;
   /** Only saved memories (what others see on a public profile). */
   savedOnly: boolean;
+}
+
+/** The scope's conditions on `m`, after its journal's: saved only, one storyteller. */
+export function scopeFilter(scope: MemoryScope) {
+  return sql`${scope.savedOnly ? sql`and m.status = 'saved'` : sql``} ${
+    scope.storytellerId ? sql`and m.storyteller_id = ${scope.storytellerId}` : sql``
+  }`;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Identity } from "../auth/session.service";
 import type { Transactions } from "../db/transactions";
 import { badRequest, conflict, notFound, unauthorized } from "../http-errors";
 import type { JobsRepo } from "../jobs/jobs.repo";
+import { ownJournalId } from "../journals/journals.repo";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
 import type { MemoriesService } from "./memories.service";
 import { PROCESS_MEMORY_JOB } from "./memory-pipeline";
@@ -84,7 +85,9 @@ export class TranscriptsService {
     if (!identity.userId) throw unauthorized();
     const better = this.deps.betterSpeech();
     if (!better) return 0;
-    return (await this.deps.repo.listRetranscribable(identity.userId, better === "whisper")).length;
+    return (
+      await this.deps.repo.listRetranscribable(ownJournalId(identity.userId), better === "whisper")
+    ).length;
   }
 
   /** Whether only the rough fallback can transcribe: no speech model and no server. */
@@ -98,7 +101,7 @@ export class TranscriptsService {
     const better = this.deps.betterSpeech();
     if (!better) return 0;
     return this.start(
-      await this.deps.repo.listRetranscribable(identity.userId, better === "whisper"),
+      await this.deps.repo.listRetranscribable(ownJournalId(identity.userId), better === "whisper"),
     );
   }
 

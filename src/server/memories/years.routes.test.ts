@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "../../shared/constants";
 import type { MemoryPage, MemoryYears } from "../../shared/schemas";
+import { ownJournalId } from "../journals/journals.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { offsetPageIds } from "../test/page-helpers";
@@ -52,7 +53,7 @@ describe.each(DATABASE_KINDS)("memory years on %s", (kind) => {
       const listed = (await get(`/api/memories?page=${page}`, owner)).json<MemoryPage>();
       const ids = await offsetPageIds(
         t.database.db,
-        { userId: owner.user.id, savedOnly: false },
+        { journalId: ownJournalId(owner.user.id), savedOnly: false },
         page,
       );
       expect(listed.items.map((memory) => memory.id)).toEqual(ids);

@@ -1,27 +1,38 @@
 import type { FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { type Identity, resolveIdentity, type SessionService } from "../auth/session.service";
+import type { JournalsRepo } from "../journals/journals.repo";
 import { readShareTokens } from "../share-links/share-cookie";
 import type { ShareLinksService } from "../share-links/share-links.service";
 
-/** The owners this browser's share links unlock (ADR 0019), as the identity carries them. */
-export type ShareGrants = Pick<ShareLinksService, "grantedOwners">;
+/** What the identity reads besides the session: share links' grants and journal memberships. */
+export interface IdentitySources {
+  shareLinks: Pick<ShareLinksService, "grantedJournals">;
+  journals: Pick<JournalsRepo, "membershipsOf">;
+}
 
 /**
- * Who is asking: the session, the visitor mark and the owners this browser's share links still
- * unlock, looked up on every request so a revoked link grants nothing from then on (ADR 0019).
- * The API's hook and a memory's page (web-app.ts) both read it here, so they see the same.
+ * Who is asking: the session, the visitor mark, the account's journals and roles, and the
+ * journals this browser's share links still unlock, looked up on every request so a removed member
+ * or a revoked link is refused from then on (ADR 0019, 0057). The API's hook and a memory's page
+ * (web-app.ts) both read it here, so they see the same.
  */
 export async function identify(
   request: FastifyRequest,
   sessions: SessionService,
-  shareLinks: ShareGrants,
+  { shareLinks, journals }: IdentitySources,
 ): Promise<Identity> {
   const identity = await resolveIdentity(request, sessions);
   const tokens = readShareTokens(request);
-  return tokens.length === 0
-    ? identity
-    : { ...identity, sharedOwnerIds: await shareLinks.grantedOwners(tokens) };
+  const [memberships, sharedJournalIds] = await Promise.all([
+    identity.userId ? journals.membershipsOf(identity.userId) : undefined,
+    tokens.length > 0 ? shareLinks.grantedJournals(tokens) : undefined,
+  ]);
+  return {
+    ...identity,
+    ...(memberships ? { memberships } : {}),
+    ...(sharedJournalIds ? { sharedJournalIds } : {}),
+  };
 }
 
 /**
@@ -29,11 +40,11 @@ export async function identify(
  * a hook of that scope, not a test of the URL, so every spelling of a path that reaches an API
  * route (`/%61pi/...` included) gets it.
  */
-export const identityPlugin = fp<{ sessions: SessionService; shareLinks: ShareGrants }>(
-  async (app, { sessions, shareLinks }) => {
+export const identityPlugin = fp<{ sessions: SessionService; sources: IdentitySources }>(
+  async (app, { sessions, sources }) => {
     app.decorateRequest("identity", null as unknown as Identity);
     app.addHook("onRequest", async (request) => {
-      request.identity = await identify(request, sessions, shareLinks);
+      request.identity = await identify(request, sessions, sources);
     });
   },
   { name: "identity" },

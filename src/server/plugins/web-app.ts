@@ -11,7 +11,7 @@ import { errorBody } from "../http-errors";
 import type { MemoriesService } from "../memories/memories.service";
 import type { QuestionsService } from "../reminders/questions.service";
 import type { UsersService } from "../users/users.service";
-import { identify, type ShareGrants } from "./identity";
+import { type IdentitySources, identify } from "./identity";
 
 /**
  * The built web app: its hashed assets (with their .br/.gz copies), and for every other GET the
@@ -27,12 +27,12 @@ import { identify, type ShareGrants } from "./identity";
 export const webApp = fp<{
   clientDir: string | undefined;
   sessions: SessionService;
-  shareLinks: ShareGrants;
+  identitySources: IdentitySources;
   users: UsersService;
   questions: QuestionsService;
   memories: Pick<MemoriesService, "findVisible">;
 }>(
-  async (app, { clientDir, sessions, shareLinks, users, questions, memories }) => {
+  async (app, { clientDir, sessions, identitySources, users, questions, memories }) => {
     const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
     const appShell = indexHtml && existsSync(indexHtml) ? new AppShell(indexHtml) : undefined;
     if (clientDir && appShell) {
@@ -79,7 +79,7 @@ export const webApp = fp<{
       let memory: { memory: Memory; owner: MemoryOwner } | undefined;
       try {
         if (route?.name === "memory") {
-          const identity = await identify(request, sessions, shareLinks);
+          const identity = await identify(request, sessions, identitySources);
           [user, memory] = await Promise.all([
             identity.userId ? users.getUser(identity.userId) : null,
             visibleMemory(route, identity),

@@ -19,6 +19,7 @@ import { conflict, notFound } from "../http-errors";
 import { hashToken, newId } from "../ids";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
+import { ownJournalId } from "../journals/journals.repo";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import type { MemoriesRepo } from "../memories/memories.repo";
@@ -364,7 +365,11 @@ export class RelativeNewsService {
     name: string,
     base: string,
   ): Promise<boolean> {
-    const made = await this.deps.memories.madeAfter(userId, row.covered_until, MEMORIES_PER_MAIL);
+    const made = await this.deps.memories.madeAfter(
+      ownJournalId(userId),
+      row.covered_until,
+      MEMORIES_PER_MAIL,
+    );
     // News runs up to the first memory still processing (it comes in a later mail once saved),
     // and stops short of the last moment a full page reaches, so that no memory is skipped.
     let cut = made.find((memory) => memory.status === "processing")?.created_at;

@@ -11,6 +11,7 @@ import {
 } from "../../shared/share-links";
 import { buildApp } from "../app";
 import { logSerializers, redactUrl } from "../http/log-serializers";
+import { ownJournalId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { storeAudioFixture } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
@@ -468,6 +469,7 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
       await repo.create({
         id: `busy-${kind}-${i}`,
         user_id: busy.user.id,
+        journal_id: ownJournalId(busy.user.id),
         token_hash: `hash-${kind}-${i}`,
         label: `Link ${i}`,
         created_at: new Date().toISOString(),

@@ -11,6 +11,7 @@ import {
 } from "../../shared/share-links";
 import { conflict, notFound, unauthorized } from "../http-errors";
 import { hashToken, newId, newSecretToken } from "../ids";
+import { ownJournalId } from "../journals/journals.repo";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
@@ -154,6 +155,7 @@ export class ShareLinksService {
     return this.deps.repo.create({
       id,
       user_id: userId,
+      journal_id: ownJournalId(userId),
       token_hash: hashToken(token),
       label,
       created_at: this.now().toISOString(),
@@ -187,10 +189,10 @@ export class ShareLinksService {
   }
 
   /**
-   * The owners whose profiles these tokens (from a browser's cookie) still unlock. Checked on
-   * every request, so a revoked link or a deleted account grants nothing from the next request on.
+   * The journals these tokens (from a browser's cookie) still unlock. Checked on every request, so
+   * a revoked link or a deleted journal grants nothing from the next request on.
    */
-  async grantedOwners(tokens: readonly string[]): Promise<string[]> {
+  async grantedJournals(tokens: readonly string[]): Promise<string[]> {
     const hashes = tokens.filter((t) => SHARE_TOKEN_PATTERN.test(t)).map(hashToken);
     const links = await this.deps.repo.findByTokenHashes(hashes);
     if (links.length === 0) return [];
@@ -200,6 +202,6 @@ export class ShareLinksService {
       now.toISOString(),
       new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString(),
     );
-    return [...new Set(links.map((link) => link.user_id))];
+    return [...new Set(links.map((link) => link.journal_id))];
   }
 }

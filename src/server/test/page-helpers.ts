@@ -18,7 +18,7 @@ export async function offsetPageIds(
 ): Promise<string[]> {
   const saved = scope.savedOnly ? sql`and status = 'saved'` : sql``;
   const result = await sql<{ id: string }>`select id from memories
-    where user_id = ${scope.userId} ${saved} order by recorded_at desc, seq desc
+    where journal_id = ${scope.journalId} ${saved} order by recorded_at desc, seq desc
     limit ${PAGE_SIZE} offset ${(page - 1) * PAGE_SIZE}`.execute(db);
   return result.rows.map((row) => row.id);
 }

@@ -7,6 +7,7 @@ import { ResetTokensRepo } from "../auth/reset-tokens.repo";
 import { SESSION_COOKIE } from "../auth/session.service";
 import { CommentsRepo } from "../comments/comments.repo";
 import { hashToken, newSecretToken } from "../ids";
+import { ownJournalId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
@@ -452,7 +453,10 @@ describe.each(DATABASE_KINDS)("the account API on %s", (kind) => {
         (await remove({ confirm: "delete", currentPassword: me.password }, me.cookie)).statusCode,
       ).toBe(200);
       expect(await memoriesRepo.findById(someId)).toBeUndefined();
-      expect((await memoriesRepo.list({ userId: me.user.id, savedOnly: false }, 1)).total).toBe(0);
+      expect(
+        (await memoriesRepo.list({ journalId: ownJournalId(me.user.id), savedOnly: false }, 1))
+          .total,
+      ).toBe(0);
     });
 
     it("leaves no memory, audio row or file behind when memories are being made meanwhile", async () => {

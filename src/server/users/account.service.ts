@@ -4,6 +4,7 @@ import type { AudioService } from "../audio/audio.service";
 import type { AuthService } from "../auth/auth.service";
 import type { Transactions } from "../db/transactions";
 import { badRequest, conflict, unauthorized } from "../http-errors";
+import type { JournalsService } from "../journals/journals.service";
 import type { MemoriesService } from "../memories/memories.service";
 import { EmailTakenError } from "./users.repo";
 import type { UsersService } from "./users.service";
@@ -12,6 +13,7 @@ export interface AccountServiceDeps {
   users: UsersService;
   auth: AuthService;
   memories: MemoriesService;
+  journals: Pick<JournalsService, "journalsEndingWith" | "deleteJournals">;
   audio: AudioService;
   transactions: Transactions;
 }
@@ -58,7 +60,9 @@ export class AccountService {
 
   /**
    * Deletes the account once `confirm` is the typed word ('delete', any case) and the current
-   * password is right (400 otherwise, and nothing changes): its memories, the comments on them, every recording of both, its uploads
+   * password is right (400 otherwise, and nothing changes): the memories it told, its journals
+   * no one else belongs to (409 while it is the last organizer of one others do, and nothing
+   * changes), the comments on them, every recording of both, its uploads
    * that belong to nothing yet, its sessions and reset links, and the user (the username becomes
    * free again: ADR 0014). Rows go in one transaction; files after the commit, so a crash in
    * between leaves orphan files at worst, never a row pointing at missing audio. Spoken comments
@@ -69,13 +73,16 @@ export class AccountService {
       throw badRequest("account.invalid_confirmation", undefined, "body.confirm");
     }
     await this.deps.auth.verifyCurrentPassword(userId, currentPassword);
-    const { users, auth, memories, audio, transactions } = this.deps;
+    const { users, auth, memories, journals, audio, transactions } = this.deps;
     // Retried when PostgreSQL picks it as a deadlock victim (a memory being made from an upload
     // at the same moment locks the upload, then the user; this locks the user, then the uploads).
     const { storageKeys, photoKeys } = await transactions.runRetrying(async (trx) => {
       // First, so nothing new (a memory, an upload, a session) can be added for this user meanwhile.
       if (!(await users.lockForDeletion(userId, trx))) throw unauthorized();
-      const { audioIds, photoKeys } = await memories.deleteAllOfUser(userId, trx);
+      // 409 while it is the last organizer of a journal others belong to: nothing is deleted.
+      const ending = await journals.journalsEndingWith(userId, trx);
+      const { audioIds, photoKeys } = await memories.deleteAllOfUser(userId, ending, trx);
+      await journals.deleteJournals(ending, trx);
       const keys = await audio.deleteRows(audioIds, trx);
       keys.push(...(await audio.deleteUnattachedOf(userId, trx)));
       await auth.endAllAccess(userId, trx);

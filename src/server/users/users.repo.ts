@@ -4,6 +4,7 @@ import { isUniqueViolation } from "../db/constraint-errors";
 import type { Database, UsersTable } from "../db/schema";
 import type { Executor } from "../db/transactions";
 import { newId, nowIso } from "../ids";
+import { createOwnJournal } from "../journals/journals.repo";
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -23,7 +24,10 @@ export class UsersRepo {
     private readonly kind?: DatabaseKind,
   ) {}
 
-  /** Inserts a user; throws UsernameTakenError when the name is taken (case-insensitively). */
+  /**
+   * Inserts a user and its own journal; throws UsernameTakenError when the name is taken
+   * (case-insensitively).
+   */
   async create(input: NewUser): Promise<UserRow> {
     const now = nowIso();
     const row: UserRow = {
@@ -39,7 +43,13 @@ export class UsersRepo {
       updated_at: now,
     };
     try {
-      await this.db.insertInto("users").values(row).execute();
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto("users").values(row).execute();
+        await createOwnJournal(
+          { id: row.id, name: row.display_name ?? row.username, createdAt: now },
+          trx,
+        );
+      });
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw isEmailViolation(error) ? new EmailTakenError() : new UsernameTakenError();

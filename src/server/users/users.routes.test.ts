@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages";
+import { ownJournalId } from "../journals/journals.repo";
 import { createUserWithSession } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { UsersRepo } from "./users.repo";
@@ -110,9 +111,9 @@ describe.each(DATABASE_KINDS)("profiles and visibility on %s", (kind) => {
     expect(await service.isVisibleTo("no-such-id", nobody)).toBe(false);
     expect(await service.getVisibleProfile(priv.user.username, nobody)).toBeNull();
     // A share link of the private profile's owner opens it, and only it (ADR 0019).
-    const linked = { userId: null, sharedOwnerIds: [priv.user.id] };
+    const linked = { userId: null, sharedJournalIds: [ownJournalId(priv.user.id)] };
     expect(await service.isVisibleTo(priv.user.id, linked)).toBe(true);
-    expect(await service.isVisibleTo(priv.user.id, { userId: null, sharedOwnerIds: ["x"] })).toBe(
+    expect(await service.isVisibleTo(priv.user.id, { userId: null, sharedJournalIds: ["x"] })).toBe(
       false,
     );
     expect(

@@ -2,6 +2,7 @@ import { can, type ProfileFacts } from "../../shared/authorization";
 import type { PublicProfile, SharedWithMe, User } from "../../shared/schemas";
 import type { Viewer } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
+import { accountOfOwnJournal, ownJournalId } from "../journals/journals.repo";
 import type { UserRow, UsersRepo } from "./users.repo";
 
 /** The API shape of the logged-in user (includes the email). */
@@ -21,7 +22,7 @@ export function toPublicProfile(row: UserRow): PublicProfile {
 
 /** What the authorization rules read of an account. */
 export function profileFacts(row: UserRow): ProfileFacts {
-  return { id: row.id, isPublic: Number(row.is_public) === 1 };
+  return { id: row.id, isPublic: Number(row.is_public) === 1, journalId: ownJournalId(row.id) };
 }
 
 function visible(row: UserRow | undefined, viewer: Viewer): row is UserRow {
@@ -40,15 +41,16 @@ export class UsersService {
     const row = await this.users.findByUsername(username);
     if (!visible(row, viewer)) return null;
     const sharedWithYou =
-      !can(viewer, "profile.manage", row) && (viewer.sharedOwnerIds?.includes(row.id) ?? false);
+      !can(viewer, "profile.manage", row) &&
+      (viewer.sharedJournalIds?.includes(ownJournalId(row.id)) ?? false);
     return { ...toPublicProfile(row), sharedWithYou };
   }
 
   /** The owners whose memories `viewer`'s share links open, themselves left out. */
   async sharedWith(viewer: Viewer): Promise<SharedWithMe> {
-    const ids = (viewer.sharedOwnerIds ?? []).filter(
-      (id) => !can(viewer, "profile.manage", { id }),
-    );
+    const ids = (viewer.sharedJournalIds ?? [])
+      .map(accountOfOwnJournal)
+      .filter((id): id is string => id !== undefined && !can(viewer, "profile.manage", { id }));
     const rows = await Promise.all(ids.map((id) => this.users.findById(id)));
     return {
       owners: rows
@@ -60,12 +62,6 @@ export class UsersService {
   /** Whether the user `userId` exists and `viewer` may see their profile. */
   async isVisibleTo(userId: string, viewer: Viewer): Promise<boolean> {
     return visible(await this.users.findById(userId), viewer);
-  }
-
-  /** What the authorization rules read of the account `userId`; undefined when it is gone. */
-  async profileFacts(userId: string): Promise<ProfileFacts | undefined> {
-    const row = await this.users.findById(userId);
-    return row && profileFacts(row);
   }
 
   /** Every account with when it was made, by username (for the operator, never the API). */

@@ -111,13 +111,14 @@ export const plainPagingAndSearch: DialectMigration = {
     )`.execute(db);
     for (let after = 0; ; ) {
       const rows = (
-        await sql<SearchableFields>`select seq, user_id, title, tags, summary, transcript
+        await sql<
+          SearchableFields & { user_id: string }
+        >`select seq, user_id, title, tags, summary, transcript
           from memories where user_id is not null and seq > ${after}
           order by seq limit ${BATCH}`.execute(db)
       ).rows;
       for (const row of rows) {
-        const text = indexedText(row);
-        if (!text) continue;
+        const text = indexedText(row.user_id, row);
         await sql`insert into memories_fts (rowid, ${sql.raw(INDEXED_COLUMNS.join(", "))})
           values (${row.seq}, ${sql.join(INDEXED_COLUMNS.map((column) => text[column]))})`.execute(
           db,

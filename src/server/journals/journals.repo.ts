@@ -1,0 +1,221 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Membership } from "../../shared/authorization";
+import { defaultJournalName, type JournalRole } from "../../shared/journals";
+import type { Database, JournalMembersTable, JournalsTable } from "../db/schema";
+import type { Executor } from "../db/transactions";
+import { nowIso } from "../ids";
+
+export type JournalRow = Selectable<JournalsTable>;
+export type MemberRow = Selectable<JournalMembersTable>;
+
+/** A journal as its member sees it in their list. */
+export interface JournalOfMember {
+  id: string;
+  name: string;
+  role: JournalRole;
+  memberId: string;
+}
+
+/**
+ * The journal made with an account, and the account's membership of it, have ids derived from
+ * the account's (migration 0023 made every existing account's this way): no lookup is needed to
+ * find them, and they never collide with a random id (22 characters, no prefix).
+ */
+export const ownJournalId = (userId: string): string => `j${userId}`;
+export const ownMemberId = (userId: string): string => `m${userId}`;
+/** The account whose own journal this is (share links open only their maker's own journal). */
+export const accountOfOwnJournal = (journalId: string): string | undefined =>
+  journalId.startsWith("j") ? journalId.slice(1) : undefined;
+
+/**
+ * Makes an account's own journal, with the account as its organizer, in the account's transaction
+ * (UsersRepo.create): every account is a journal of one until it invites its family.
+ */
+export async function createOwnJournal(
+  user: { id: string; name: string; createdAt: string },
+  ex: Executor,
+): Promise<void> {
+  const journalId = ownJournalId(user.id);
+  await ex
+    .insertInto("journals")
+    .values({
+      id: journalId,
+      name: defaultJournalName(user.name),
+      created_by: user.id,
+      created_at: user.createdAt,
+      updated_at: user.createdAt,
+    })
+    .execute();
+  await ex
+    .insertInto("journal_members")
+    .values({
+      id: ownMemberId(user.id),
+      journal_id: journalId,
+      user_id: user.id,
+      name: user.name,
+      role: "organizer",
+      email: null,
+      invite_token_hash: null,
+      invite_expires_at: null,
+      created_at: user.createdAt,
+    })
+    .execute();
+}
+
+/** The only code that reads or writes the journals and journal_members tables (ADR 0057). */
+export class JournalsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findById(id: string, ex: Executor = this.db): Promise<JournalRow | undefined> {
+    return ex.selectFrom("journals").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** Whether the journal is public: the account that made it made its profile public. */
+  async isPublic(journalId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("journals")
+      .innerJoin("users", "users.id", "journals.created_by")
+      .select("users.is_public")
+      .where("journals.id", "=", journalId)
+      .executeTakeFirst();
+    return Number(row?.is_public ?? 0) === 1;
+  }
+
+  async rename(id: string, name: string): Promise<JournalRow | undefined> {
+    return this.db
+      .updateTable("journals")
+      .set({ name, updated_at: nowIso() })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** What the authorization rules read of an account: its memberships (read on every request). */
+  async membershipsOf(userId: string, ex: Executor = this.db): Promise<Membership[]> {
+    const rows = await ex
+      .selectFrom("journal_members")
+      .select(["journal_id", "id", "role"])
+      .where("user_id", "=", userId)
+      .execute();
+    return rows.map((row) => ({ journalId: row.journal_id, memberId: row.id, role: row.role }));
+  }
+
+  /** The account's journals with its role in each, its own first, then by name. */
+  async journalsOf(userId: string): Promise<JournalOfMember[]> {
+    const rows = await this.db
+      .selectFrom("journal_members")
+      .innerJoin("journals", "journals.id", "journal_members.journal_id")
+      .select([
+        "journals.id",
+        "journals.name",
+        "journals.created_by",
+        "journal_members.role",
+        "journal_members.id as member_id",
+      ])
+      .where("journal_members.user_id", "=", userId)
+      .execute();
+    return rows
+      .sort(
+        (a, b) =>
+          Number(b.created_by === userId) - Number(a.created_by === userId) ||
+          a.name.localeCompare(b.name),
+      )
+      .map((row) => ({ id: row.id, name: row.name, role: row.role, memberId: row.member_id }));
+  }
+
+  /** A journal's members (pending invitations included), organizers first, then by name. */
+  async members(journalId: string, ex: Executor = this.db): Promise<MemberRow[]> {
+    const rows = await ex
+      .selectFrom("journal_members")
+      .selectAll()
+      .where("journal_id", "=", journalId)
+      .execute();
+    const rank = { organizer: 0, storyteller: 1, relative: 2 } as const;
+    return rows.sort((a, b) => rank[a.role] - rank[b.role] || a.name.localeCompare(b.name));
+  }
+
+  findMember(journalId: string, memberId: string, ex: Executor = this.db) {
+    return ex
+      .selectFrom("journal_members")
+      .selectAll()
+      .where("journal_id", "=", journalId)
+      .where("id", "=", memberId)
+      .executeTakeFirst();
+  }
+
+  /** The names of these members, by id (a page of memories names its storytellers). */
+  async names(memberIds: readonly string[]): Promise<Map<string, string>> {
+    if (memberIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom("journal_members")
+      .select(["id", "name"])
+      .where("id", "in", [...new Set(memberIds)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
+  async addMember(row: MemberRow, ex: Executor = this.db): Promise<MemberRow> {
+    await ex.insertInto("journal_members").values(row).execute();
+    return row;
+  }
+
+  async setRole(memberId: string, role: JournalRole, ex: Executor = this.db): Promise<void> {
+    await ex.updateTable("journal_members").set({ role }).where("id", "=", memberId).execute();
+  }
+
+  async removeMember(memberId: string, ex: Executor = this.db): Promise<void> {
+    await ex.deleteFrom("journal_members").where("id", "=", memberId).execute();
+  }
+
+  /** The pending invitation behind a token's hash, with its journal's name, while it lasts. */
+  async findInvitation(tokenHash: string, now: string) {
+    return this.db
+      .selectFrom("journal_members")
+      .innerJoin("journals", "journals.id", "journal_members.journal_id")
+      .selectAll("journal_members")
+      .select("journals.name as journal_name")
+      .where("journal_members.invite_token_hash", "=", tokenHash)
+      .where("journal_members.invite_expires_at", ">", now)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Turns a pending invitation into the account's membership, once: false when another request
+   * used it first or it ended meanwhile.
+   */
+  async acceptInvitation(
+    memberId: string,
+    tokenHash: string,
+    userId: string,
+    now: string,
+    ex: Executor,
+  ): Promise<boolean> {
+    const result = await ex
+      .updateTable("journal_members")
+      .set({ user_id: userId, invite_token_hash: null, invite_expires_at: null })
+      .where("id", "=", memberId)
+      .where("invite_token_hash", "=", tokenHash)
+      .where("invite_expires_at", ">", now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The account's membership of a journal, if any. */
+  findMembershipOf(journalId: string, userId: string, ex: Executor = this.db) {
+    return ex
+      .selectFrom("journal_members")
+      .selectAll()
+      .where("journal_id", "=", journalId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+  }
+
+  /** Deletes journals (their memories, members and links go with them by cascade). */
+  async deleteJournals(ids: readonly string[], ex: Executor): Promise<void> {
+    if (ids.length === 0) return;
+    await ex
+      .deleteFrom("journals")
+      .where("id", "in", [...ids])
+      .execute();
+  }
+}

@@ -1,0 +1,219 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  invitationParamsSchema,
+  invitationSchema,
+  joinedSchema,
+  journalListSchema,
+  journalMemoriesQuerySchema,
+  journalParamsSchema,
+  journalSchema,
+  journalUpdateBodySchema,
+  journalYearsQuerySchema,
+  memberCreateBodySchema,
+  memberListSchema,
+  memberParamsSchema,
+  memberSchema,
+  memberUpdateBodySchema,
+  memoryPageSchema,
+  memoryYearsSchema,
+} from "../../shared/schemas";
+import { type Config, linkBaseOf } from "../config";
+import { security } from "../http/api-security";
+import { errorResponses } from "../http-errors";
+import type { MemoriesService } from "../memories/memories.service";
+import type { JournalsService } from "./journals.service";
+
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
+
+/** A family's journal, its members and invitations (ADR 0057), under /api. */
+export const journalsRoutes: FastifyPluginAsyncZod<{
+  journals: JournalsService;
+  memories: MemoriesService;
+  config: Pick<Config, "APP_URL" | "PORT" | "RATE_LIMIT_SHARE_LINKS_PER_HOUR">;
+}> = async (app, { journals, memories, config }) => {
+  app.get(
+    "/journals",
+    {
+      schema: {
+        operationId: "listJournals",
+        security: security.session,
+        summary: "The logged-in person's journals with their role in each, their own first",
+        response: { 200: journalListSchema, ...errors },
+      },
+    },
+    async (request) => journals.list(request.identity),
+  );
+
+  app.patch(
+    "/journals/:id",
+    {
+      schema: {
+        operationId: "renameJournal",
+        security: security.session,
+        summary: "Renames a journal (organizers)",
+        params: journalParamsSchema,
+        body: journalUpdateBodySchema,
+        response: { 200: journalSchema, ...errors },
+      },
+    },
+    async (request) => journals.rename(request.identity, request.params.id, request.body.name),
+  );
+
+  app.get(
+    "/journals/:id/members",
+    {
+      schema: {
+        operationId: "listJournalMembers",
+        security: security.session,
+        summary: "A journal's members; organizers also see emails and pending invitations",
+        params: journalParamsSchema,
+        response: { 200: memberListSchema, ...errors },
+      },
+    },
+    async (request) => journals.members(request.identity, request.params.id),
+  );
+
+  app.post(
+    "/journals/:id/members",
+    {
+      config: {
+        // An email sends an invitation: bounded per account like share links' mails.
+        rateLimit: {
+          max: config.RATE_LIMIT_SHARE_LINKS_PER_HOUR,
+          timeWindow: "1 hour",
+          keyGenerator: (request) => `journal-member-add:${request.identity.userId ?? request.ip}`,
+        },
+      },
+      schema: {
+        operationId: "addJournalMember",
+        security: security.session,
+        summary:
+          "Adds a member (organizers); an email sends an invitation that works once, for 7 days",
+        description:
+          "Without `email`, the member is a storyteller who records through their own link and has no account.",
+        params: journalParamsSchema,
+        body: memberCreateBodySchema,
+        response: { 201: memberSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const member = await journals.addMember(
+        request.identity,
+        request.params.id,
+        request.body,
+        linkBaseOf(config, request),
+      );
+      return reply.code(201).send(member);
+    },
+  );
+
+  app.patch(
+    "/journals/:id/members/:memberId",
+    {
+      schema: {
+        operationId: "changeJournalMemberRole",
+        security: security.session,
+        summary: "Changes a member's role (organizers); the last organizer keeps theirs",
+        params: memberParamsSchema,
+        body: memberUpdateBodySchema,
+        response: { 200: memberSchema, ...errors },
+      },
+    },
+    async (request) =>
+      journals.changeRole(
+        request.identity,
+        request.params.id,
+        request.params.memberId,
+        request.body,
+      ),
+  );
+
+  app.delete(
+    "/journals/:id/members/:memberId",
+    {
+      schema: {
+        operationId: "removeJournalMember",
+        security: security.session,
+        summary:
+          "Removes a member (organizers) or leaves (oneself); their access ends at once, their stories stay",
+        params: memberParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await journals.removeMember(request.identity, request.params.id, request.params.memberId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/journals/:id/memories",
+    {
+      schema: {
+        operationId: "listJournalMemories",
+        security: security.session,
+        summary:
+          "A journal's memories, newest recorded first, or those matching `q`; one storyteller's with `storyteller`",
+        params: journalParamsSchema,
+        querystring: journalMemoriesQuerySchema,
+        response: { 200: memoryPageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      journals.assertView(request.identity, request.params.id);
+      return memories.listJournal(request.params.id, request.query);
+    },
+  );
+
+  app.get(
+    "/journals/:id/years",
+    {
+      schema: {
+        operationId: "listJournalYears",
+        security: security.session,
+        summary:
+          "The years that hold a journal's memories (or one storyteller's), for the year navigator",
+        params: journalParamsSchema,
+        querystring: journalYearsQuerySchema,
+        response: { 200: memoryYearsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      journals.assertView(request.identity, request.params.id);
+      return memories.yearsOfJournal(request.params.id, request.query.storyteller);
+    },
+  );
+
+  app.get(
+    "/invitations/:token",
+    {
+      schema: {
+        operationId: "getInvitation",
+        security: security.none,
+        summary: "What an invitation offers: the journal's name, the invited name and role",
+        params: invitationParamsSchema,
+        response: { 200: invitationSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return journals.invitation(request.params.token);
+    },
+  );
+
+  app.post(
+    "/invitations/:token",
+    {
+      schema: {
+        operationId: "acceptInvitation",
+        security: security.session,
+        summary:
+          "Joins the invitation's journal with the logged-in account; the link then works no more",
+        params: invitationParamsSchema,
+        response: { 200: joinedSchema, ...errors },
+      },
+    },
+    async (request) => journals.join(request.identity, request.params.token),
+  );
+};
