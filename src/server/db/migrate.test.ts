@@ -5,7 +5,7 @@ import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, nowIso } from "../ids";
-import { ownJournalId } from "../journals/journals.repo";
+import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createBareUser } from "../test/auth-helpers";
 import {
@@ -19,6 +19,7 @@ import { type DatabaseKind, type DatabaseTarget, openDatabase } from "./connecti
 import { isUniqueViolation } from "./constraint-errors";
 import { migrateToLatest } from "./migrate";
 import { errorCodes, processingErrorCode } from "./migrations/0019-error-codes";
+import type { Database } from "./schema";
 
 describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
   let t: TestDatabase;
@@ -305,11 +306,9 @@ describe.each(DATABASE_KINDS)("upgrade of a database at 0012 on %s", (kind) => {
       }
       const repo = new MemoriesRepo(db, kind);
       // Saved ones with a transcript; the one still processing is not.
-      expect(await repo.listRetranscribable(user.user_id ?? "", true)).toEqual([
-        "m-lighthouse",
-        "m-harbour",
-      ]);
-      expect(await repo.listRetranscribable(user.user_id ?? "", false)).toEqual([]);
+      const journal = ownJournalId(user.user_id ?? "");
+      expect(await repo.listRetranscribable(journal, true)).toEqual(["m-lighthouse", "m-harbour"]);
+      expect(await repo.listRetranscribable(journal, false)).toEqual([]);
     } finally {
       await handle.close();
     }
@@ -365,10 +364,7 @@ describe.each(DATABASE_KINDS)("upgrade with relatives' news waiting on %s", (kin
   it("queues news for each owner with an address on a link, and drops the sending claim", async () => {
     const t = await createTestDatabase(kind, { upTo: "0018-transcript-proposals" });
     try {
-      const [withNews, without] = [
-        await createBareUser(t.handle.db),
-        await createBareUser(t.handle.db),
-      ];
+      const [withNews, without] = [await legacyUser(t.handle.db), await legacyUser(t.handle.db)];
       const now = nowIso();
       for (const [link, user] of [
         ["l1", withNews],
@@ -407,7 +403,7 @@ describe.each(DATABASE_KINDS)("upgrade to confirmed relatives' news (0021) on %s
   it("keeps every address already on a link confirmed, from when it was added", async () => {
     const t = await createTestDatabase(kind, { upTo: "0020-relative-news-as-jobs" });
     try {
-      const user = await createBareUser(t.handle.db);
+      const user = await legacyUser(t.handle.db);
       const added = "2026-01-02T03:04:05.000Z";
       await sql`insert into share_links (id, user_id, token_hash, label, created_at)
         values ('l1', ${user.id}, ${newId()}, 'Grandpa', ${added})`.execute(t.handle.db);
@@ -417,6 +413,135 @@ describe.each(DATABASE_KINDS)("upgrade to confirmed relatives' news (0021) on %s
       await migrateToLatest(t.handle);
       const rows = await t.handle.db.selectFrom("share_link_subscriptions").selectAll().execute();
       expect(rows).toMatchObject([{ id: "s1", confirmed_at: added, confirm_sent_at: null }]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
+/** An account as a database before family journals (0023) holds it: the row alone. */
+async function legacyUser(db: Kysely<Database>, name = `u${newId().slice(0, 8)}`) {
+  const id = newId();
+  const now = nowIso();
+  await sql`insert into users (id, username, username_lower, display_name, email, email_lower,
+    password_hash, is_public, created_at, updated_at)
+    values (${id}, ${name}, ${name.toLowerCase()}, null, null, null, 'x', 0, ${now}, ${now})`.execute(
+    db,
+  );
+  return { id, username: name };
+}
+
+describe.each(DATABASE_KINDS)("upgrade to family journals (0023) on %s", (kind) => {
+  it("makes every account a journal of one, keeping its memories, photos, comments, links, news and reminders", async () => {
+    const t = await createTestDatabase(kind, { upTo: "0022-relative-news-confirmation" });
+    try {
+      const { db } = t.handle;
+      const rosa = await legacyUser(db, "grandma_rosa");
+      await sql`update users set display_name = 'Grandma Rosa' where id = ${rosa.id}`.execute(db);
+      const other = await legacyUser(db);
+      const now = nowIso();
+      const memory = (id: string, userId: string | null, status: string, title: string) =>
+        sql`insert into memories (id, user_id, anon_owner_hash, claim_expires_at, audio_id, title,
+          transcript, summary, scores, duration, recorded_at, tags, status, stage, error,
+          created_at, updated_at)
+          values (${id}, ${userId}, ${userId ? null : "visitor"}, ${userId ? null : now}, null,
+          ${title}, 'We walked to the orchard.', '', '{}', 3, '1962-06-01T10:00:00.000Z', '[]',
+          ${status}, null, null, ${now}, ${now})`.execute(db);
+      await memory("m-saved", rosa.id, "saved", "The orchard");
+      await memory("m-failed", rosa.id, "failed", "");
+      await memory("m-other", other.id, "saved", "Orchard of another family");
+      await memory("m-unclaimed", null, "saved", "Not yet saved");
+      await sql`insert into memory_photos (id, memory_id, position, width, height, full_key,
+        medium_key, thumb_key, bytes, created_at)
+        values ('p1', 'm-saved', 0, 10, 10, 'f', 'm', 't', 1, ${now})`.execute(db);
+      await sql`insert into comments (id, memory_id, commenter_name, audio_id, transcript, status,
+        error, created_at) values ('c1', 'm-saved', 'Lucas', null, 'Lovely', 'saved', null, ${now})`.execute(
+        db,
+      );
+      await sql`insert into share_links (id, user_id, token_hash, label, created_at)
+        values ('l1', ${rosa.id}, ${newId()}, 'Cousins', ${now})`.execute(db);
+      await sql`insert into share_link_subscriptions (id, share_link_id, email, token_sealed,
+        created_at, covered_until, confirmed_at)
+        values ('s1', 'l1', 'lucas@example.org', 'x', ${now}, ${now}, ${now})`.execute(db);
+      await sql`insert into reminder_settings (user_id, weekly_enabled, weekday, hour, time_zone,
+        special_days, unsubscribed_at, created_at, updated_at)
+        values (${rosa.id}, 1, 0, 9, 'Europe/Madrid', '[]', null, ${now}, ${now})`.execute(db);
+
+      await migrateToLatest(t.handle);
+
+      const journal = ownJournalId(rosa.id);
+      const journals = await db
+        .selectFrom("journals")
+        .selectAll()
+        .where("id", "=", journal)
+        .execute();
+      expect(journals).toMatchObject([{ name: "Grandma Rosa's journal", created_by: rosa.id }]);
+      const members = await db
+        .selectFrom("journal_members")
+        .selectAll()
+        .where("journal_id", "=", journal)
+        .execute();
+      expect(members).toMatchObject([
+        { id: ownMemberId(rosa.id), user_id: rosa.id, role: "organizer", name: "Grandma Rosa" },
+      ]);
+      const rows = await db
+        .selectFrom("memories")
+        .select(["id", "journal_id", "storyteller_id"])
+        .orderBy("id")
+        .execute();
+      expect(rows).toEqual([
+        { id: "m-failed", journal_id: journal, storyteller_id: ownMemberId(rosa.id) },
+        {
+          id: "m-other",
+          journal_id: ownJournalId(other.id),
+          storyteller_id: ownMemberId(other.id),
+        },
+        { id: "m-saved", journal_id: journal, storyteller_id: ownMemberId(rosa.id) },
+        { id: "m-unclaimed", journal_id: null, storyteller_id: null },
+      ]);
+      const repo = new MemoriesRepo(db, kind);
+      const scope = { journalId: journal, savedOnly: false };
+      expect((await repo.list(scope, 1)).rows.map((r) => r.id).sort()).toEqual([
+        "m-failed",
+        "m-saved",
+      ]);
+      expect(await repo.countOf({ ...scope, savedOnly: true })).toBe(1);
+      expect((await repo.years(scope)).map((y) => [y.year, y.count])).toEqual([["1962", 2]]);
+      // Search reads the journal's own words only (SQLite's index was rebuilt per journal).
+      expect((await repo.search(scope, ["orch"], 1)).rows.map((r) => r.id).sort()).toEqual([
+        "m-failed",
+        "m-saved",
+      ]);
+      expect(
+        (
+          await repo.search({ journalId: ownJournalId(other.id), savedOnly: false }, ["orch"], 1)
+        ).rows.map((r) => r.id),
+      ).toEqual(["m-other"]);
+      // Photos, comments, links with their addresses and reminders are where they were.
+      expect(await db.selectFrom("memory_photos").select("memory_id").execute()).toEqual([
+        { memory_id: "m-saved" },
+      ]);
+      expect(await db.selectFrom("comments").select("memory_id").execute()).toEqual([
+        { memory_id: "m-saved" },
+      ]);
+      expect(await db.selectFrom("share_links").select(["id", "journal_id"]).execute()).toEqual([
+        { id: "l1", journal_id: journal },
+      ]);
+      expect(
+        await db.selectFrom("share_link_subscriptions").select("share_link_id").execute(),
+      ).toEqual([{ share_link_id: "l1" }]);
+      expect(await db.selectFrom("reminder_settings").select("user_id").execute()).toEqual([
+        { user_id: rosa.id },
+      ]);
+      // A memory saved from now on is counted and found in its journal by the new triggers.
+      await repo.insert({
+        userId: rosa.id,
+        audioId: null,
+        status: "saved",
+        title: "Orchard again",
+      });
+      expect(await repo.countOf(scope)).toBe(3);
+      expect((await repo.search(scope, ["orch"], 1)).total).toBe(3);
     } finally {
       await t.cleanup();
     }
