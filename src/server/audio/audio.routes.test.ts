@@ -5,6 +5,7 @@ import { MIN_RECORDING_BYTES } from "../../shared/constants";
 import { ERROR_MESSAGES, MESSAGES } from "../../shared/messages";
 import { VISITOR_COOKIE } from "../auth/session.service";
 import { newId, nowIso } from "../ids";
+import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { fixture, postOverSocket, upload, visitorCookie } from "../test/upload-helpers";
@@ -300,6 +301,8 @@ describe.each(DATABASE_KINDS)("audio upload and serving (%s)", (kind) => {
         .values({
           id,
           user_id: fields.userId,
+          journal_id: fields.userId && ownJournalId(fields.userId),
+          storyteller_id: fields.userId && ownMemberId(fields.userId),
           anon_owner_hash: fields.anonHash ?? null,
           claim_expires_at: null,
           audio_id: fields.audioId,

@@ -119,6 +119,13 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       language: null,
       photos: [],
       createdAt: row.created_at,
+      journalId: ownJournalId(user.id),
+      // The storyteller's name is looked up by the service (toDtos), not read from the row.
+      storyteller: null,
+    });
+    expect(toMemoryDto(row, [], "Grandma").storyteller).toEqual({
+      id: ownMemberId(user.id),
+      name: "Grandma",
     });
     const processing = await repo.insert({ userId: null, audioId: null, status: "processing" });
     expect(toMemoryDto(processing).audioUrl).toBe("");
@@ -300,7 +307,9 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
     const indexed = async (userId: string, word: string) =>
       (
         await sql<{ rowid: number }>`select rowid from memories_fts
-          where memories_fts match ${ownedPrefixQuery(userId, [word])}`.execute(t.handle.db)
+          where memories_fts match ${ownedPrefixQuery(ownJournalId(userId), [word])}`.execute(
+          t.handle.db,
+        )
       ).rows.length;
 
     it("never shows another family's matches, nor lets them change the page or its total", async () => {

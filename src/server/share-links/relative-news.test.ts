@@ -9,7 +9,7 @@ import {
 } from "../../shared/share-links";
 import { JobsRepo } from "../jobs/jobs.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
-import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { accountIdentity, createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { mailHeader, type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { fixture, upload } from "../test/upload-helpers";
@@ -321,7 +321,7 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     const second = await save("Our first car");
     const gone = await save("Deleted soon");
     const late = await processing("Still processing");
-    await t.services.memories.delete(gone.id, { userId: owner.user.id, visitorHash: null });
+    await t.services.memories.delete(gone.id, accountIdentity(owner.user.id));
     // One job for the owner, still due an hour after the first: the others joined it.
     expect((await newsJob())?.run_after).toBe(job?.run_after);
     expect(await t.services.worker.drain()).toBe(0);

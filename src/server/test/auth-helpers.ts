@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import { hashPassword } from "../auth/password";
+import type { Identity } from "../auth/session.service";
 import { SESSION_COOKIE, SessionService } from "../auth/session.service";
 import { SessionsRepo } from "../auth/sessions.repo";
 import type { Database } from "../db/schema";
 import { newId } from "../ids";
+import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 import { type UserRow, UsersRepo } from "../users/users.repo";
 import type { TestApp } from "./harness";
 
@@ -52,4 +54,15 @@ export async function createUserWithSession(
     user.id,
   );
   return { user, password, cookie: `${SESSION_COOKIE}=${session.token}` };
+}
+
+/** The identity a request of this account alone (its own journal, no share link) resolves to. */
+export function accountIdentity(userId: string): Identity {
+  return {
+    userId,
+    visitorHash: null,
+    memberships: [
+      { journalId: ownJournalId(userId), memberId: ownMemberId(userId), role: "organizer" },
+    ],
+  };
 }
