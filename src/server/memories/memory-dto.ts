@@ -51,5 +51,8 @@ export function toMemoryDto(row: MemoryRow, photos: Photo[] = []): Memory {
     question: row.question ?? null,
     language: row.language ?? null,
     photos,
+    // No memory is stored in a family journal yet: every one is its owner's own.
+    journalId: null,
+    storyteller: null,
   };
 }
