@@ -27,8 +27,14 @@ import { newId } from "../ids";
 import type { ImportedPhoto, PhotosService } from "../photos/photos.service";
 import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo } from "./memories.repo";
-import { BACKUP_FORMAT_VERSION } from "./memories-backup";
+import { BACKUP_FORMAT_VERSION, INDEX_FILE } from "./memories-backup";
 import { segmentsJson } from "./memory-row";
+
+/**
+ * The layouts read: 1 named files by id, 2 by date and title beside index.html. Both list every
+ * file's name in memories.json, which is all a restore follows.
+ */
+const READABLE_VERSIONS: readonly number[] = [1, BACKUP_FORMAT_VERSION];
 
 /** memories.json larger than this is refused (a journal of ~20,000 long memories fits). */
 const MANIFEST_MAX_BYTES = 128 * 1024 * 1024;
@@ -347,8 +353,10 @@ export class MemoriesRestore {
   async restoreFile(userId: string, file: string): Promise<RestoreResult> {
     const { zip, byName } = await openChecked(file, this.options.maxBytes);
     try {
-      const memories = await this.readManifest(zip, byName);
-      await this.verifyFiles(zip, byName, memories);
+      const { version, memories } = await this.readManifest(zip, byName);
+      // index.html is for the family to read; a restore leaves it aside.
+      const unread = version >= 2 ? [INDEX_FILE] : [];
+      await this.verifyFiles(zip, byName, memories, unread);
       const result: RestoreResult = { imported: 0, skipped: 0, failed: [] };
       for (const memory of memories) {
         const outcome = await this.importMemory(userId, zip, byName, memory);
@@ -365,7 +373,7 @@ export class MemoriesRestore {
   private async readManifest(
     zip: yauzl.ZipFile,
     byName: Map<string, yauzl.Entry>,
-  ): Promise<BackupMemory[]> {
+  ): Promise<{ version: number; memories: BackupMemory[] }> {
     const entry = byName.get("memories.json");
     if (!entry) throw refuse("backup.not_a_backup");
     if (entry.uncompressedSize > MANIFEST_MAX_BYTES)
@@ -378,10 +386,10 @@ export class MemoriesRestore {
       throw refuse("backup.invalid", "memories.json is not valid JSON");
     }
     const version = (json as { version?: unknown } | null)?.version;
-    if (version !== BACKUP_FORMAT_VERSION) {
+    if (typeof version !== "number" || !READABLE_VERSIONS.includes(version)) {
       throw refuse(
         "backup.unknown_version",
-        `unknown backup version ${JSON.stringify(version ?? null)} (this server reads version ${BACKUP_FORMAT_VERSION})`,
+        `unknown backup version ${JSON.stringify(version ?? null)} (this server reads versions ${READABLE_VERSIONS.join(", ")})`,
       );
     }
     const parsed = manifestSchema.safeParse(json);
@@ -390,7 +398,7 @@ export class MemoriesRestore {
       // The field, not zod's words for it.
       throw refuse("backup.invalid", `memories.json is not valid (${issue?.path.join(".")})`);
     }
-    return parsed.data.memories;
+    return { version: parsed.data.version, memories: parsed.data.memories };
   }
 
   /**
@@ -401,6 +409,7 @@ export class MemoriesRestore {
     zip: yauzl.ZipFile,
     byName: Map<string, yauzl.Entry>,
     memories: BackupMemory[],
+    unread: readonly string[],
   ): Promise<void> {
     const listed = new Map<string, number | null>();
     const photos = new Set<string>();
@@ -413,7 +422,7 @@ export class MemoriesRestore {
       for (const ref of photoRefs(memory)) photos.add(ref.file);
     }
     for (const name of byName.keys()) {
-      if (name !== "memories.json" && !listed.has(name)) {
+      if (name !== "memories.json" && !unread.includes(name) && !listed.has(name)) {
         throw refuse(
           "backup.bad_file",
           `the zip holds "${name}", which memories.json does not list`,
