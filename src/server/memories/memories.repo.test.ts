@@ -110,6 +110,8 @@ describe.each(DATABASE_KINDS)("MemoriesRepo on %s", (kind) => {
       question: null,
       language: null,
       photos: [],
+      journalId: null,
+      storyteller: null,
       createdAt: row.created_at,
     });
     const processing = await repo.insert({ userId: null, audioId: null, status: "processing" });
