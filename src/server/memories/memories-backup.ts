@@ -88,10 +88,12 @@ interface AudioInfo {
 }
 
 /**
- * A user's whole journal as a streamed zip: `memories.json` (every memory with its comments and
- * photos, in the API's field names plus where each file sits in the zip), `audio/*` and
- * `photos/*` (each photo's full size, as stored) without compression. Memory stays bounded: the database is read in batches and each audio file is opened
- * only when the zip reaches it; yazl switches to ZIP64 by itself past 4 GB.
+ * A user's whole journal as a streamed zip a family can read: `memories.json` (every memory with
+ * its comments and photos, in the API's field names plus where each file sits in the zip), `audio/*`
+ * and `photos/*` (each photo's full size, as stored) named by recorded day and title, without
+ * compression, and `index.html`, which shows and plays them offline. Memory stays bounded: the
+ * database is read in batches and each file is opened only when the zip reaches it; yazl switches
+ * to ZIP64 by itself past 4 GB.
  */
 export class MemoriesBackup {
   constructor(
