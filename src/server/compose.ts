@@ -245,12 +245,21 @@ export function createServices(deps: ServiceDeps) {
     betterSpeech: () => betterSpeechAvailable(providers),
     onQueued: () => worker.notify(),
   });
-  const backup = new MemoriesBackup(memoriesRepo, comments, audio, photos, storage, log);
+  const backup = new MemoriesBackup(
+    memoriesRepo,
+    comments,
+    audio,
+    photos,
+    { storytellerNames: (memberIds) => journalsRepo.names(memberIds) },
+    storage,
+    log,
+  );
   const restore = new MemoriesRestore(
     memoriesRepo,
     comments,
     audio,
     photos,
+    journalsRepo,
     transactions,
     {
       tempDir: path.join(config.dataDir, "tmp"),

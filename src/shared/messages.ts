@@ -482,6 +482,31 @@ export const MEMORY_BOOK_PDF = {
   made: "Made on",
 } as const;
 
+/**
+ * The words of a backup zip's index.html, the page a family opens from the unzipped folder to read
+ * and play its memories offline (server only, so it stays out of the web bundle).
+ */
+export const BACKUP_INDEX = {
+  madeOn: "Backup made on",
+  intro:
+    "Open this page from the unzipped folder: the recordings and photos beside it play and show without a connection. memories.json is what Restore from backup on the Account page reads.",
+  noMemories: "This backup holds no memories.",
+  transcript: "Transcript",
+  comments: "Comments",
+  recordingMissing: "The recording was missing from the server when this backup was made.",
+  downloadRecording: "Download the recording",
+} as const;
+
+/** A photo's alternative text in the backup's index.html: 'Photo 2 of 3: {title}'. */
+export function photoAlt(position: number, count: number, title: string): string {
+  return `Photo ${position} of ${count}: ${title}`;
+}
+
+/** The count under the backup's heading: '1 memory', '42 memories'. */
+export function memoryCount(count: number): string {
+  return count === 1 ? "1 memory" : `${count} memories`;
+}
+
 /** 'No comments', '1 comment', 'N comments'. */
 export function commentCountLabel(count: number): string {
   if (count === 0) return MESSAGES.noComments;
@@ -548,6 +573,7 @@ const SAYS_WHAT_TO_DO: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "memory.already_processing",
   "memory.daily_limit",
   "memory.claim_expired",
+  "journal.last_organizer",
   "transcribe.failed",
   "transcribe.no_speech",
   "summarize.failed",

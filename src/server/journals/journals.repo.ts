@@ -3,7 +3,7 @@ import type { Membership } from "../../shared/authorization";
 import { defaultJournalName, type JournalRole } from "../../shared/journals";
 import type { Database, JournalMembersTable, JournalsTable } from "../db/schema";
 import type { Executor } from "../db/transactions";
-import { nowIso } from "../ids";
+import { newId, nowIso } from "../ids";
 
 export type JournalRow = Selectable<JournalsTable>;
 export type MemberRow = Selectable<JournalMembersTable>;
@@ -208,6 +208,44 @@ export class JournalsRepo {
       .where("journal_id", "=", journalId)
       .where("user_id", "=", userId)
       .executeTakeFirst();
+  }
+
+  /**
+   * The member of a journal who tells stories under `name` (an organizer or storyteller, an
+   * account's own membership first); a storyteller without an account is added when none does.
+   * Restoring a backup keeps each memory's storyteller this way.
+   */
+  async storytellerNamed(
+    journalId: string,
+    name: string,
+    ownMemberIdOfRestorer: string,
+    ex: Executor,
+  ): Promise<string> {
+    const tellers = await ex
+      .selectFrom("journal_members")
+      .select("id")
+      .where("journal_id", "=", journalId)
+      .where("name", "=", name)
+      .where("role", "in", ["organizer", "storyteller"])
+      .execute();
+    const found = tellers.find((m) => m.id === ownMemberIdOfRestorer) ?? tellers[0];
+    if (found) return found.id;
+    const id = newId();
+    await ex
+      .insertInto("journal_members")
+      .values({
+        id,
+        journal_id: journalId,
+        user_id: null,
+        name,
+        role: "storyteller",
+        email: null,
+        invite_token_hash: null,
+        invite_expires_at: null,
+        created_at: nowIso(),
+      })
+      .execute();
+    return id;
   }
 
   /** Deletes journals (their memories, members and links go with them by cascade). */

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from "fastify";
 import yauzl from "yauzl";
 import { z } from "zod";
 import { LANGUAGE_CODE_PATTERN, TEXT_MAX_LENGTH, TITLE_MAX_LENGTH } from "../../shared/constants";
+import { MEMBER_NAME_MAX_LENGTH } from "../../shared/journals";
 import { type ErrorCode, MESSAGES } from "../../shared/messages";
 import { PHOTOS_PER_MEMORY } from "../../shared/photos";
 import { QUESTION_MAX_LENGTH } from "../../shared/reminders";
@@ -24,11 +25,18 @@ import { isDatabaseUnavailable } from "../db/postgres-pool";
 import type { Transactions } from "../db/transactions";
 import { badRequest, HttpError, tooLarge, tooManyRequests } from "../http-errors";
 import { newId } from "../ids";
+import { type JournalsRepo, ownJournalId, ownMemberId } from "../journals/journals.repo";
 import type { ImportedPhoto, PhotosService } from "../photos/photos.service";
 import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo } from "./memories.repo";
-import { BACKUP_FORMAT_VERSION } from "./memories-backup";
+import { BACKUP_FORMAT_VERSION, INDEX_FILE } from "./memories-backup";
 import { segmentsJson } from "./memory-row";
+
+/**
+ * The layouts read: 1 named files by id, 2 by date and title beside index.html. Both list every
+ * file's name in memories.json, which is all a restore follows.
+ */
+const READABLE_VERSIONS: readonly number[] = [1, BACKUP_FORMAT_VERSION];
 
 /** memories.json larger than this is refused (a journal of ~20,000 long memories fits). */
 const MANIFEST_MAX_BYTES = 128 * 1024 * 1024;
@@ -108,6 +116,11 @@ const backupMemorySchema = z.object({
   comments: z.array(backupCommentSchema).max(10_000),
   /** Backups made before photos existed have none. */
   photos: z.array(backupPhotoSchema).max(PHOTOS_PER_MEMORY).optional(),
+  /** Who told it; backups made before family journals name no one (the restorer told it). */
+  storyteller: z
+    .object({ name: z.string().trim().min(1).max(MEMBER_NAME_MAX_LENGTH) })
+    .nullish()
+    .catch(null),
   ...backupAudioFields,
 });
 type BackupMemory = z.infer<typeof backupMemorySchema>;
@@ -253,6 +266,7 @@ export class MemoriesRestore {
       PhotosService,
       "verifyImport" | "prepareImport" | "insertImported" | "discardImported"
     >,
+    private readonly tellers: Pick<JournalsRepo, "storytellerNamed">,
     private readonly transactions: Transactions,
     private readonly options: {
       tempDir: string;
@@ -347,8 +361,10 @@ export class MemoriesRestore {
   async restoreFile(userId: string, file: string): Promise<RestoreResult> {
     const { zip, byName } = await openChecked(file, this.options.maxBytes);
     try {
-      const memories = await this.readManifest(zip, byName);
-      await this.verifyFiles(zip, byName, memories);
+      const { version, memories } = await this.readManifest(zip, byName);
+      // index.html is for the family to read; a restore leaves it aside.
+      const unread = version >= 2 ? [INDEX_FILE] : [];
+      await this.verifyFiles(zip, byName, memories, unread);
       const result: RestoreResult = { imported: 0, skipped: 0, failed: [] };
       for (const memory of memories) {
         const outcome = await this.importMemory(userId, zip, byName, memory);
@@ -365,7 +381,7 @@ export class MemoriesRestore {
   private async readManifest(
     zip: yauzl.ZipFile,
     byName: Map<string, yauzl.Entry>,
-  ): Promise<BackupMemory[]> {
+  ): Promise<{ version: number; memories: BackupMemory[] }> {
     const entry = byName.get("memories.json");
     if (!entry) throw refuse("backup.not_a_backup");
     if (entry.uncompressedSize > MANIFEST_MAX_BYTES)
@@ -378,10 +394,10 @@ export class MemoriesRestore {
       throw refuse("backup.invalid", "memories.json is not valid JSON");
     }
     const version = (json as { version?: unknown } | null)?.version;
-    if (version !== BACKUP_FORMAT_VERSION) {
+    if (typeof version !== "number" || !READABLE_VERSIONS.includes(version)) {
       throw refuse(
         "backup.unknown_version",
-        `unknown backup version ${JSON.stringify(version ?? null)} (this server reads version ${BACKUP_FORMAT_VERSION})`,
+        `unknown backup version ${JSON.stringify(version ?? null)} (this server reads versions ${READABLE_VERSIONS.join(", ")})`,
       );
     }
     const parsed = manifestSchema.safeParse(json);
@@ -390,7 +406,7 @@ export class MemoriesRestore {
       // The field, not zod's words for it.
       throw refuse("backup.invalid", `memories.json is not valid (${issue?.path.join(".")})`);
     }
-    return parsed.data.memories;
+    return { version: parsed.data.version, memories: parsed.data.memories };
   }
 
   /**
@@ -401,6 +417,7 @@ export class MemoriesRestore {
     zip: yauzl.ZipFile,
     byName: Map<string, yauzl.Entry>,
     memories: BackupMemory[],
+    unread: readonly string[],
   ): Promise<void> {
     const listed = new Map<string, number | null>();
     const photos = new Set<string>();
@@ -413,7 +430,7 @@ export class MemoriesRestore {
       for (const ref of photoRefs(memory)) photos.add(ref.file);
     }
     for (const name of byName.keys()) {
-      if (name !== "memories.json" && !listed.has(name)) {
+      if (name !== "memories.json" && !unread.includes(name) && !listed.has(name)) {
         throw refuse(
           "backup.bad_file",
           `the zip holds "${name}", which memories.json does not list`,
@@ -461,7 +478,7 @@ export class MemoriesRestore {
     memory: BackupMemory,
   ): Promise<"imported" | "skipped" | { reason: string }> {
     const original = await this.repo.findById(memory.id);
-    if (original?.user_id === userId) return "skipped";
+    if (original && original.journal_id === ownJournalId(userId)) return "skipped";
     const id = restoredId(userId, "memory", memory.id);
     if (await this.repo.findById(id)) return "skipped";
 
@@ -532,10 +549,22 @@ export class MemoriesRestore {
         : "transcribe";
       await this.transactions.run(async (trx) => {
         await this.audio.attachImported(stored, trx);
+        const journalId = ownJournalId(userId);
+        const storytellerId = memory.storyteller
+          ? await this.tellers.storytellerNamed(
+              journalId,
+              memory.storyteller.name,
+              ownMemberId(userId),
+              trx,
+            )
+          : ownMemberId(userId);
         await this.repo.insert(
           {
             id,
-            userId,
+            // Told by the restorer, or by a storyteller of the backup kept under their name.
+            userId: storytellerId === ownMemberId(userId) ? userId : null,
+            journalId,
+            storytellerId,
             audioId,
             title: memory.title,
             transcript: memory.transcript,

@@ -235,6 +235,27 @@ export class MemoriesRepo {
   }
 
   /**
+   * One batch of all a journal's memories newest first by recorded date, before the (recordedAt, seq)
+   * key: keyset paging for the backup's index.html.
+   */
+  async batchNewestFirst(
+    journalId: string,
+    before: { recordedAt: string; seq: number } | null,
+    limit: number,
+  ): Promise<MemoryRow[]> {
+    let query = this.db.selectFrom("memories").select(COLUMNS).where("journal_id", "=", journalId);
+    if (before) {
+      query = query.where((eb) =>
+        eb.or([
+          eb("recorded_at", "<", before.recordedAt),
+          eb.and([eb("recorded_at", "=", before.recordedAt), eb("seq", "<", before.seq)]),
+        ]),
+      );
+    }
+    return query.orderBy("recorded_at", "desc").orderBy("seq", "desc").limit(limit).execute();
+  }
+
+  /**
    * One batch of a journal's saved memories in recorded order (oldest first), recorded in
    * [from, to), after the (recordedAt, seq) key: keyset paging for the memory book.
    */

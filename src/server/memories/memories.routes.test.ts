@@ -487,10 +487,16 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
         memories: (Memory & {
           audioFile: string;
           audioBytes: number;
-          comments: { id: string; commenterName: string; transcript: string; audioFile: string }[];
+          comments: {
+            id: string;
+            commenterName: string;
+            transcript: string;
+            audioUrl: string;
+            audioFile: string;
+          }[];
         })[];
       };
-      expect(json.version).toBe(1);
+      expect(json.version).toBe(2);
       expect(json.userId).toBe(owner.user.id);
       expect(json.memories.map((m) => m.id).sort()).toEqual([...memoryIds].sort());
       expect(json.memories.flatMap((m) => m.comments.map((c) => c.id)).sort()).toEqual(
@@ -518,10 +524,23 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
       // Every audio file is there, byte for byte, and nothing else.
       const audioEntries = [...files.keys()].filter((name) => name.startsWith("audio/"));
       expect(audioEntries).toHaveLength(expected.size);
+      // Each named by its memory's recorded day and title (a comment's also by who spoke).
+      const fileOf = new Map<string, string>();
+      for (const memory of json.memories) {
+        const day = memory.recordedAt.slice(0, 10);
+        expect(memory.audioFile).toBe(`audio/${day} ${memory.title}.mp3`);
+        fileOf.set(memory.audioUrl.split("/").pop() as string, memory.audioFile);
+        for (const comment of memory.comments) {
+          expect(comment.audioFile).toMatch(
+            new RegExp(
+              `^audio/${day} ${memory.title} - Comment by ${comment.commenterName}(?: \\(\\d\\))?\\.webm$`,
+            ),
+          );
+          fileOf.set(comment.audioUrl.split("/").pop() as string, comment.audioFile);
+        }
+      }
       for (const [audioId, bytes] of expected) {
-        const entry = audioEntries.find((name) => name.startsWith(`audio/${audioId}.`));
-        expect(entry).toBeDefined();
-        expect(files.get(entry as string)?.equals(bytes)).toBe(true);
+        expect(files.get(fileOf.get(audioId) ?? "")?.equals(bytes)).toBe(true);
       }
     });
 
@@ -546,7 +565,7 @@ describe.each(DATABASE_KINDS)("memories API on %s", (kind) => {
       const res = await get(`/api/backup-memories`, owner.cookie);
       expect(res.statusCode).toBe(200);
       const files = await unzip(res.rawPayload);
-      expect([...files.keys()]).toEqual(["memories.json"]);
+      expect([...files.keys()]).toEqual(["memories.json", "index.html"]);
       expect(JSON.parse(files.get("memories.json")?.toString() ?? "").memories).toEqual([]);
     });
   });

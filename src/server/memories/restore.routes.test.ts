@@ -86,8 +86,10 @@ async function seedJournal(t: TestApp, owner: TestUser, audio: Buffer[]): Promis
 /** memories.json without what differs between two accounts and servers. */
 function comparable(json: BackupJson) {
   return json.memories
-    .map(({ id, user_id, audioUrl, audioFile, comments, ...memory }) => ({
+    .map(({ id, user_id, journalId, storyteller, audioUrl, audioFile, comments, ...memory }) => ({
       ...memory,
+      // Restored into another journal, each memory keeps its storyteller's name.
+      storyteller: storyteller?.name,
       comments: comments.map(
         ({
           id: _id,

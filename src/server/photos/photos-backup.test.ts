@@ -100,7 +100,9 @@ describe.each([
     const listed = manifest.memories[0]?.photos ?? [];
     expect(listed.map((p) => p.id)).toEqual(photos.map((p) => p.id));
     for (const [index, photo] of listed.entries()) {
-      expect(photo.file).toBe(`photos/${photo.id}.jpg`);
+      // Named by the memory's recorded day and title, the cover first.
+      const day = manifest.memories[0]?.recordedAt.slice(0, 10);
+      expect(photo.file).toBe(`photos/${day} The lighthouse ${index + 1}.jpg`);
       expect(photo.bytes).toBe(originals[index]?.length);
       expect(files.get(photo.file ?? "")?.equals(originals[index] as Buffer)).toBe(true);
     }
