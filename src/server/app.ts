@@ -124,7 +124,11 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         questions: services.questions,
         unsubscribePerMinute: config.RATE_LIMIT_AUTH_PER_MINUTE,
       });
-      await api.register(shareLinksRoutes, { shareLinks: services.shareLinks, config });
+      await api.register(shareLinksRoutes, {
+        shareLinks: services.shareLinks,
+        journals: services.journals,
+        config,
+      });
       await api.register(journalsRoutes, {
         journals: services.journals,
         memories: services.memories,

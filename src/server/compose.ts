@@ -22,7 +22,7 @@ import { HealthService } from "./health/health.service";
 import { createHousekeeping } from "./housekeeping/housekeeping";
 import { JobsRepo } from "./jobs/jobs.repo";
 import { JobWorker } from "./jobs/worker";
-import { accountOfOwnJournal, JournalsRepo } from "./journals/journals.repo";
+import { JournalsRepo, ownJournalId } from "./journals/journals.repo";
 import { JournalsService } from "./journals/journals.service";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo, type MemoryRow } from "./memories/memories.repo";
@@ -121,6 +121,7 @@ export function createServices(deps: ServiceDeps) {
     links: shareLinksRepo,
     memories: memoriesRepo,
     users,
+    storytellerNames: (memberIds) => journalsRepo.names(memberIds),
     mailer,
     secrets,
     // Without APP_URL, the address each link was made at (remembered with it).
@@ -194,11 +195,10 @@ export function createServices(deps: ServiceDeps) {
       : null;
   /**
    * A memory was saved, in the transaction that saves it: the relatives its journal's share links
-   * reach get news (links open the journal of the account that made them).
+   * reach get news.
    */
   const memorySaved = async (memory: MemoryRow, trx: Executor) => {
-    const linksOf = memory.journal_id && accountOfOwnJournal(memory.journal_id);
-    if (linksOf) await relativeNews.queue(linksOf, trx);
+    if (memory.journal_id) await relativeNews.queue(memory.journal_id, trx);
   };
   const worker = new JobWorker(
     jobs,
@@ -215,9 +215,9 @@ export function createServices(deps: ServiceDeps) {
         transcriber: ai.transcriber,
       }),
       [RELATIVE_NEWS_JOB]: {
-        run: (userId, _job, signal) => relativeNews.send(userId, signal),
+        run: (journalId, _job, signal) => relativeNews.send(journalId, signal),
         // Tried again after a window, and so on until it goes: news is never dropped.
-        giveUp: (userId) => relativeNews.queue(userId),
+        giveUp: (journalId) => relativeNews.queue(journalId),
       },
     },
     {
@@ -271,7 +271,8 @@ export function createServices(deps: ServiceDeps) {
   );
   const account = new AccountService({ users, auth, memories, journals, audio, transactions });
   const book = new MemoryBook(memoriesRepo, {
-    shareLinkFor: (userId, base) => shareLinks.bookLink(userId, base),
+    shareLinkFor: (userId, base) =>
+      shareLinks.bookLink({ userId, journalId: ownJournalId(userId) }, base),
     photos,
   });
   const questions = new QuestionsService(new QuestionsRepo(db));

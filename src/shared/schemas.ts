@@ -528,6 +528,8 @@ export type Journal = z.infer<typeof journalSchema>;
 export const journalListSchema = z.array(journalSchema);
 
 export const journalParamsSchema = z.object({ id: z.string().min(1).max(64) });
+/** `?journal=`: which of the caller's journals an organizer's route acts on; their own when absent. */
+export const journalQuerySchema = z.object({ journal: z.string().min(1).max(64).optional() });
 export const memberParamsSchema = journalParamsSchema.extend({
   memberId: z.string().min(1).max(64),
 });

@@ -18,7 +18,7 @@ import { badRequest, conflict, forbidden, notFound, unauthorized } from "../http
 import { hashToken, newId, newSecretToken } from "../ids";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
-import type { JournalsRepo, MemberRow } from "./journals.repo";
+import { type JournalsRepo, type MemberRow, ownJournalId } from "./journals.repo";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -69,6 +69,17 @@ export class JournalsService {
     if (!can(identity, "journal.view", { id: journalId })) throw notFound();
     if (!can(identity, "journal.manage", { id: journalId }))
       throw forbidden("journal.not_organizer");
+  }
+
+  /**
+   * The journal an organizer acts for: `journalId`, or their own when absent. 401 logged out, 404
+   * for a journal they do not belong to, 403 for one they belong to but do not organize.
+   */
+  organizerOf(identity: Identity, journalId?: string): { userId: string; journalId: string } {
+    if (!identity.userId) throw unauthorized();
+    const id = journalId ?? ownJournalId(identity.userId);
+    this.assertManage(identity, id);
+    return { userId: identity.userId, journalId: id };
   }
 
   /** 401 logged out, 404 unless the caller belongs to the journal. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicAppUrl } from "../config";
 import { JobsRepo } from "../jobs/jobs.repo";
+import { ownJournalId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createUserWithSession } from "../test/auth-helpers";
 import { createTwoInstances, DATABASE_KINDS, type TwoInstances } from "../test/harness";
@@ -34,7 +35,7 @@ describe.each(DATABASE_KINDS)("relatives' news with two instances on one %s data
       for (let l = 0; l < LINKS_PER_OWNER; l++) {
         const email = `r${o}-${l}@example.org`;
         await a.shareLinks.create(
-          user.id,
+          { userId: user.id, journalId: ownJournalId(user.id) },
           { label: `Relative ${l}`, email },
           publicAppUrl(a.config),
         );

@@ -10,7 +10,6 @@ import {
 import type { Config } from "../config";
 import { security } from "../http/api-security";
 import { badRequest, errorResponses } from "../http-errors";
-import { requireUser } from "../users/account.routes";
 import type { RelativeNewsService } from "./relative-news.service";
 import { readShareTokens } from "./share-cookie";
 
@@ -128,7 +127,7 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      await news.remove(requireUser(request), request.params.id, request.params.subscriberId);
+      await news.remove(request.identity, request.params.id, request.params.subscriberId);
       return reply.code(204).send(null);
     },
   );

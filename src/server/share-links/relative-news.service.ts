@@ -7,6 +7,7 @@ import {
 } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { can } from "../../shared/authorization";
+import { JOURNAL_MESSAGES } from "../../shared/journals";
 import { MESSAGES } from "../../shared/messages";
 import {
   SHARE_LINK_PATH_PREFIX,
@@ -14,12 +15,13 @@ import {
   SHARE_TOKEN_PATTERN,
   SUBSCRIBERS_PER_LINK,
 } from "../../shared/share-links";
+import type { Identity } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
 import { conflict, notFound } from "../http-errors";
 import { hashToken, newId } from "../ids";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
-import { ownJournalId } from "../journals/journals.repo";
+import { accountOfOwnJournal } from "../journals/journals.repo";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import type { MemoriesRepo } from "../memories/memories.repo";
@@ -42,6 +44,8 @@ export interface RelativeNewsDeps {
   links: ShareLinksRepo;
   memories: Pick<MemoriesRepo, "madeAfter">;
   users: Pick<UsersService, "getUser">;
+  /** The names of the members who told memories, by member id. */
+  storytellerNames: (memberIds: readonly string[]) => Promise<Map<string, string>>;
   mailer: Mailer;
   secrets: Pick<ServerSecretsRepo, "getOrCreate">;
   /**
@@ -186,7 +190,8 @@ export class RelativeNewsService {
       if (!SHARE_TOKEN_PATTERN.test(token)) continue;
       const link = await this.deps.links.findByTokenHash(hashToken(token));
       if (!link) continue;
-      const owner = await this.deps.users.getUser(link.user_id);
+      const maker = accountOfOwnJournal(link.journal_id);
+      const owner = maker ? await this.deps.users.getUser(maker) : null;
       if (owner?.username.toLowerCase() === username.toLowerCase()) {
         const ownerName = mailLine(owner.displayName || owner.username);
         return this.subscribe(link, token, email, { confirmed: false, ownerName });
@@ -206,10 +211,10 @@ export class RelativeNewsService {
     return out;
   }
 
-  /** The owner takes an address off their link: 404 when either is not theirs. */
-  async remove(userId: string, linkId: string, subscriptionId: string): Promise<void> {
+  /** An organizer takes an address off their journal's link: 404 when either is not theirs. */
+  async remove(identity: Identity, linkId: string, subscriptionId: string): Promise<void> {
     const link = await this.deps.links.findById(linkId);
-    if (!link || !can({ userId }, "profile.manage", { id: link.user_id })) throw notFound();
+    if (!link || !can(identity, "journal.manage", { id: link.journal_id })) throw notFound();
     if (!(await this.deps.repo.delete(subscriptionId, linkId))) throw notFound();
   }
 
@@ -308,13 +313,13 @@ export class RelativeNewsService {
   // ---- Sending ----------------------------------------------------------------------------
 
   /**
-   * A memory of `userId` was saved: their relatives' news goes out once RELATIVE_DIGEST_MINUTES
-   * have passed, one job per owner, so memories saved meanwhile join the same mail. Pass the
+   * A memory of the journal was saved: its relatives' news goes out once RELATIVE_DIGEST_MINUTES
+   * have passed, one job per journal, so memories saved meanwhile join the same mail. Pass the
    * transaction that saves the memory.
    */
-  async queue(userId: string, ex?: Executor): Promise<void> {
+  async queue(journalId: string, ex?: Executor): Promise<void> {
     await this.deps.jobs.enqueue(
-      { kind: RELATIVE_NEWS_JOB, targetId: userId, runAfter: this.dueAt(), join: true },
+      { kind: RELATIVE_NEWS_JOB, targetId: journalId, runAfter: this.dueAt(), join: true },
       ex,
     );
   }
@@ -329,8 +334,8 @@ export class RelativeNewsService {
    * again, and only the addresses still behind are mailed. Answers when to look again, when some
    * news had to wait (a memory still processing, or more than one mail holds).
    */
-  async send(userId: string, signal: AbortSignal): Promise<Date | undefined> {
-    const links = await this.deps.links.listForUser(userId);
+  async send(journalId: string, signal: AbortSignal): Promise<Date | undefined> {
+    const links = await this.deps.links.listForJournal(journalId);
     // Only the addresses that confirmed get news.
     const subscriptions = await this.deps.repo.listForLinks(
       links.map((link) => link.id),
@@ -339,7 +344,9 @@ export class RelativeNewsService {
     const bases = new Map(
       links.map((link) => [link.id, this.deps.linkBase(link.origin).replace(/\/+$/, "")]),
     );
-    const owner = subscriptions.length > 0 ? await this.deps.users.getUser(userId) : undefined;
+    // The mails speak in the name of the account that made the journal, as its profile does.
+    const maker = accountOfOwnJournal(journalId);
+    const owner = subscriptions.length > 0 && maker ? await this.deps.users.getUser(maker) : null;
     if (!owner) return undefined;
     let failed: unknown;
     let waiting = false;
@@ -348,7 +355,7 @@ export class RelativeNewsService {
       try {
         const base = bases.get(row.share_link_id) ?? this.deps.linkBase(null);
         const name = mailLine(owner.displayName || owner.username);
-        waiting = (await this.sendOne(row, userId, name, base)) || waiting;
+        waiting = (await this.sendOne(row, journalId, name, base)) || waiting;
       } catch (error) {
         this.deps.log.error({ err: error, subscription: row.id }, "relative news mail failed");
         failed ??= error;
@@ -361,12 +368,12 @@ export class RelativeNewsService {
   /** Mails one address its news, if any; true when some had to wait for a later mail. */
   private async sendOne(
     row: SubscriptionRow,
-    userId: string,
+    journalId: string,
     name: string,
     base: string,
   ): Promise<boolean> {
     const made = await this.deps.memories.madeAfter(
-      ownJournalId(userId),
+      journalId,
       row.covered_until,
       MEMORIES_PER_MAIL,
     );
@@ -381,6 +388,9 @@ export class RelativeNewsService {
     if (listed.length === 0 || coveredUntil === undefined) return waiting;
     const token = await this.unseal(row.token_sealed);
     const unsubscribe = await this.unsubscribeUrl(row.id, row.share_link_id, base);
+    const tellers = await this.deps.storytellerNames(
+      listed.flatMap((memory) => (memory.storyteller_id ? [memory.storyteller_id] : [])),
+    );
     await this.deps.mailer.send({
       to: row.email,
       subject: SHARE_MESSAGES.newsMailSubject(name),
@@ -389,10 +399,14 @@ export class RelativeNewsService {
         "",
         SHARE_MESSAGES.newsMailIntro(name),
         "",
-        ...listed.flatMap((memory) => [
-          `- ${mailLine(memory.title) || MESSAGES.untitledMemory}`,
-          `  ${base}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
-        ]),
+        ...listed.flatMap((memory) => {
+          const teller = tellers.get(memory.storyteller_id ?? "");
+          return [
+            `- ${mailLine(memory.title) || MESSAGES.untitledMemory}`,
+            ...(teller ? [`  ${JOURNAL_MESSAGES.toldBy(mailLine(teller))}`] : []),
+            `  ${base}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
+          ];
+        }),
         "",
         "--",
         SHARE_MESSAGES.newsMailWhy(name),

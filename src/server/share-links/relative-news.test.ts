@@ -8,6 +8,7 @@ import {
   SUBSCRIBERS_PER_LINK,
 } from "../../shared/share-links";
 import { JobsRepo } from "../jobs/jobs.repo";
+import { ownJournalId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { accountIdentity, createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
@@ -123,7 +124,7 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
       .selectFrom("jobs")
       .selectAll()
       .where("kind", "=", RELATIVE_NEWS_JOB)
-      .where("target_id", "=", owner.user.id)
+      .where("target_id", "=", ownJournalId(owner.user.id))
       .executeTakeFirst();
   /** The window (or a retry's backoff) passes: the news job is due. Answers the jobs run. */
   async function send(): Promise<number> {

@@ -21,32 +21,32 @@ export class ShareLinksRepo {
     await this.db.updateTable("share_links").set({ origin }).where("id", "=", id).execute();
   }
 
-  async countForUser(userId: string, ex: Executor = this.db): Promise<number> {
+  async countForJournal(journalId: string, ex: Executor = this.db): Promise<number> {
     const row = await ex
       .selectFrom("share_links")
       .select((eb) => eb.fn.countAll().as("n"))
-      .where("user_id", "=", userId)
+      .where("journal_id", "=", journalId)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
-  /** A user's links, newest first. */
-  listForUser(userId: string): Promise<ShareLinkRow[]> {
+  /** A journal's links, newest first. */
+  listForJournal(journalId: string): Promise<ShareLinkRow[]> {
     return this.db
       .selectFrom("share_links")
       .selectAll()
-      .where("user_id", "=", userId)
+      .where("journal_id", "=", journalId)
       .orderBy("created_at", "desc")
       .orderBy("id")
       .execute();
   }
 
-  /** The user's links with exactly this label, newest first. */
-  listByLabel(userId: string, label: string): Promise<ShareLinkRow[]> {
+  /** The journal's links with exactly this label, newest first. */
+  listByLabel(journalId: string, label: string): Promise<ShareLinkRow[]> {
     return this.db
       .selectFrom("share_links")
       .selectAll()
-      .where("user_id", "=", userId)
+      .where("journal_id", "=", journalId)
       .where("label", "=", label)
       .orderBy("created_at", "desc")
       .execute();
@@ -95,12 +95,12 @@ export class ShareLinksRepo {
       .execute();
   }
 
-  /** Revokes the user's link; false when it does not exist or is someone else's. */
-  async delete(id: string, userId: string): Promise<boolean> {
+  /** Revokes the journal's link; false when it does not exist or is another journal's. */
+  async delete(id: string, journalId: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom("share_links")
       .where("id", "=", id)
-      .where("user_id", "=", userId)
+      .where("journal_id", "=", journalId)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }

@@ -164,7 +164,9 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
     });
     expect(JSON.stringify(list)).not.toContain(new URL(created.url).pathname.slice(3));
     // Only the hash is stored.
-    const rows = await new ShareLinksRepo(t.database.db).listForUser(owner.user.id);
+    const rows = await new ShareLinksRepo(t.database.db).listForJournal(
+      ownJournalId(owner.user.id),
+    );
     expect(JSON.stringify(rows)).not.toContain(new URL(created.url).pathname.slice(3));
     // Someone else sees only their own links.
     expect((await api("GET", "/api/share-links", other.cookie)).json()).toEqual([]);
@@ -432,16 +434,21 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
     const link = await createLink("Uncle Sam");
     const cookie = await openLink(link.url);
     const repo = new ShareLinksRepo(t.database.db);
-    const row = (await repo.listForUser(owner.user.id)).find((l) => l.id === link.id);
+    const row = (await repo.listForJournal(ownJournalId(owner.user.id))).find(
+      (l) => l.id === link.id,
+    );
     // As if last used two minutes ago: the next request marks it used again.
     const past = new Date(Date.now() - 120_000).toISOString();
     // `since` lies ahead: opening the link may have stamped this very millisecond.
     await repo.touch([link.id], past, new Date(Date.now() + 60_000).toISOString());
     expect(
-      (await repo.listForUser(owner.user.id)).find((l) => l.id === link.id)?.last_used_at,
+      (await repo.listForJournal(ownJournalId(owner.user.id))).find((l) => l.id === link.id)
+        ?.last_used_at,
     ).toBe(past);
     await api("GET", `/api/users/${owner.user.username}`, cookie);
-    const after = (await repo.listForUser(owner.user.id)).find((l) => l.id === link.id);
+    const after = (await repo.listForJournal(ownJournalId(owner.user.id))).find(
+      (l) => l.id === link.id,
+    );
     expect(Date.parse(after?.last_used_at ?? "")).toBeGreaterThan(Date.parse(past));
     expect(Number(after?.visits)).toBe(Number(row?.visits));
   });
@@ -456,7 +463,9 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
       currentPassword: leaving.password,
     });
     expect(res.statusCode).toBe(200);
-    expect(await new ShareLinksRepo(t.database.db).listForUser(leaving.user.id)).toEqual([]);
+    expect(
+      await new ShareLinksRepo(t.database.db).listForJournal(ownJournalId(leaving.user.id)),
+    ).toEqual([]);
     expect((await api("GET", `/api/users/${leaving.user.username}`, cookie)).statusCode).toBe(404);
     const reopened = await api("GET", new URL(link.url).pathname);
     expect(reopened.statusCode).toBe((await api("GET", "/profile/no_such_user_here")).statusCode);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { idParamsSchema } from "../../shared/schemas";
+import { idParamsSchema, journalQuerySchema } from "../../shared/schemas";
 import {
   createdShareLinkSchema,
   createShareLinkBodySchema,
@@ -11,14 +11,14 @@ import {
 import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
 import { errorResponses } from "../http-errors";
-import { requireUser } from "../users/account.routes";
+import type { JournalsService } from "../journals/journals.service";
 import { addShareToken } from "./share-cookie";
 import type { ShareLinksService } from "./share-links.service";
 
 /** A memory id in a book's link (ids are base64url); anything else is answered as missing. */
 const MEMORY_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-const errors = errorResponses(400, 401, 404, 409, 429);
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
 
 /**
  * The owner's side of share links (ADR 0019), under /api: create (and mail), list, revoke. Only a
@@ -26,8 +26,9 @@ const errors = errorResponses(400, 401, 404, 409, 429);
  */
 export const shareLinksRoutes: FastifyPluginAsyncZod<{
   shareLinks: ShareLinksService;
+  journals: Pick<JournalsService, "organizerOf">;
   config: Pick<Config, "RATE_LIMIT_SHARE_LINKS_PER_HOUR" | "APP_URL" | "PORT">;
-}> = async (app, { shareLinks, config }) => {
+}> = async (app, { shareLinks, journals, config }) => {
   app.post(
     "/share-links",
     {
@@ -46,13 +47,14 @@ export const shareLinksRoutes: FastifyPluginAsyncZod<{
           "Creates a named share link of the logged-in user's profile (its url is shown once)",
         description:
           "Whoever opens the answered `url` can see this profile as if it were public (its memories, their audio, spoken comments), and nothing else, until the link is revoked. With `email`, the link is also mailed there (`mailed` says whether that worked).",
+        querystring: journalQuerySchema,
         body: createShareLinkBodySchema,
         response: { 201: createdShareLinkSchema, ...errors },
       },
     },
     async (request, reply) => {
       const created = await shareLinks.create(
-        requireUser(request),
+        journals.organizerOf(request.identity, request.query.journal),
         request.body,
         linkBaseOf(config, request),
       );
@@ -66,11 +68,13 @@ export const shareLinksRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: "listShareLinks",
         security: security.session,
-        summary: "The logged-in user's share links, newest first (without their addresses)",
+        summary: "A journal's share links (the caller's own, or `journal`'s), newest first",
+        querystring: journalQuerySchema,
         response: { 200: shareLinkListSchema, ...errors },
       },
     },
-    async (request) => shareLinks.list(requireUser(request)),
+    async (request) =>
+      shareLinks.list(journals.organizerOf(request.identity, request.query.journal).journalId),
   );
 
   app.delete(
@@ -81,11 +85,13 @@ export const shareLinksRoutes: FastifyPluginAsyncZod<{
         security: security.session,
         summary: "Revokes a share link: every browser that opened it loses access at once",
         params: idParamsSchema,
+        querystring: journalQuerySchema,
         response: { 204: z.null(), ...errors },
       },
     },
     async (request, reply) => {
-      await shareLinks.revoke(requireUser(request), request.params.id);
+      const { journalId } = journals.organizerOf(request.identity, request.query.journal);
+      await shareLinks.revoke(journalId, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -11,7 +11,7 @@ import {
 } from "../../shared/share-links";
 import { conflict, notFound, unauthorized } from "../http-errors";
 import { hashToken, newId, newSecretToken } from "../ids";
-import { ownJournalId } from "../journals/journals.repo";
+import { accountOfOwnJournal } from "../journals/journals.repo";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
@@ -57,6 +57,12 @@ export function toShareLinkDto(
   };
 }
 
+/** An organizer acting for one of their journals (the route has checked they organize it). */
+export interface JournalOrganizer {
+  userId: string;
+  journalId: string;
+}
+
 /**
  * Private share links (ADR 0019): capability links that let a browser see one owner's profile as
  * if it were public (list, search, memories, audio, spoken comments) and nothing more. A link's
@@ -74,19 +80,19 @@ export class ShareLinksService {
   }
 
   /**
-   * Makes a link for the owner and, when `email` is given, mails it there. `base` is the address
+   * Makes a link of the organizer's journal and, when `email` is given, mails it there. `base` is the address
    * its url is built on (`linkBaseOf`: APP_URL, or the one the owner is using), which the link
    * remembers for the news mailed later.
    */
   async create(
-    userId: string,
+    { userId, journalId }: JournalOrganizer,
     input: { label: string; email: string | null },
     base: string,
   ): Promise<CreatedShareLink> {
     const owner = await this.deps.users.getUser(userId);
     if (!owner) throw unauthorized();
     const token = newSecretToken();
-    const row = await this.insert(userId, newId(), token, input.label, base);
+    const row = await this.insert({ userId, journalId }, newId(), token, input.label, base);
     const url = urlOf(base, token);
     let mailed = false;
     if (input.email) {
@@ -122,18 +128,18 @@ export class ShareLinksService {
   }
 
   /**
-   * The address of the share link a memory book's QR codes open (ADR 0042): one per owner and
+   * The address of the share link a memory book's QR codes open (ADR 0042): one per journal and
    * day, labelled "Memory book, <date>", listed and revoked like any other link. Its token is an
    * HMAC of the link's id with a server secret, so a second book that day finds the same link again
    * although only the token's hash is stored; a link the owner made by hand with the same label
    * never matches (its token is random). Once revoked, the next book makes a new one.
    */
-  async bookLink(userId: string, base: string): Promise<string> {
+  async bookLink(organizer: JournalOrganizer, base: string): Promise<string> {
     const label = memoryBookLinkLabel(this.now());
     const secret = await this.bookKey();
     const tokenOf = (id: string) =>
       createHmac("sha256", secret).update(`memory-book:${id}`).digest("base64url");
-    for (const row of await this.deps.repo.listByLabel(userId, label)) {
+    for (const row of await this.deps.repo.listByLabel(organizer.journalId, label)) {
       const token = tokenOf(row.id);
       if (hashToken(token) === row.token_hash) {
         if (row.origin !== base) await this.deps.repo.rememberOrigin(row.id, base);
@@ -142,20 +148,26 @@ export class ShareLinksService {
     }
     const id = newId();
     const token = tokenOf(id);
-    await this.insert(userId, id, token, label, base);
+    await this.insert(organizer, id, token, label, base);
     return urlOf(base, token);
   }
 
   /** Stores a new link of the owner's (409 past SHARE_LINKS_PER_USER). */
-  private async insert(userId: string, id: string, token: string, label: string, base: string) {
+  private async insert(
+    { userId, journalId }: JournalOrganizer,
+    id: string,
+    token: string,
+    label: string,
+    base: string,
+  ) {
     // A soft cap (two racing requests may pass it together): it only bounds abuse.
-    if ((await this.deps.repo.countForUser(userId)) >= SHARE_LINKS_PER_USER) {
+    if ((await this.deps.repo.countForJournal(journalId)) >= SHARE_LINKS_PER_USER) {
       throw conflict("share.too_many");
     }
     return this.deps.repo.create({
       id,
       user_id: userId,
-      journal_id: ownJournalId(userId),
+      journal_id: journalId,
       token_hash: hashToken(token),
       label,
       created_at: this.now().toISOString(),
@@ -163,15 +175,15 @@ export class ShareLinksService {
     });
   }
 
-  async list(userId: string): Promise<ShareLink[]> {
-    const rows = await this.deps.repo.listForUser(userId);
+  async list(journalId: string): Promise<ShareLink[]> {
+    const rows = await this.deps.repo.listForJournal(journalId);
     const subscribers = await this.deps.news.subscribersOf(rows.map((row) => row.id));
     return rows.map((row) => toShareLinkDto(row, subscribers.get(row.id)));
   }
 
-  /** Revokes the owner's link: 404 when it does not exist or is someone else's. */
-  async revoke(userId: string, id: string): Promise<void> {
-    if (!(await this.deps.repo.delete(id, userId))) throw notFound();
+  /** Revokes a journal's link: 404 when it does not exist or is another journal's. */
+  async revoke(journalId: string, id: string): Promise<void> {
+    if (!(await this.deps.repo.delete(id, journalId))) throw notFound();
   }
 
   /**
@@ -182,7 +194,9 @@ export class ShareLinksService {
     if (!SHARE_TOKEN_PATTERN.test(token)) return null;
     const link = await this.deps.repo.findByTokenHash(hashToken(token));
     if (!link) return null;
-    const owner = await this.deps.users.getUser(link.user_id);
+    // The link lands on the profile of the account that made its journal, which shows it.
+    const maker = accountOfOwnJournal(link.journal_id);
+    const owner = maker && (await this.deps.users.getUser(maker));
     if (!owner) return null;
     if (!(await this.deps.repo.recordVisit(link.id, this.now().toISOString()))) return null;
     return { username: owner.username };

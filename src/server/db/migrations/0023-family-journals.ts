@@ -9,7 +9,8 @@ const BATCH = 1000;
  * Family journals (ADR 0057). A journal has members with roles; every memory belongs to a journal
  * and names the member who told it; share links belong to a journal. Every account becomes a
  * journal of its own (id 'j' + user id) in which it is the organizer and the storyteller (member
- * id 'm' + user id), so its memories, share links and relatives' news keep working.
+ * id 'm' + user id), so its memories, share links and relatives' news (now queued per journal)
+ * keep working.
  *
  * Lists, the year navigator and search now count and index per journal: `memory_months` is keyed
  * by journal and SQLite's full-text words are prefixed by the journal instead of the account.
@@ -82,6 +83,10 @@ export const familyJournals: DialectMigration = {
     await sql`update memories set journal_id = 'j' || user_id, storyteller_id = 'm' || user_id
       where user_id is not null`.execute(db);
     await sql`update share_links set journal_id = 'j' || user_id`.execute(db);
+    // Relatives' news is now one job per journal, not per account.
+    await sql`update jobs set target_id = 'j' || target_id where kind = 'relative-news'`.execute(
+      db,
+    );
 
     for (const [name, columns] of [
       ["memories_journal_recorded_seq", ["journal_id", "recorded_at", "seq"]],
