@@ -5,6 +5,7 @@ import {
   commentPlayerLabel,
   MESSAGES,
   messageFor,
+  removeCommentDescription,
   removeCommentLabel,
 } from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
@@ -17,8 +18,8 @@ import { commentCaptionsUrl, commentKeys, commentsPath } from "../api/comments";
 
 // The Radix dialog stack (about 14 kB) is fetched when the owner asks to remove a comment, not with
 // the memory page every visitor of a shared link opens.
-const RemoveCommentDialog = lazy(() =>
-  import("./remove-comment-dialog").then((m) => ({ default: m.RemoveCommentDialog })),
+const ConfirmDialog = lazy(() =>
+  import("../../../components/ui/confirm-dialog").then((m) => ({ default: m.ConfirmDialog })),
 );
 
 export function CommentItem({ comment, canRemove }: { comment: Comment; canRemove: boolean }) {
@@ -79,12 +80,15 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
       {canRemove && confirming ? (
         // Asks first: a spoken comment cannot be recorded again by its visitor.
         <Suspense fallback={null}>
-          <RemoveCommentDialog
-            commenterName={comment.commenterName}
-            open={confirming}
+          <ConfirmDialog
+            title={MESSAGES.removeCommentTitle}
+            description={removeCommentDescription(comment.commenterName)}
+            action={MESSAGES.remove}
             onOpenChange={setConfirming}
             onConfirm={() => remove.mutate()}
             pending={remove.isPending}
+            destructive
+            alert
           />
         </Suspense>
       ) : null}

@@ -10,8 +10,8 @@ import { memoryKeys } from "../api/memory-keys";
 import { toUpdateBody, useUpdateMemory } from "../api/update-memory";
 import { useRegenerate } from "../processing/use-regenerate";
 
-const RegenerateConfirmDialog = lazy(() =>
-  import("./regenerate-confirm-dialog").then((m) => ({ default: m.RegenerateConfirmDialog })),
+const ConfirmDialog = lazy(() =>
+  import("../../../components/ui/confirm-dialog").then((m) => ({ default: m.ConfirmDialog })),
 );
 
 /**
@@ -71,7 +71,13 @@ export function RegenerateButton({ memory }: { memory: Memory }) {
       </p>
       {confirming ? (
         <Suspense fallback={null}>
-          <RegenerateConfirmDialog open onOpenChange={setConfirming} onConfirm={onConfirm} />
+          <ConfirmDialog
+            title={MESSAGES.regenerateConfirmTitle}
+            description={MESSAGES.regenerateConfirmDescription}
+            action={MESSAGES.regenerateConfirm}
+            onOpenChange={setConfirming}
+            onConfirm={onConfirm}
+          />
         </Suspense>
       ) : null}
     </div>

@@ -1,14 +1,8 @@
 import { useState } from "react";
-import { MESSAGES } from "../../../../shared/messages";
 import { SHARE_MESSAGES, type ShareLink } from "../../../../shared/share-links";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogTitle,
-} from "../../../components/ui/dialog";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { Spinner } from "../../../components/ui/spinner";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
@@ -131,23 +125,14 @@ function RevokeDialog({ link, onClose }: { link: ShareLink; onClose: () => void 
         }),
     });
   return (
-    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent>
-        <div className="space-y-4">
-          <DialogTitle>{SHARE_MESSAGES.revokeTitle}</DialogTitle>
-          <DialogDescription>
-            {link.label}: {SHARE_MESSAGES.revokeDescription}
-          </DialogDescription>
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={onClose}>
-              {MESSAGES.cancel}
-            </Button>
-            <Button variant="destructive" onClick={confirm} disabled={revoke.isPending}>
-              {SHARE_MESSAGES.revoke}
-            </Button>
-          </div>
-        </div>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      title={SHARE_MESSAGES.revokeTitle}
+      description={`${link.label}: ${SHARE_MESSAGES.revokeDescription}`}
+      action={SHARE_MESSAGES.revoke}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      onConfirm={confirm}
+      pending={revoke.isPending}
+      destructive
+    />
   );
 }
