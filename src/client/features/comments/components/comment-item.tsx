@@ -11,8 +11,8 @@ import {
 import type { Comment } from "../../../../shared/schemas";
 import { AudioPlayer } from "../../../components/audio-player";
 import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/use-toast";
-import { apiRequest, errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+import { apiRequest } from "../../../lib/api-client";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { commentCaptionsUrl, commentKeys, commentsPath } from "../api/comments";
 
@@ -33,12 +33,7 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
       toast({ title: MESSAGES.commentRemoved });
       void queryClient.invalidateQueries({ queryKey: commentKeys.list(comment.memoryId) });
     },
-    onError: (error) =>
-      toast({
-        title: MESSAGES.failedRemoveComment,
-        description: errorMessage(error),
-        variant: "destructive",
-      }),
+    onError: (error) => toastError(MESSAGES.failedRemoveComment, error),
   });
 
   return (

@@ -4,8 +4,8 @@ import { lazy, Suspense, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { memoryKeys } from "../api/memory-keys";
 import { toUpdateBody, useUpdateMemory } from "../api/update-memory";
 import { useRegenerate } from "../processing/use-regenerate";
@@ -40,11 +40,7 @@ export function RegenerateButton({ memory }: { memory: Memory }) {
       });
       toast({ title: MESSAGES.regenerateUndone });
     } catch (error) {
-      toast({
-        title: MESSAGES.failedUpdateMemory,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(MESSAGES.failedUpdateMemory, error);
     }
   };
 

@@ -4,7 +4,7 @@ import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { Spinner } from "../../../components/ui/spinner";
-import { toast } from "../../../components/ui/use-toast";
+import { toast, toastError } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { useShareLinks } from "../api/get-share-links";
@@ -90,12 +90,7 @@ function Subscribers({ link }: { link: ShareLink }) {
                   { linkId: link.id, subscriberId: subscriber.id },
                   {
                     onSuccess: () => toast({ title: SHARE_MESSAGES.subscriberRemoved }),
-                    onError: (error) =>
-                      toast({
-                        title: SHARE_MESSAGES.removeSubscriberFailed,
-                        description: errorMessage(error),
-                        variant: "destructive",
-                      }),
+                    onError: (error) => toastError(SHARE_MESSAGES.removeSubscriberFailed, error),
                   },
                 )
               }
@@ -117,12 +112,7 @@ function RevokeDialog({ link, onClose }: { link: ShareLink; onClose: () => void 
         toast({ title: SHARE_MESSAGES.revoked });
         onClose();
       },
-      onError: (error) =>
-        toast({
-          title: SHARE_MESSAGES.revokeFailed,
-          description: errorMessage(error),
-          variant: "destructive",
-        }),
+      onError: (error) => toastError(SHARE_MESSAGES.revokeFailed, error),
     });
   return (
     <ConfirmDialog
