@@ -45,11 +45,6 @@ export const TOAST_SWIPE_DIRECTION = "right";
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 export const TOAST_HOTKEY = ["F8"];
 
-export const TRANSCRIPTION_MODEL = "whisper-1";
-export const TEXT_MODEL = "gpt-4o";
-export const AI_TIMEOUT_MS = 10 * 60 * 1000;
-export const AI_MAX_RETRIES = 2;
-
 /** Formats tried in the spec's order (section 5). */
 export const RECORDING_MIME_TYPES = [
   "audio/webm;codecs=opus",

@@ -85,10 +85,6 @@ export function normalizeScores(value: unknown): Scores {
   return scores as Scores;
 }
 
-export function defaultScores(): Scores {
-  return normalizeScores({});
-}
-
 /** The title of a memory is the first sentence of its summary. */
 export function titleFromSummary(summary: string): string {
   const text = summary.trim().replace(/\s+/g, " ");

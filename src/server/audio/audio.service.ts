@@ -20,10 +20,6 @@ export type AttachmentVisibility = (attachment: Attachment, identity: Identity) 
 export const AUDIO_URL_PREFIX = "/api/audio/";
 const AUDIO_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
-export const NOT_AUDIO_MESSAGE =
-  "audio: the file is not a supported audio format (MP3, WebM, Ogg, WAV or M4A)";
-export const TOO_SHORT_MESSAGE = `audio: the recording is too short (under ${MIN_RECORDING_BYTES} bytes)`;
-
 /** The URL the browser uses to fetch an audio file (what memories and comments store as audioUrl). */
 export function audioUrl(id: string): string {
   return `${AUDIO_URL_PREFIX}${id}`;

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { ERROR_MESSAGES } from "../../shared/messages";
 import { QUESTIONS } from "../../shared/questions";
 import type {
@@ -14,6 +14,7 @@ import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { type OpenAiStub, startOpenAiStub, stubProviders } from "../test/openai-stub";
 import { mailHeader, type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { upload } from "../test/upload-helpers";
+import { UsersRepo } from "../users/users.repo";
 
 const APP_URL = "https://journal.example.org";
 
@@ -27,7 +28,6 @@ function body(
   };
 }
 
-/** The header's value in a raw mail (unfolded). */
 /** Mail text with quoted-printable soft breaks and encoded characters already decoded by the sink. */
 const linkIn = (text: string, pattern: RegExp) => text.match(pattern)?.[0];
 
@@ -44,28 +44,41 @@ afterAll(async () => {
 
 describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
   let t: TestApp;
-  let me: TestUser;
+  let people = 0;
 
-  beforeEach(async () => {
-    smtp.messages.length = 0;
+  beforeAll(async () => {
     t = await createTestApp({
       kind,
       env: { SMTP_URL: smtp.url, APP_URL, RATE_LIMIT_AUTH_PER_MINUTE: "1000" },
       deps: { ai: stubProviders(stub) },
     });
-    me = await createUserWithSession(t, { email: `me-${kind}@example.org` });
   });
-  afterEach(async () => {
-    await t.cleanup();
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+  beforeEach(() => {
+    smtp.messages.length = 0;
   });
 
-  const get = (cookie = me.cookie) =>
-    t.app.inject({ method: "GET", url: "/api/reminders", headers: { cookie } });
-  const put = (payload: unknown, cookie = me.cookie) =>
+  /**
+   * A user of this test alone, deleted (with all their rows) when it ends: the sender mails
+   * everyone due, so it must see only the running test's people.
+   */
+  async function person(email: string | null = `person-${++people}@example.org`) {
+    const user = await createUserWithSession(t, { email });
+    onTestFinished(async () => {
+      await new UsersRepo(t.database.db).delete(user.user.id, t.database.db);
+    });
+    return user;
+  }
+
+  const get = (user: TestUser) =>
+    t.app.inject({ method: "GET", url: "/api/reminders", headers: { cookie: user.cookie } });
+  const put = (user: TestUser, payload: unknown) =>
     t.app.inject({
       method: "PUT",
       url: "/api/reminders",
-      headers: { cookie },
+      headers: { cookie: user.cookie },
       payload: payload as object,
     });
 
@@ -86,7 +99,8 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
   });
 
   it("answers defaults, then what was saved", async () => {
-    const first = (await get()).json<ReminderSettings>();
+    const me = await person();
+    const first = (await get(me)).json<ReminderSettings>();
     expect(first).toEqual({
       weekly: { enabled: false, weekday: 0, hour: 18, timeZone: "UTC" },
       specialDays: [],
@@ -98,9 +112,9 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       { label: "Mia's birthday", month: 3, day: 14 },
       { label: "Leap day", month: 2, day: 29 },
     ]);
-    const saved = await put(wanted);
+    const saved = await put(me, wanted);
     expect(saved.statusCode).toBe(200);
-    expect((await get()).json<ReminderSettings>()).toEqual({
+    expect((await get(me)).json<ReminderSettings>()).toEqual({
       ...wanted,
       hasEmail: true,
       saved: true,
@@ -150,27 +164,29 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       "body.specialDays.1.label",
     ],
   ])("refuses %s with 400 naming the field, and changes nothing", async (name, payload, field) => {
-    expect((await put(body({ hour: 7 }))).statusCode).toBe(200);
-    const before = (await get()).json<ReminderSettings>();
-    const res = await put(payload);
+    const me = await person();
+    expect((await put(me, body({ hour: 7 }))).statusCode).toBe(200);
+    const before = (await get(me)).json<ReminderSettings>();
+    const res = await put(me, payload);
     expect(res.statusCode).toBe(400);
     // A name given twice is the service's refusal; every other is the schema's.
     const code = name === "the same label twice" ? "reminders.special_day_twice" : "invalid_value";
     expect(res.json()).toMatchObject({ code, field });
-    expect((await get()).json<ReminderSettings>()).toEqual(before);
+    expect((await get(me)).json<ReminderSettings>()).toEqual(before);
   });
 
   describe("the schedule", () => {
     /** Saves settings as if they had been saved long before the moments tested. */
-    async function settle(settings: ReminderSettingsBody, user = me) {
+    async function settle(settings: ReminderSettingsBody, user: TestUser) {
       await t.services.reminders.save(user.user.id, settings, new Date("2026-01-01T00:00:00Z"));
     }
     const send = (iso: string) => t.services.reminders.sendDue(new Date(iso));
 
     it("sends at the hour in the user's own time zone, once", async () => {
-      const tokyo = await createUserWithSession(t, { email: "tokyo@example.org" });
+      const me = await person();
+      const tokyo = await person("tokyo@example.org");
       await settle(body({ weekday: 1, hour: 9, timeZone: "Asia/Tokyo" }), tokyo);
-      await settle(body({ weekday: 1, hour: 9, timeZone: "Europe/London" }));
+      await settle(body({ weekday: 1, hour: 9, timeZone: "Europe/London" }), me);
       // Monday 2026-03-02 08:59 in Tokyo: nobody yet.
       expect(await send("2026-03-01T23:59:00Z")).toBe(0);
       // 09:00 in Tokyo is midnight in London (Monday 00:00 there, 9 hours early).
@@ -179,7 +195,7 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       expect(await send("2026-03-02T00:30:00Z")).toBe(0);
       // 09:00 in London.
       expect(await send("2026-03-02T09:00:00Z")).toBe(1);
-      expect(smtp.messages.at(-1)?.to).toEqual([`me-${kind}@example.org`]);
+      expect(smtp.messages.at(-1)?.to).toEqual([me.user.email]);
       // The next Monday again, the day between not.
       expect(await send("2026-03-03T09:00:00Z")).toBe(0);
       expect(await send("2026-03-09T00:00:00Z")).toBe(1);
@@ -187,24 +203,26 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
     });
 
     it("follows daylight-saving changes (a skipped hour comes at the next, a repeated hour once)", async () => {
+      const me = await person();
       // New York springs forward on Sunday 2026-03-08: 02:00 does not exist that day.
-      await settle(body({ weekday: 0, hour: 2, timeZone: "America/New_York" }));
+      await settle(body({ weekday: 0, hour: 2, timeZone: "America/New_York" }), me);
       expect(await send("2026-03-08T06:59:00Z")).toBe(0); // 01:59 EST
       expect(await send("2026-03-08T07:00:00Z")).toBe(1); // 03:00 EDT
       // And falls back on Sunday 2026-11-01: 01:00 happens twice.
-      await settle(body({ weekday: 0, hour: 1, timeZone: "America/New_York" }));
+      await settle(body({ weekday: 0, hour: 1, timeZone: "America/New_York" }), me);
       expect(await send("2026-11-01T04:59:00Z")).toBe(0); // 00:59 EDT
       expect(await send("2026-11-01T05:00:00Z")).toBe(1); // 01:00 EDT
       expect(await send("2026-11-01T06:00:00Z")).toBe(0); // 01:00 EST, the same hour again
       // Berlin's summer time starts on 2026-03-29: 09:00 there is 07:00 UTC, not 08:00.
-      await settle(body({ weekday: 0, hour: 9, timeZone: "Europe/Berlin" }));
+      await settle(body({ weekday: 0, hour: 9, timeZone: "Europe/Berlin" }), me);
       expect(await send("2026-03-22T08:00:00Z")).toBe(1); // 09:00 CET the Sunday before
       expect(await send("2026-03-29T06:59:00Z")).toBe(0);
       expect(await send("2026-03-29T07:00:00Z")).toBe(1); // 09:00 CEST
     });
 
     it("catches up an hour missed while down if it is still that day, not after", async () => {
-      await settle(body({ weekday: 3, hour: 9, timeZone: "Europe/Paris" }));
+      const me = await person();
+      await settle(body({ weekday: 3, hour: 9, timeZone: "Europe/Paris" }), me);
       // Wednesday 2026-05-06: no server ran at 09:00; it comes back at 22:30 Paris time.
       expect(await send("2026-05-06T20:30:00Z")).toBe(1);
       // The next week it is down all Wednesday and comes back on Thursday: that one is gone.
@@ -212,6 +230,7 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
     });
 
     it("does not send for an hour that was over when the settings were saved", async () => {
+      const me = await person();
       await t.services.reminders.save(
         me.user.id,
         body({ weekday: 3, hour: 9, timeZone: "UTC" }),
@@ -229,11 +248,13 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
     });
 
     it("sends a special day's question, in the mail with a link to the recorder", async () => {
+      const me = await person();
       await settle(
         body({ enabled: false, hour: 8, timeZone: "Australia/Sydney" }, [
           { label: "Mia's birthday", month: 3, day: 14 },
           { label: "Leap day", month: 2, day: 29 },
         ]),
+        me,
       );
       // 08:00 on 14 March in Sydney is 21:00 UTC on the 13th.
       expect(await send("2026-03-13T20:59:00Z")).toBe(0);
@@ -250,15 +271,16 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
     });
 
     it("sends the weekly mail with the current question, and skips users without email", async () => {
-      const silent = await createUserWithSession(t, { email: null });
+      const me = await person();
+      const silent = await person(null);
       await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }), silent);
-      await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }));
+      await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }), me);
       const current = (
         await t.app.inject({ method: "GET", url: "/api/question", headers: { cookie: me.cookie } })
       ).json<CurrentQuestion>();
       expect(await send("2026-03-02T09:00:00Z")).toBe(1);
       const mail = smtp.messages.at(-1) as ReceivedMail;
-      expect(mail.to).toEqual([`me-${kind}@example.org`]);
+      expect(mail.to).toEqual([me.user.email]);
       expect(mail.text).toContain(current.question);
       const link = linkIn(mail.text, /https:\/\/journal\.example\.org\/\?question=\S+/);
       expect(link && new URL(link).searchParams.get("question")).toBe(current.question);
@@ -269,11 +291,12 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
     });
 
     it("unsubscribes with one click and no login; a wrong signature changes nothing", async () => {
-      const other = await createUserWithSession(t, { email: "other@example.org" });
+      const me = await person();
+      const other = await person("other@example.org");
       await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }), other);
-      await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }));
+      await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }), me);
       expect(await send("2026-03-02T09:00:00Z")).toBe(2);
-      const mine = smtp.messages.find((m) => m.to.includes(`me-${kind}@example.org`));
+      const mine = smtp.messages.find((m) => m.to.includes(me.user.email as string));
       const oneClick = mailHeader(mine as ReceivedMail, "List-Unsubscribe")?.slice(1, -1) as string;
       const url = new URL(oneClick);
       const path = `${url.pathname}${url.search}`;
@@ -290,7 +313,7 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
         const res = await t.app.inject({ method: "POST", url: bad });
         expect(res.statusCode, bad).toBe(400);
       }
-      expect((await get()).json<ReminderSettings>().unsubscribedAt).toBeNull();
+      expect((await get(me)).json<ReminderSettings>().unsubscribedAt).toBeNull();
 
       // RFC 8058: the mail provider POSTs the form body, with no cookie.
       const res = await t.app.inject({
@@ -300,14 +323,14 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
         payload: "List-Unsubscribe=One-Click",
       });
       expect(res.statusCode).toBe(200);
-      expect((await get()).json<ReminderSettings>().unsubscribedAt).not.toBeNull();
+      expect((await get(me)).json<ReminderSettings>().unsubscribedAt).not.toBeNull();
       expect(await send("2026-03-09T09:00:00Z")).toBe(1); // only the other user
       expect(smtp.messages.at(-1)?.to).toEqual(["other@example.org"]);
       // The page's button (JSON-less POST) works too, and again.
       expect((await t.app.inject({ method: "POST", url: path })).statusCode).toBe(200);
       // Saving the settings turns reminders back on.
-      await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }));
-      expect((await get()).json<ReminderSettings>().unsubscribedAt).toBeNull();
+      await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }), me);
+      expect((await get(me)).json<ReminderSettings>().unsubscribedAt).toBeNull();
       expect(await send("2026-03-16T09:00:00Z")).toBe(2);
       // Choosing reminders again after a link was made kills it: an old mail cannot undo that.
       await t.services.reminders.save(me.user.id, body({ weekday: 1, hour: 9, timeZone: "UTC" }));
@@ -317,7 +340,7 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
         code: "reminders.unsubscribe_invalid",
         message: ERROR_MESSAGES["reminders.unsubscribe_invalid"],
       });
-      expect((await get()).json<ReminderSettings>().unsubscribedAt).toBeNull();
+      expect((await get(me)).json<ReminderSettings>().unsubscribedAt).toBeNull();
       // A link expires after 90 days.
       const fresh = new URL((await t.services.reminders.unsubscribeLinks(me.user.id)).oneClick);
       const token = fresh.searchParams.get("t") as string;
@@ -326,7 +349,8 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
     });
 
     it("a claim whose sender died is taken again; a sent one never is", async () => {
-      await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }));
+      const me = await person();
+      await settle(body({ weekday: 1, hour: 9, timeZone: "UTC" }), me);
       const repo = (
         t.services.reminders as unknown as { repo: import("./reminders.repo").RemindersRepo }
       ).repo;
@@ -349,11 +373,11 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
   });
 
   describe("questions", () => {
-    const current = async () =>
+    const current = async (me: TestUser) =>
       (
         await t.app.inject({ method: "GET", url: "/api/question", headers: { cookie: me.cookie } })
       ).json<CurrentQuestion>();
-    const next = (position: number) =>
+    const next = (me: TestUser, position: number) =>
       t.app.inject({
         method: "POST",
         url: "/api/question/next",
@@ -362,28 +386,30 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       });
 
     it("rotates through every built-in question before any comes back; a stale skip skips nothing", async () => {
-      const first = await current();
+      const me = await person();
+      const first = await current(me);
       expect(first.position).toBe(0);
       expect(QUESTIONS).toContain(first.question);
-      expect((await current()).question).toBe(first.question);
+      expect((await current(me)).question).toBe(first.question);
       const seen = [first.question];
       for (let i = 0; i < QUESTIONS.length - 1; i++) {
-        const res = await next(i);
+        const res = await next(me, i);
         expect(res.statusCode).toBe(200);
         seen.push(res.json<CurrentQuestion>().question);
       }
       expect(new Set(seen).size).toBe(QUESTIONS.length);
       // A second click with the same position (a double click) does not skip another.
-      const again = (await next(QUESTIONS.length - 2)).json<CurrentQuestion>();
+      const again = (await next(me, QUESTIONS.length - 2)).json<CurrentQuestion>();
       expect(again.position).toBe(QUESTIONS.length - 1);
       // The next round starts, without repeating the question just shown.
-      const round2 = (await next(QUESTIONS.length - 1)).json<CurrentQuestion>();
+      const round2 = (await next(me, QUESTIONS.length - 1)).json<CurrentQuestion>();
       expect(round2.position).toBe(QUESTIONS.length);
       expect(round2.question).not.toBe(seen.at(-1));
-      expect((await next(-1)).statusCode).toBe(400);
+      expect((await next(me, -1)).statusCode).toBe(400);
     });
 
     it("keeps the question on a memory, gives it to the AI, and in the backup", async () => {
+      const me = await person();
       const question = "What made you laugh together this week?";
       const stored = await upload(t, await speechMp3("We laughed at the cat."), {
         cookie: me.cookie,
@@ -423,7 +449,7 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       expect(json.memories.find((m) => m.id === id)?.question).toBe(question);
 
       // Restore puts it back, in another account.
-      const heir = await createUserWithSession(t);
+      const heir = await person(null);
       const restored = await restoreBackup(t, heir.cookie, backup.zip);
       expect(restored.statusCode).toBe(200);
       const list = await t.app.inject({

@@ -4,7 +4,6 @@ import type { ComponentPropsWithoutRef, ReactNode } from "react";
 import { cn } from "../../lib/cn";
 
 export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
 /** A centred dialog on a dimmed overlay, with a close icon; `fullScreen` fills the viewport. */

@@ -1,5 +1,6 @@
 import { type ReactNode, useSyncExternalStore } from "react";
 import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from "../../../shared/constants";
+import { errorMessage } from "../../lib/api-client";
 
 export interface ToastOptions {
   title?: ReactNode;
@@ -77,4 +78,9 @@ const currentToasts = () => toasts;
  */
 export function useToasts(): ToastItem[] {
   return useSyncExternalStore(subscribe, currentToasts, currentToasts);
+}
+
+/** A red toast: what failed (`title`) and why, in the words `errorMessage` gives the error. */
+export function toastError(title: ReactNode, error: unknown): { id: string; dismiss: () => void } {
+  return toast({ title, description: errorMessage(error), variant: "destructive" });
 }

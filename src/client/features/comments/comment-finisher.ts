@@ -1,6 +1,6 @@
 import { MESSAGES } from "../../../shared/messages";
 import { commentSchema } from "../../../shared/schemas";
-import { toast } from "../../components/ui/use-toast";
+import { toast, toastError } from "../../components/ui/use-toast";
 import { ApiError, errorMessage, requestJson } from "../../lib/api-client";
 import { type Finisher, PermanentError } from "../../lib/upload-queue";
 import { commentsPath } from "./api/comments";
@@ -21,11 +21,7 @@ export const finishComment: Finisher = async (upload) => {
     toast({ title: MESSAGES.commentAdded });
     return comment;
   } catch (error) {
-    toast({
-      title: MESSAGES.failedCreateComment,
-      description: errorMessage(error),
-      variant: "destructive",
-    });
+    toastError(MESSAGES.failedCreateComment, error);
     // The server refused it (gone, private, bad name): trying again cannot help.
     if (
       error instanceof ApiError &&

@@ -5,20 +5,21 @@ import {
   commentPlayerLabel,
   MESSAGES,
   messageFor,
+  removeCommentDescription,
   removeCommentLabel,
 } from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
 import { AudioPlayer } from "../../../components/audio-player";
 import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/use-toast";
-import { apiRequest, errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+import { apiRequest } from "../../../lib/api-client";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { commentCaptionsUrl, commentKeys, commentsPath } from "../api/comments";
 
 // The Radix dialog stack (about 14 kB) is fetched when the owner asks to remove a comment, not with
 // the memory page every visitor of a shared link opens.
-const RemoveCommentDialog = lazy(() =>
-  import("./remove-comment-dialog").then((m) => ({ default: m.RemoveCommentDialog })),
+const ConfirmDialog = lazy(() =>
+  import("../../../components/ui/confirm-dialog").then((m) => ({ default: m.ConfirmDialog })),
 );
 
 export function CommentItem({ comment, canRemove }: { comment: Comment; canRemove: boolean }) {
@@ -32,12 +33,7 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
       toast({ title: MESSAGES.commentRemoved });
       void queryClient.invalidateQueries({ queryKey: commentKeys.list(comment.memoryId) });
     },
-    onError: (error) =>
-      toast({
-        title: MESSAGES.failedRemoveComment,
-        description: errorMessage(error),
-        variant: "destructive",
-      }),
+    onError: (error) => toastError(MESSAGES.failedRemoveComment, error),
   });
 
   return (
@@ -79,12 +75,15 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
       {canRemove && confirming ? (
         // Asks first: a spoken comment cannot be recorded again by its visitor.
         <Suspense fallback={null}>
-          <RemoveCommentDialog
-            commenterName={comment.commenterName}
-            open={confirming}
+          <ConfirmDialog
+            title={MESSAGES.removeCommentTitle}
+            description={removeCommentDescription(comment.commenterName)}
+            action={MESSAGES.remove}
             onOpenChange={setConfirming}
             onConfirm={() => remove.mutate()}
             pending={remove.isPending}
+            destructive
+            alert
           />
         </Suspense>
       ) : null}

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
 import { DEFAULT_BACKUP_FILENAME, MESSAGES } from "../../../../shared/messages";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage, throwIfResNotOk } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+import { throwIfResNotOk } from "../../../lib/api-client";
 
 export const BACKUP_PATH = "/api/backup-memories";
 
@@ -42,11 +42,7 @@ export function useBackupDownload() {
       await downloadBackup();
       toast({ title: MESSAGES.backupSuccessful });
     } catch (error) {
-      toast({
-        title: MESSAGES.backupFailed,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(MESSAGES.backupFailed, error);
     } finally {
       setPending(false);
     }

@@ -7,8 +7,8 @@ import {
 } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toastError } from "../../../components/ui/use-toast";
+
 import { invalidateMemoryLists } from "../api/get-memories";
 import { retranscribableQueryOptions, retranscribeAll } from "../api/transcript";
 
@@ -26,12 +26,7 @@ export function BetterTranscriptsSection() {
       await queryClient.invalidateQueries({ queryKey: retranscribableQueryOptions().queryKey });
       await invalidateMemoryLists(queryClient);
     },
-    onError: (error) =>
-      toast({
-        title: MESSAGES.transcribeAgainFailed,
-        description: errorMessage(error),
-        variant: "destructive",
-      }),
+    onError: (error) => toastError(MESSAGES.transcribeAgainFailed, error),
   });
   if (status.data?.speechModelMissing && all.data === undefined) {
     return (

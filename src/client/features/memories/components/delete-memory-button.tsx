@@ -3,8 +3,8 @@ import { lazy, Suspense, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { useDeleteMemory } from "../api/delete-memory";
 
 const DeleteMemoryDialog = lazy(() =>
@@ -31,11 +31,7 @@ export function DeleteMemoryButton({
       setConfirming(false);
       toast({ title: MESSAGES.memoryDeleted });
     } catch (error) {
-      toast({
-        title: MESSAGES.failedDeleteMemory,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(MESSAGES.failedDeleteMemory, error);
     }
   };
   return (

@@ -4,8 +4,8 @@ import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogContent, DialogTitle } from "../../../components/ui/dialog";
 import { Input, Textarea } from "../../../components/ui/input";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { useUpdateMemory } from "../api/update-memory";
 import { useRegenerate } from "../processing/use-regenerate";
 import { isoToLocalInput, localInputToIso } from "../utils/date-time";
@@ -64,11 +64,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       if (announce) toast({ title: MESSAGES.memoryUpdated });
       return true;
     } catch (error) {
-      toast({
-        title: MESSAGES.failedUpdateMemory,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(MESSAGES.failedUpdateMemory, error);
       return false;
     }
   };

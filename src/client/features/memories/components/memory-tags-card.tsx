@@ -6,8 +6,8 @@ import type { Memory } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { toUpdateBody, useUpdateMemory } from "../api/update-memory";
 import { TagEditor } from "./tag-editor";
 
@@ -22,11 +22,7 @@ export function MemoryTagsCard({ memory, isOwner }: { memory: Memory; isOwner: b
       toast({ title: change.added !== undefined ? MESSAGES.tagAdded : MESSAGES.tagRemoved });
       return true;
     } catch (error) {
-      toast({
-        title: MESSAGES.failedUpdateTags,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(MESSAGES.failedUpdateTags, error);
       return false;
     }
   };

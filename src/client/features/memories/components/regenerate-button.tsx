@@ -4,14 +4,14 @@ import { lazy, Suspense, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { memoryKeys } from "../api/memory-keys";
 import { toUpdateBody, useUpdateMemory } from "../api/update-memory";
 import { useRegenerate } from "../processing/use-regenerate";
 
-const RegenerateConfirmDialog = lazy(() =>
-  import("./regenerate-confirm-dialog").then((m) => ({ default: m.RegenerateConfirmDialog })),
+const ConfirmDialog = lazy(() =>
+  import("../../../components/ui/confirm-dialog").then((m) => ({ default: m.ConfirmDialog })),
 );
 
 /**
@@ -40,11 +40,7 @@ export function RegenerateButton({ memory }: { memory: Memory }) {
       });
       toast({ title: MESSAGES.regenerateUndone });
     } catch (error) {
-      toast({
-        title: MESSAGES.failedUpdateMemory,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(MESSAGES.failedUpdateMemory, error);
     }
   };
 
@@ -71,7 +67,13 @@ export function RegenerateButton({ memory }: { memory: Memory }) {
       </p>
       {confirming ? (
         <Suspense fallback={null}>
-          <RegenerateConfirmDialog open onOpenChange={setConfirming} onConfirm={onConfirm} />
+          <ConfirmDialog
+            title={MESSAGES.regenerateConfirmTitle}
+            description={MESSAGES.regenerateConfirmDescription}
+            action={MESSAGES.regenerateConfirm}
+            onOpenChange={setConfirming}
+            onConfirm={onConfirm}
+          />
         </Suspense>
       ) : null}
     </div>

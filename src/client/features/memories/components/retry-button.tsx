@@ -4,8 +4,8 @@ import { useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toastError } from "../../../components/ui/use-toast";
+
 import { cn } from "../../../lib/cn";
 import { invalidateMemoryLists } from "../api/get-memories";
 import { memoryKeys } from "../api/memory-keys";
@@ -22,11 +22,7 @@ export function RetryButton({ memory, className }: { memory: Memory; className?:
       queryClient.setQueryData(memoryKeys.detail(memory.id), updated);
       await invalidateMemoryLists(queryClient);
     } catch (error) {
-      toast({
-        title: MESSAGES.processingFailed,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(MESSAGES.processingFailed, error);
     } finally {
       setPending(false);
     }

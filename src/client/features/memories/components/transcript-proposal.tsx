@@ -3,8 +3,8 @@ import { useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { invalidateMemoryLists } from "../api/get-memories";
 import { memoryKeys } from "../api/memory-keys";
 import {
@@ -34,11 +34,7 @@ export function TranscriptProposal({ memory, proposed }: { memory: Memory; propo
       }
       await queryClient.invalidateQueries({ queryKey: transcriptQueryOptions(memory.id).queryKey });
     } catch (error) {
-      toast({
-        title: MESSAGES.proposalFailed,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(MESSAGES.proposalFailed, error);
     } finally {
       setPending(false);
     }

@@ -1,6 +1,6 @@
 import { failedSaveMemoryDescription, isErrorCode, MESSAGES } from "../../../../shared/messages";
 import { PHOTO_MESSAGES } from "../../../../shared/photos";
-import { toast } from "../../../components/ui/use-toast";
+import { toast, toastError } from "../../../components/ui/use-toast";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import type { Finisher } from "../../../lib/upload-queue";
 import { addPhoto } from "../../photos/api/add-photo";
@@ -29,11 +29,7 @@ async function attachPhoto(memoryId: string, meta: unknown): Promise<void> {
   try {
     await addPhoto(memoryId, photo);
   } catch (error) {
-    toast({
-      title: PHOTO_MESSAGES.addFailed,
-      description: errorMessage(error),
-      variant: "destructive",
-    });
+    toastError(PHOTO_MESSAGES.addFailed, error);
   }
 }
 

@@ -3,8 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import { UNDO_TOAST_DURATION_MS } from "../../../../shared/constants";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { NoticeSequencer } from "../../../lib/notice-sequencer";
 import { invalidateMemoryLists } from "../api/get-memories";
 import { memoryKeys } from "../api/memory-keys";
@@ -60,11 +60,7 @@ export function useRegenerate(
         show(error.memory);
         await invalidateMemoryLists(queryClient);
       }
-      toast({
-        title: failedTitle,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(failedTitle, error);
       return null;
     } finally {
       notices.reset();

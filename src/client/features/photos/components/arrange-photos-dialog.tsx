@@ -9,8 +9,8 @@ import {
   DialogDescription,
   DialogTitle,
 } from "../../../components/ui/dialog";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { useRemovePhoto, useReorderPhotos } from "../api/photos";
 
 /** `ids` with the one at `from` moved to `to`. */
@@ -42,11 +42,7 @@ export function ArrangePhotosDialog({
       await work;
       if (done) toast({ title: done });
     } catch (error) {
-      toast({
-        title: PHOTO_MESSAGES.changeFailed,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(PHOTO_MESSAGES.changeFailed, error);
     }
   };
   const control = (label: string, icon: ReactNode, run: () => Promise<unknown>, done?: string) => (

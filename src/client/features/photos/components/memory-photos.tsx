@@ -10,8 +10,8 @@ import {
 import type { Photo } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { useAddPhotos } from "../api/photos";
 
 // Fetched when opened: a visitor of a shared link never loads them (the memory screen's budget).
@@ -47,11 +47,7 @@ export function MemoryPhotos({
       await add.mutateAsync(files.slice(0, room));
       toast({ title: PHOTO_MESSAGES.added });
     } catch (error) {
-      toast({
-        title: PHOTO_MESSAGES.addFailed,
-        description: errorMessage(error),
-        variant: "destructive",
-      });
+      toastError(PHOTO_MESSAGES.addFailed, error);
     }
   };
 

@@ -13,7 +13,7 @@ import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { Input } from "../../../components/ui/input";
 import { Spinner } from "../../../components/ui/spinner";
-import { toast } from "../../../components/ui/use-toast";
+import { toast, toastError } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useReminders, useSaveReminders } from "../api/reminders";
 import { browserTimeZone } from "../browser-time-zone";
@@ -105,12 +105,7 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
     event.preventDefault();
     save.mutate(form, {
       onSuccess: () => toast({ title: REMINDER_MESSAGES.saved }),
-      onError: (error) =>
-        toast({
-          title: REMINDER_MESSAGES.notSaved,
-          description: errorMessage(error),
-          variant: "destructive",
-        }),
+      onError: (error) => toastError(REMINDER_MESSAGES.notSaved, error),
     });
   };
 

@@ -4,8 +4,8 @@ import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { useUser } from "../../auth/api/get-user";
 import { useReminders, useSaveReminders } from "../api/reminders";
 import { browserTimeZone } from "../browser-time-zone";
@@ -71,12 +71,7 @@ export function WeeklyReminderOffer({ saved }: { saved: Memory }) {
           setOfferFor(null);
           toast({ title: REMINDER_MESSAGES.weeklyOfferDone });
         },
-        onError: (error) =>
-          toast({
-            title: REMINDER_MESSAGES.notSaved,
-            description: errorMessage(error),
-            variant: "destructive",
-          }),
+        onError: (error) => toastError(REMINDER_MESSAGES.notSaved, error),
       },
     );
 

@@ -7,8 +7,8 @@ import {
 import { Button } from "../../../components/ui/button";
 import { Notice } from "../../../components/ui/notice";
 import { TextField } from "../../../components/ui/text-field";
-import { toast } from "../../../components/ui/use-toast";
-import { errorMessage } from "../../../lib/api-client";
+import { toast, toastError } from "../../../components/ui/use-toast";
+
 import { useLoopbackLinkBase } from "../../../lib/app-info";
 import { useForm } from "../../../lib/use-form";
 import { useCreateShareLink } from "../api/create-share-link";
@@ -28,12 +28,7 @@ export function CreateShareLinkForm() {
           title: link.mailed ? SHARE_MESSAGES.createdAndMailed : SHARE_MESSAGES.created,
         });
       },
-      onError: (error) =>
-        toast({
-          title: SHARE_MESSAGES.createFailed,
-          description: errorMessage(error),
-          variant: "destructive",
-        }),
+      onError: (error) => toastError(SHARE_MESSAGES.createFailed, error),
     });
   });
   return (

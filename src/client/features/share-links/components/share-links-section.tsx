@@ -1,16 +1,10 @@
 import { useState } from "react";
-import { MESSAGES } from "../../../../shared/messages";
 import { SHARE_MESSAGES, type ShareLink } from "../../../../shared/share-links";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogTitle,
-} from "../../../components/ui/dialog";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { Spinner } from "../../../components/ui/spinner";
-import { toast } from "../../../components/ui/use-toast";
+import { toast, toastError } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { useShareLinks } from "../api/get-share-links";
@@ -96,12 +90,7 @@ function Subscribers({ link }: { link: ShareLink }) {
                   { linkId: link.id, subscriberId: subscriber.id },
                   {
                     onSuccess: () => toast({ title: SHARE_MESSAGES.subscriberRemoved }),
-                    onError: (error) =>
-                      toast({
-                        title: SHARE_MESSAGES.removeSubscriberFailed,
-                        description: errorMessage(error),
-                        variant: "destructive",
-                      }),
+                    onError: (error) => toastError(SHARE_MESSAGES.removeSubscriberFailed, error),
                   },
                 )
               }
@@ -123,31 +112,17 @@ function RevokeDialog({ link, onClose }: { link: ShareLink; onClose: () => void 
         toast({ title: SHARE_MESSAGES.revoked });
         onClose();
       },
-      onError: (error) =>
-        toast({
-          title: SHARE_MESSAGES.revokeFailed,
-          description: errorMessage(error),
-          variant: "destructive",
-        }),
+      onError: (error) => toastError(SHARE_MESSAGES.revokeFailed, error),
     });
   return (
-    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent>
-        <div className="space-y-4">
-          <DialogTitle>{SHARE_MESSAGES.revokeTitle}</DialogTitle>
-          <DialogDescription>
-            {link.label}: {SHARE_MESSAGES.revokeDescription}
-          </DialogDescription>
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={onClose}>
-              {MESSAGES.cancel}
-            </Button>
-            <Button variant="destructive" onClick={confirm} disabled={revoke.isPending}>
-              {SHARE_MESSAGES.revoke}
-            </Button>
-          </div>
-        </div>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      title={SHARE_MESSAGES.revokeTitle}
+      description={`${link.label}: ${SHARE_MESSAGES.revokeDescription}`}
+      action={SHARE_MESSAGES.revoke}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      onConfirm={confirm}
+      pending={revoke.isPending}
+      destructive
+    />
   );
 }
