@@ -108,11 +108,16 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         backup: services.backup,
         users: services.users,
         book: services.book,
+        journals: services.journals,
         config,
       });
       await api.register(memoryProcessingRoutes, { processing: services.processing, config });
       await api.register(transcriptsRoutes, { transcripts: services.transcripts });
-      await api.register(restoreRoutes, { restore: services.restore, config });
+      await api.register(restoreRoutes, {
+        restore: services.restore,
+        journals: services.journals,
+        config,
+      });
       await api.register(audioRoutes, { config, audio: services.audio, mayHear: services.mayHear });
       await api.register(photosRoutes, { config, photos: services.photos });
       await api.register(commentsRoutes, {

@@ -211,14 +211,14 @@ export class JournalsRepo {
   }
 
   /**
-   * The member of a journal who tells stories under `name` (an organizer or storyteller, an
-   * account's own membership first); a storyteller without an account is added when none does.
+   * The member of a journal who tells stories under `name` (an organizer or storyteller, the
+   * restoring organizer first); a storyteller without an account is added when none does.
    * Restoring a backup keeps each memory's storyteller this way.
    */
   async storytellerNamed(
     journalId: string,
     name: string,
-    ownMemberIdOfRestorer: string,
+    restorerMemberId: string,
     ex: Executor,
   ): Promise<string> {
     const tellers = await ex
@@ -228,7 +228,7 @@ export class JournalsRepo {
       .where("name", "=", name)
       .where("role", "in", ["organizer", "storyteller"])
       .execute();
-    const found = tellers.find((m) => m.id === ownMemberIdOfRestorer) ?? tellers[0];
+    const found = tellers.find((m) => m.id === restorerMemberId) ?? tellers[0];
     if (found) return found.id;
     const id = newId();
     await ex

@@ -1,4 +1,4 @@
-import { can } from "../../shared/authorization";
+import { can, membershipOf } from "../../shared/authorization";
 import {
   INVITATION_DAYS,
   INVITATION_MAIL,
@@ -21,6 +21,14 @@ import type { Mailer } from "../mail/mailer";
 import { type JournalsRepo, type MemberRow, ownJournalId } from "./journals.repo";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An organizer acting for one of their journals, as `organizerOf` checked. */
+export interface JournalOrganizer {
+  userId: string;
+  journalId: string;
+  /** Their membership there (the storyteller of what they record or restore into it). */
+  memberId: string;
+}
 
 /** A member who belongs to the journal now: an account, or a storyteller who records by link. */
 const isPresent = (row: MemberRow) => row.user_id !== null || row.invite_token_hash === null;
@@ -75,11 +83,12 @@ export class JournalsService {
    * The journal an organizer acts for: `journalId`, or their own when absent. 401 logged out, 404
    * for a journal they do not belong to, 403 for one they belong to but do not organize.
    */
-  organizerOf(identity: Identity, journalId?: string): { userId: string; journalId: string } {
+  organizerOf(identity: Identity, journalId?: string): JournalOrganizer {
     if (!identity.userId) throw unauthorized();
     const id = journalId ?? ownJournalId(identity.userId);
     this.assertManage(identity, id);
-    return { userId: identity.userId, journalId: id };
+    const memberId = membershipOf(identity, id)?.memberId as string;
+    return { userId: identity.userId, journalId: id, memberId };
   }
 
   /** 401 logged out, 404 unless the caller belongs to the journal. */

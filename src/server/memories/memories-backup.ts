@@ -6,7 +6,6 @@ import type { TranscriptSegment } from "../../shared/transcript";
 import type { AudioService } from "../audio/audio.service";
 import { type CommentRow, toCommentDto } from "../comments/comments.repo";
 import type { CommentsService } from "../comments/comments.service";
-import { ownJournalId } from "../journals/journals.repo";
 import { type BackupPhoto, type PhotosService, toPhotoDto } from "../photos/photos.service";
 import type { AudioStorage } from "../storage/audio-storage";
 import { BackupFileNames } from "./backup-file-names";
@@ -89,8 +88,14 @@ interface AudioInfo {
   missing: boolean;
 }
 
+/** Whose backup: the journal, and the organizer who asks (memories.json names them). */
+export interface BackupOf {
+  userId: string;
+  journalId: string;
+}
+
 /**
- * A user's whole journal as a streamed zip a family can read: `memories.json` (every memory with
+ * A family's whole journal as a streamed zip a family can read: `memories.json` (every memory with
  * its comments and photos, in the API's field names plus where each file sits in the zip), `audio/*`
  * and `photos/*` (each photo's full size, as stored) named by recorded day and title, without
  * compression, and `index.html`, which shows and plays them offline. Memory stays bounded: the
@@ -116,7 +121,7 @@ export class MemoriesBackup {
   }
 
   /** Yields each batch of memories with their comments and audio metadata. */
-  private async *batches(userId: string): AsyncGenerator<{
+  private async *batches(journalId: string): AsyncGenerator<{
     memories: MemoryRow[];
     comments: CommentRow[];
     audio: Map<string, AudioInfo>;
@@ -125,7 +130,7 @@ export class MemoriesBackup {
   }> {
     let afterSeq = 0;
     for (;;) {
-      const memories = await this.repo.batchForBackup(ownJournalId(userId), afterSeq, BATCH_SIZE);
+      const memories = await this.repo.batchForBackup(journalId, afterSeq, BATCH_SIZE);
       if (memories.length === 0) return;
       afterSeq = memories[memories.length - 1]?.seq ?? afterSeq;
       const comments = await this.comments.listForMemories(memories.map((memory) => memory.id));
@@ -157,7 +162,7 @@ export class MemoriesBackup {
    * index.html needs to find them.
    */
   private async *json(
-    userId: string,
+    { userId, journalId }: BackupOf,
     exportedAt: string,
     zip: ZipFile,
     context: FileContext,
@@ -166,7 +171,7 @@ export class MemoriesBackup {
     yield `{"version":${BACKUP_FORMAT_VERSION},"exportedAt":${JSON.stringify(exportedAt)},"userId":${JSON.stringify(userId)},"memories":[`;
     const names = new BackupFileNames();
     let first = true;
-    for await (const batch of this.batches(userId)) {
+    for await (const batch of this.batches(journalId)) {
       /** The zip entry of a recording (added to the zip), or why there is none. */
       const recording = (
         audioId: string | null,
@@ -247,14 +252,14 @@ export class MemoriesBackup {
    * names memories.json gave their files (a memory made while the backup streamed is in neither).
    */
   private async *index(
-    userId: string,
+    journalId: string,
     exportedAt: string,
     named: Map<string, NamedFiles>,
   ): AsyncGenerator<string> {
     yield indexStart(named.size, exportedAt);
     let before: { recordedAt: string; seq: number } | null = null;
     for (;;) {
-      const rows = await this.repo.batchNewestFirst(ownJournalId(userId), before, BATCH_SIZE);
+      const rows = await this.repo.batchNewestFirst(journalId, before, BATCH_SIZE);
       const last = rows[rows.length - 1];
       if (!last) break;
       before = { recordedAt: last.recorded_at, seq: last.seq };
@@ -292,13 +297,14 @@ export class MemoriesBackup {
   }
 
   /**
-   * The zip stream for `userId`: memories.json, then each recording and photo as memories.json
+   * The zip stream of a journal, for the organizer `userId`: memories.json, then each recording and photo as memories.json
    * names it, then index.html. A file missing when its batch is read is marked in memories.json
    * and skipped. Any other failure (the storage or database becoming unreachable, a file that
    * cannot be read to its end) destroys the stream with the error: the download is cut and the
    * browser reports it failed. It never ends as a complete-looking zip with a truncated file.
    */
-  stream(userId: string): Readable {
+  stream(of: BackupOf): Readable {
+    const { userId, journalId } = of;
     const zip = new ZipFile();
     const exportedAt = new Date().toISOString();
     const mtime = new Date(exportedAt);
@@ -317,9 +323,9 @@ export class MemoriesBackup {
     entry(
       "memories.json",
       async function* (this: MemoriesBackup) {
-        yield* this.json(userId, exportedAt, zip, { mtime, userId, fail }, named);
+        yield* this.json(of, exportedAt, zip, { mtime, userId, fail }, named);
         // Every file is named and queued: the page that shows them closes the zip.
-        entry(INDEX_FILE, () => this.index(userId, exportedAt, named));
+        entry(INDEX_FILE, () => this.index(journalId, exportedAt, named));
         zip.end();
       }.bind(this),
     );

@@ -25,7 +25,7 @@ import { isDatabaseUnavailable } from "../db/postgres-pool";
 import type { Transactions } from "../db/transactions";
 import { badRequest, HttpError, tooLarge, tooManyRequests } from "../http-errors";
 import { newId } from "../ids";
-import { type JournalsRepo, ownJournalId, ownMemberId } from "../journals/journals.repo";
+import { type JournalsRepo, ownJournalId } from "../journals/journals.repo";
 import type { ImportedPhoto, PhotosService } from "../photos/photos.service";
 import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo } from "./memories.repo";
@@ -229,10 +229,21 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer
   return buffer(await zip.openReadStreamPromise(entry));
 }
 
-/** A restored id that is the same each time this account restores this memory (idempotent). */
-function restoredId(userId: string, kind: string, originalId: string): string {
+/** Where a backup is restored: a journal, by one of its organizers (who tells what names no one). */
+export interface RestoreInto {
+  userId: string;
+  journalId: string;
+  memberId: string;
+}
+
+/**
+ * A restored id that is the same each time this memory is restored into this journal
+ * (idempotent); into an account's own journal, the same as before journals existed.
+ */
+function restoredId(into: RestoreInto, kind: string, originalId: string): string {
+  const seed = into.journalId === ownJournalId(into.userId) ? into.userId : into.journalId;
   return createHash("sha256")
-    .update(`${userId}\n${kind}\n${originalId}`)
+    .update(`${seed}\n${kind}\n${originalId}`)
     .digest("base64url")
     .slice(0, 22);
 }
@@ -279,10 +290,10 @@ export class MemoriesRestore {
 
   /**
    * Spools the upload to a private temporary file (refusing it with 413 past the limit as it
-   * streams), restores it into `userId`'s account and removes the file.
+   * streams), restores it into the journal and removes the file.
    */
   async restoreUpload(
-    userId: string,
+    into: RestoreInto,
     source: Readable,
     wasTruncated: () => boolean,
   ): Promise<RestoreResult> {
@@ -292,14 +303,14 @@ export class MemoriesRestore {
     }
     this.running++;
     try {
-      return await this.spoolAndRestore(userId, source, wasTruncated);
+      return await this.spoolAndRestore(into, source, wasTruncated);
     } finally {
       this.running--;
     }
   }
 
   private async spoolAndRestore(
-    userId: string,
+    into: RestoreInto,
     source: Readable,
     wasTruncated: () => boolean,
   ): Promise<RestoreResult> {
@@ -325,7 +336,7 @@ export class MemoriesRestore {
         spool,
       );
       if (wasTruncated()) throw tooLarge();
-      return await this.restoreFile(userId, file);
+      return await this.restoreFile(into, file);
     } finally {
       clearInterval(keepFresh);
       // A body cut off early fails the pipeline while the file may still be opening (and so
@@ -358,7 +369,7 @@ export class MemoriesRestore {
     return removed;
   }
 
-  async restoreFile(userId: string, file: string): Promise<RestoreResult> {
+  async restoreFile(into: RestoreInto, file: string): Promise<RestoreResult> {
     const { zip, byName } = await openChecked(file, this.options.maxBytes);
     try {
       const { version, memories } = await this.readManifest(zip, byName);
@@ -367,7 +378,7 @@ export class MemoriesRestore {
       await this.verifyFiles(zip, byName, memories, unread);
       const result: RestoreResult = { imported: 0, skipped: 0, failed: [] };
       for (const memory of memories) {
-        const outcome = await this.importMemory(userId, zip, byName, memory);
+        const outcome = await this.importMemory(into, zip, byName, memory);
         if (outcome === "imported") result.imported++;
         else if (outcome === "skipped") result.skipped++;
         else result.failed.push({ id: memory.id, title: memory.title, reason: outcome.reason });
@@ -472,14 +483,14 @@ export class MemoriesRestore {
   }
 
   private async importMemory(
-    userId: string,
+    into: RestoreInto,
     zip: yauzl.ZipFile,
     byName: Map<string, yauzl.Entry>,
     memory: BackupMemory,
   ): Promise<"imported" | "skipped" | { reason: string }> {
     const original = await this.repo.findById(memory.id);
-    if (original && original.journal_id === ownJournalId(userId)) return "skipped";
-    const id = restoredId(userId, "memory", memory.id);
+    if (original && original.journal_id === into.journalId) return "skipped";
+    const id = restoredId(into, "memory", memory.id);
     if (await this.repo.findById(id)) return "skipped";
 
     const tags = normalizeTags(memory.tags);
@@ -506,7 +517,7 @@ export class MemoriesRestore {
       const row = await this.audio.storeForImport({
         source: await zip.openReadStreamPromise(entry),
         maxBytes: this.options.maxAudioBytes,
-        userId,
+        userId: into.userId,
         attachment,
       });
       stored.push(row);
@@ -521,7 +532,7 @@ export class MemoriesRestore {
       }
       const comments: CommentRow[] = [];
       for (const [index, comment] of memory.comments.entries()) {
-        const commentId = restoredId(userId, "comment", comment.id);
+        const commentId = restoredId(into, "comment", comment.id);
         comments.push({
           id: commentId,
           memory_id: id,
@@ -549,21 +560,20 @@ export class MemoriesRestore {
         : "transcribe";
       await this.transactions.run(async (trx) => {
         await this.audio.attachImported(stored, trx);
-        const journalId = ownJournalId(userId);
         const storytellerId = memory.storyteller
           ? await this.tellers.storytellerNamed(
-              journalId,
+              into.journalId,
               memory.storyteller.name,
-              ownMemberId(userId),
+              into.memberId,
               trx,
             )
-          : ownMemberId(userId);
+          : into.memberId;
         await this.repo.insert(
           {
             id,
             // Told by the restorer, or by a storyteller of the backup kept under their name.
-            userId: storytellerId === ownMemberId(userId) ? userId : null,
-            journalId,
+            userId: storytellerId === into.memberId ? into.userId : null,
+            journalId: into.journalId,
             storytellerId,
             audioId,
             title: memory.title,

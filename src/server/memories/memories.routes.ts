@@ -3,6 +3,7 @@ import { DOWNLOAD_CHECK_HEADER } from "../../shared/constants";
 import {
   errorResponseSchema,
   idParamsSchema,
+  journalQuerySchema,
   memoryBookQuerySchema,
   memoryOwnerSchema,
   memoryPageSchema,
@@ -18,6 +19,7 @@ import {
 import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
 import { unauthorized } from "../http-errors";
+import type { JournalsService } from "../journals/journals.service";
 import type { UsersService } from "../users/users.service";
 import type { MemoriesService } from "./memories.service";
 import type { MemoriesBackup } from "./memories-backup";
@@ -31,6 +33,7 @@ export interface MemoriesRoutesOptions {
   backup: MemoriesBackup;
   users: UsersService;
   book: MemoryBook;
+  journals: Pick<JournalsService, "organizerOf">;
   config: Pick<Config, "APP_URL" | "PORT">;
 }
 
@@ -44,7 +47,7 @@ const errors = {
 /** Lists, search, one memory, edit, delete, backup, and a public profile's memories. */
 export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = async (
   app,
-  { memories, backup, users, book, config },
+  { memories, backup, users, book, journals, config },
 ) => {
   app.get(
     "/memories",
@@ -173,18 +176,19 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
         security: security.session,
         // A streamed application/zip; errors are the usual JSON { message } (401, 503). With the
         // DOWNLOAD_CHECK_HEADER the same checks answer 204 without building the zip.
-        summary: "A zip of all your memories, their comments and audio (memories.json + audio/)",
+        summary:
+          "A zip of a journal's memories, their comments, audio and photos (memories.json, index.html, audio/, photos/): organizers; the caller's own journal unless `journal` names another",
+        querystring: journalQuerySchema,
       },
     },
     async (request, reply) => {
-      const userId = request.identity.userId;
-      if (!userId) throw unauthorized();
-      const user = await users.getUser(userId);
+      const organizer = journals.organizerOf(request.identity, request.query.journal);
+      const user = await users.getUser(organizer.userId);
       if (!user) throw unauthorized();
       const date = new Date().toISOString().slice(0, 10);
       await backup.checkStorage();
       if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
-      const stream = backup.stream(userId);
+      const stream = backup.stream(organizer);
       stream.on("error", (error) => request.log.error({ err: error }, "backup failed mid-stream"));
       return reply
         .header("content-type", "application/zip")

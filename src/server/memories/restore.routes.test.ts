@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
 import { ERROR_MESSAGES, type ErrorCode } from "../../shared/messages";
 import type { Memory } from "../../shared/schemas";
+import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup, restoreBackup } from "../test/backup-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
@@ -84,6 +85,13 @@ async function seedJournal(t: TestApp, owner: TestUser, audio: Buffer[]): Promis
 }
 
 /** memories.json without what differs between two accounts and servers. */
+/** Restoring into an account's own journal, as its organizer. */
+const intoOwn = (userId: string) => ({
+  userId,
+  journalId: ownJournalId(userId),
+  memberId: ownMemberId(userId),
+});
+
 function comparable(json: BackupJson) {
   return json.memories
     .map(({ id, user_id, journalId, storyteller, audioUrl, audioFile, comments, ...memory }) => ({
@@ -544,18 +552,18 @@ describe("restores at once", () => {
       // would otherwise be an unhandled rejection.
       const running = held.map((source) =>
         expect(
-          t.services.restore.restoreUpload(user.user.id, source, () => false),
+          t.services.restore.restoreUpload(intoOwn(user.user.id), source, () => false),
         ).rejects.toMatchObject({ statusCode: 400 }),
       );
       const extra = new PassThrough();
       await expect(
-        t.services.restore.restoreUpload(user.user.id, extra, () => false),
+        t.services.restore.restoreUpload(intoOwn(user.user.id), extra, () => false),
       ).rejects.toMatchObject({ statusCode: 429 });
       for (const source of held) source.end("not a zip");
       await Promise.all(running);
       // Once they end, the next one runs.
       const after = t.services.restore.restoreUpload(
-        user.user.id,
+        intoOwn(user.user.id),
         Readable.from(["x"]),
         () => false,
       );

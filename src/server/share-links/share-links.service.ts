@@ -12,6 +12,7 @@ import {
 import { conflict, notFound, unauthorized } from "../http-errors";
 import { hashToken, newId, newSecretToken } from "../ids";
 import { accountOfOwnJournal } from "../journals/journals.repo";
+import type { JournalOrganizer } from "../journals/journals.service";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
@@ -57,12 +58,6 @@ export function toShareLinkDto(
   };
 }
 
-/** An organizer acting for one of their journals (the route has checked they organize it). */
-export interface JournalOrganizer {
-  userId: string;
-  journalId: string;
-}
-
 /**
  * Private share links (ADR 0019): capability links that let a browser see one owner's profile as
  * if it were public (list, search, memories, audio, spoken comments) and nothing more. A link's
@@ -85,7 +80,7 @@ export class ShareLinksService {
    * remembers for the news mailed later.
    */
   async create(
-    { userId, journalId }: JournalOrganizer,
+    { userId, journalId }: Pick<JournalOrganizer, "userId" | "journalId">,
     input: { label: string; email: string | null },
     base: string,
   ): Promise<CreatedShareLink> {
@@ -134,7 +129,10 @@ export class ShareLinksService {
    * although only the token's hash is stored; a link the owner made by hand with the same label
    * never matches (its token is random). Once revoked, the next book makes a new one.
    */
-  async bookLink(organizer: JournalOrganizer, base: string): Promise<string> {
+  async bookLink(
+    organizer: Pick<JournalOrganizer, "userId" | "journalId">,
+    base: string,
+  ): Promise<string> {
     const label = memoryBookLinkLabel(this.now());
     const secret = await this.bookKey();
     const tokenOf = (id: string) =>
@@ -154,7 +152,7 @@ export class ShareLinksService {
 
   /** Stores a new link of the owner's (409 past SHARE_LINKS_PER_USER). */
   private async insert(
-    { userId, journalId }: JournalOrganizer,
+    { userId, journalId }: Pick<JournalOrganizer, "userId" | "journalId">,
     id: string,
     token: string,
     label: string,
