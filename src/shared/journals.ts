@@ -56,8 +56,7 @@ export const JOURNAL_MESSAGES = {
   renameJournal: "Journal name",
   renameSubmit: "Save name",
   journalRenamed: "The journal's name was saved",
-  secondOrganizerHint:
-    "Name a second organizer, so the journal is looked after if you cannot.",
+  secondOrganizerHint: "Name a second organizer, so the journal is looked after if you cannot.",
   allStorytellers: "Everyone",
   toldBy: (name: string) => `Told by ${name}`,
   joinTitle: "Join the family journal",
