@@ -271,8 +271,18 @@ export function createServices(deps: ServiceDeps) {
   );
   const account = new AccountService({ users, auth, memories, journals, audio, transactions });
   const book = new MemoryBook(memoriesRepo, {
-    shareLinkFor: (userId, base) =>
-      shareLinks.bookLink({ userId, journalId: ownJournalId(userId) }, base),
+    shareLinkFor: (organizer, base) => shareLinks.bookLink(organizer, base),
+    // A chapter per storyteller: their names for each batch, in one query.
+    storytellers: async (rows) => {
+      const ids = rows.flatMap((row) => (row.storyteller_id ? [row.storyteller_id] : []));
+      const names = await journalsRepo.names(ids);
+      return new Map(
+        rows.flatMap((row) => {
+          const name = names.get(row.storyteller_id ?? "");
+          return name ? [[row.id, name] as const] : [];
+        }),
+      );
+    },
     photos,
   });
   const questions = new QuestionsService(new QuestionsRepo(db));

@@ -448,10 +448,12 @@ export const DEFAULT_BACKUP_FILENAME = "memories-backup.zip";
 export const MEMORY_BOOK = {
   button: "Printable memory book",
   dialogDescription:
-    "A PDF of your saved memories to print, with a QR code on each that plays the recording. Leave the fields empty for every memory.",
+    "A PDF of your saved memories to print: each story on its own page with its photos, and a QR code that plays the recording. Leave the fields empty for every memory.",
   from: "From",
   to: "To",
   tag: "Tag",
+  paper: "Paper size",
+  paperSizes: { a4: "A4 (210 × 297 mm)", letter: "US Letter (8.5 × 11 in)" },
   /** Said in the dialog: how the printed codes keep playing, and how to stop them. */
   shareLinkNote:
     'The QR codes play through a share link named "Memory book" and today\'s date, so whoever holds the page can listen, even while your profile is private. Revoking that link under Share links on your Account page stops them.',
@@ -480,6 +482,8 @@ export const MEMORY_BOOK_PDF = {
   allMemories: "All memories",
   taggedWith: "Tagged",
   made: "Made on",
+  /** The chapter of stories whose storyteller is not known, in a book with chapters. */
+  otherStories: "More stories",
 } as const;
 
 /**

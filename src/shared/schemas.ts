@@ -387,12 +387,23 @@ export const calendarDateSchema = z
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
   }, "not a real date");
 
-/** GET /api/memory-book: optional recorded-date range (inclusive, UTC days) and one tag. */
+/** The paper a memory book is laid out for; A4 when none is asked for. */
+export const BOOK_PAPER_SIZES = ["a4", "letter"] as const;
+export type BookPaperSize = (typeof BOOK_PAPER_SIZES)[number];
+export const DEFAULT_BOOK_PAPER: BookPaperSize = "a4";
+
+/**
+ * GET /api/memory-book: optional recorded-date range (inclusive, UTC days), one tag and the paper
+ * size (A4 when absent).
+ */
 export const memoryBookQuerySchema = z
   .object({
     from: calendarDateSchema.optional(),
     to: calendarDateSchema.optional(),
     tag: tagSchema.pipe(z.string().min(1, "must not be empty")).optional(),
+    paper: z.enum(BOOK_PAPER_SIZES).optional(),
+    /** Which journal (organizers); the caller's own when absent. */
+    journal: z.string().min(1).max(64).optional(),
   })
   .refine((query) => !query.from || !query.to || query.from <= query.to, {
     path: ["to"],
@@ -402,11 +413,12 @@ export type MemoryBookQuery = z.infer<typeof memoryBookQuerySchema>;
 
 /** The memory book dialog: a field left empty does not limit the book. */
 export const memoryBookFormSchema = z
-  .object({ from: z.string(), to: z.string(), tag: z.string() })
-  .transform(({ from, to, tag }) => ({
+  .object({ from: z.string(), to: z.string(), tag: z.string(), paper: z.string() })
+  .transform(({ from, to, tag, paper }) => ({
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
     ...(tag.trim() ? { tag } : {}),
+    ...(paper ? { paper } : {}),
   }))
   .pipe(memoryBookQuerySchema);
 

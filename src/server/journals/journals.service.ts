@@ -91,6 +91,11 @@ export class JournalsService {
     return { userId: identity.userId, journalId: id, memberId };
   }
 
+  /** A journal's name (the caller has been checked). */
+  async nameOf(journalId: string): Promise<string> {
+    return (await this.deps.repo.findById(journalId))?.name ?? "";
+  }
+
   /** 401 logged out, 404 unless the caller belongs to the journal. */
   assertView(identity: Identity, journalId: string): void {
     if (!identity.userId) throw unauthorized();

@@ -19,6 +19,7 @@ import {
 import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
 import { unauthorized } from "../http-errors";
+import { ownJournalId } from "../journals/journals.repo";
 import type { JournalsService } from "../journals/journals.service";
 import type { UsersService } from "../users/users.service";
 import type { MemoriesService } from "./memories.service";
@@ -33,7 +34,7 @@ export interface MemoriesRoutesOptions {
   backup: MemoriesBackup;
   users: UsersService;
   book: MemoryBook;
-  journals: Pick<JournalsService, "organizerOf">;
+  journals: Pick<JournalsService, "organizerOf" | "nameOf">;
   config: Pick<Config, "APP_URL" | "PORT">;
 }
 
@@ -209,7 +210,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
         security: security.session,
         // A streamed application/pdf; errors are the usual JSON { message } (400, 401, 429). With
         // the DOWNLOAD_CHECK_HEADER the same checks answer 204 without building the PDF.
-        summary: "A printable PDF of your saved memories (optional recorded dates and tag)",
+        summary:
+          "A printable PDF of a journal's saved memories (optional recorded dates, tag and paper; organizers; the caller's own journal unless `journal` names another), a chapter per storyteller",
         querystring: memoryBookQuerySchema,
       },
       config: {
@@ -223,13 +225,21 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const userId = request.identity.userId;
-      if (!userId) throw unauthorized();
-      const user = await users.getUser(userId);
+      const organizer = journals.organizerOf(request.identity, request.query.journal);
+      const user = await users.getUser(organizer.userId);
       if (!user) throw unauthorized();
+      // An account's own book carries its name, as before journals; another journal's, its name.
+      const name =
+        organizer.journalId === ownJournalId(user.id)
+          ? user.displayName?.trim() || user.username
+          : await journals.nameOf(organizer.journalId);
       const date = new Date().toISOString().slice(0, 10);
       if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
-      const stream = await book.stream(user, request.query, linkBaseOf(config, request));
+      const stream = await book.stream(
+        { journalId: organizer.journalId, organizerId: user.id, name },
+        request.query,
+        linkBaseOf(config, request),
+      );
       stream.on("error", (error) =>
         request.log.error({ err: error }, "memory book failed mid-stream"),
       );

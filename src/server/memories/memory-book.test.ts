@@ -12,7 +12,7 @@ import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, makeTempDir, type TestApp } from "../test/harness";
 import { MemoriesRepo, type MemoryRow, type NewMemory } from "./memories.repo";
 import { MEMORY_BOOKS_PER_HOUR } from "./memories.routes";
-import { MemoryBook } from "./memory-book";
+import { MemoryBook, type MemoryBookFilter } from "./memory-book";
 
 const run = promisify(execFile);
 const APP_URL = "https://journal.example.org";
@@ -25,6 +25,14 @@ async function pdfPages(dir: string, pdf: Buffer): Promise<string[]> {
     maxBuffer: 64 * 1024 * 1024,
   });
   return stdout.split("\f").slice(0, -1);
+}
+
+/** Each page's size in points, from `pdfinfo`. */
+async function pageSizes(dir: string, pdf: Buffer): Promise<string[]> {
+  const file = path.join(dir, `${newId()}.pdf`);
+  await writeFile(file, pdf);
+  const { stdout } = await run("pdfinfo", ["-f", "1", "-l", "9999", file]);
+  return [...stdout.matchAll(/^Page\s+\d+ size:\s+([\d.]+ x [\d.]+) pts/gm)].map((m) => m[1] ?? "");
 }
 
 interface Word {
@@ -376,6 +384,7 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
     ["?from=2024-05-02&to=2024-05-01", "querystring.to"],
     ["?tag=", "querystring.tag"],
     [`?tag=${"x".repeat(51)}`, "querystring.tag"],
+    ["?paper=legal", "querystring.paper"],
   ])("%s is refused with 400 naming the field", async (query, field) => {
     // A user of its own: the owner's hourly budget is spent by the tests above.
     const res = await book(query, (await createUserWithSession(t)).cookie);
@@ -416,6 +425,11 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
     const start = long("Beginning");
     const end = long("Ending");
     expect(start && end && end.page - start.page).toBeGreaterThanOrEqual(2);
+    // A heading is never left alone at a page's foot: its first words follow on the same page.
+    for (const [i, word] of words.entries()) {
+      if (word.page <= contentsEnd || !["Letter", "Transcript"].includes(word.text)) continue;
+      expect(words[i + 1]?.page, `"${word.text}" on page ${word.page}`).toBe(word.page);
+    }
     // Nothing but the page number sits in the bottom margin (2 cm = 56 pt).
     for (const word of words) {
       if (/^\d+$/.test(word.text)) continue;
@@ -423,6 +437,55 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
         word.pageHeight - 56 + 2,
       );
     }
+  });
+
+  it("starts each story on a new page that holds its title, QR code, letter and the start of its transcript", async () => {
+    const teller = await createUserWithSession(t);
+    const stories = [
+      {
+        title: "Bread on Sundays",
+        summary: "Dear Nikos, your great-grandmother baked before the church bells. ".repeat(6),
+        transcript: `Flour everywhere. ${"The oven was older than the house and warmer than the sun. ".repeat(90)}`,
+      },
+      { title: "The blue bicycle", summary: "A short letter.", transcript: "Pedals squeaked." },
+      { title: "Snow at the harbour", summary: "", transcript: "Boats under snow." },
+    ];
+    for (const [i, story] of stories.entries()) {
+      await add(teller, { ...story, recordedAt: new Date(Date.UTC(2010, 0, i + 1)).toISOString() });
+    }
+    const res = await book("", teller.cookie);
+    expect(res.statusCode).toBe(200);
+    const pages = await pdfPages(dir, res.rawPayload);
+    const startPages: number[] = [];
+    for (const story of stories) {
+      const page = pages.findIndex((text, index) => index > 1 && text.includes(story.title));
+      startPages.push(page + 1);
+      const text = (pages[page] ?? "").replace(/\s+/g, " ");
+      expect(text, story.title).toContain(story.summary.trim().slice(0, 40));
+      expect(text, story.title).toContain(story.transcript.slice(0, 16));
+      const codes = await qrLinks(dir, res.rawPayload, page + 1);
+      expect(codes, story.title).toHaveLength(1);
+      expect(codes[0]).toMatch(new RegExp(`^${APP_URL}/s/[A-Za-z0-9_-]{43}/${ids[story.title]}$`));
+    }
+    // Cover, contents, then each story on its own page; the first one's transcript runs on.
+    expect(startPages[0]).toBe(3);
+    expect(startPages[1]).toBeGreaterThan(4);
+    expect(startPages[2]).toBe((startPages[1] ?? 0) + 1);
+    expect(pages).toHaveLength(startPages[2] ?? 0);
+  });
+
+  it("is laid out on A4 unless US Letter is asked for", async () => {
+    const reader = await createUserWithSession(t);
+    await add(reader, { title: "Paper test", transcript: "Some words." });
+    const a4 = await book("", reader.cookie);
+    expect(new Set(await pageSizes(dir, a4.rawPayload))).toEqual(new Set(["595.28 x 841.89"]));
+    const letter = await book("?paper=letter", reader.cookie);
+    expect(letter.statusCode).toBe(200);
+    const sizes = await pageSizes(dir, letter.rawPayload);
+    expect(sizes).toHaveLength(3);
+    expect(new Set(sizes)).toEqual(new Set(["612 x 792"]));
+    const asked = await book("?paper=a4", reader.cookie);
+    expect(new Set(await pageSizes(dir, asked.rawPayload))).toEqual(new Set(["595.28 x 841.89"]));
   });
 
   it(`is rate limited to ${MEMORY_BOOKS_PER_HOUR} books an hour per owner`, async () => {
@@ -457,64 +520,79 @@ describe.each(DATABASE_KINDS)("GET /api/memory-book on %s", (kind) => {
   });
 });
 
+/** A saved memory's row as the repository reads it, for books made from a fake journal. */
+function bookRow(i: number, title: string, transcript = "The bees were loud. "): MemoryRow {
+  return {
+    id: `m${i}`,
+    seq: i,
+    user_id: "u",
+    journal_id: "ju",
+    storyteller_id: "mu",
+    title,
+    audio_id: `a${i}`,
+    transcript,
+    summary: "A letter.",
+    scores: "{}",
+    duration: 1,
+    recorded_at: new Date(Date.UTC(2020, 0, 10 + i)).toISOString(),
+    tags: "[]",
+    status: "saved",
+    stage: null,
+    error: null,
+    created_at: "",
+    updated_at: "",
+    anon_owner_hash: null,
+    claim_expires_at: null,
+    question: null,
+    language: null,
+    transcript_engine: null,
+    transcript_segments: null,
+    transcript_edited: 0,
+    proposed_transcript: null,
+    proposed_segments: null,
+    proposed_engine: null,
+  };
+}
+
+/** `batchForBook` over rows held in order of recording (keyset paging, as the repository does). */
+function pagedRepo(rows: MemoryRow[], onRead = () => {}): Pick<MemoriesRepo, "batchForBook"> {
+  return {
+    async batchForBook(_userId, _range, after, limit) {
+      onRead();
+      const start = after
+        ? rows.findIndex(
+            (r) =>
+              r.recorded_at > after.recordedAt ||
+              (r.recorded_at === after.recordedAt && r.seq > after.seq),
+          )
+        : 0;
+      return start < 0 ? [] : rows.slice(start, start + limit);
+    },
+  };
+}
+
+async function bookOf(book: MemoryBook, filter: MemoryBookFilter = {}): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const of = { journalId: "ju", organizerId: "u", name: "u" };
+  for await (const chunk of await book.stream(of, filter, APP_URL)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 describe("a journal that changes while its book is made", () => {
   it("keeps the contents' page numbers true when a memory arrives after the count", async () => {
     const dir = await makeTempDir("vmj-book-unit-");
     try {
-      const row = (i: number, title: string): MemoryRow => ({
-        id: `m${i}`,
-        seq: i,
-        user_id: "u",
-        journal_id: "ju",
-        storyteller_id: "mu",
-        title,
-        audio_id: `a${i}`,
-        transcript: "The bees were loud. ".repeat(40 + i * 25),
-        summary: "A letter.",
-        scores: "{}",
-        duration: 1,
-        recorded_at: new Date(Date.UTC(2020, 0, 10 + i)).toISOString(),
-        tags: "[]",
-        status: "saved",
-        stage: null,
-        error: null,
-        created_at: "",
-        updated_at: "",
-        anon_owner_hash: null,
-        claim_expires_at: null,
-        question: null,
-        language: null,
-        transcript_engine: null,
-        transcript_segments: null,
-        transcript_edited: 0,
-        proposed_transcript: null,
-        proposed_segments: null,
-        proposed_engine: null,
-      });
+      const row = (i: number, title: string) =>
+        bookRow(i, title, "The bees were loud. ".repeat(40 + i * 25));
       const rows = [1, 2, 3, 4, 5, 6].map((i) => row(i, `Chapter${i}`));
       let reads = 0;
-      const repo: Pick<MemoriesRepo, "batchForBook"> = {
-        async batchForBook(_userId, _range, after, limit) {
-          reads += 1;
-          // After the first read (the count), an older memory appears at the front.
-          if (reads === 2) rows.unshift(row(0, "Chapter0"));
-          const start = after
-            ? rows.findIndex(
-                (r) =>
-                  r.recorded_at > after.recordedAt ||
-                  (r.recorded_at === after.recordedAt && r.seq > after.seq),
-              )
-            : 0;
-          return start < 0 ? [] : rows.slice(start, start + limit);
-        },
-      };
+      // After the first read (the count), an older memory appears at the front.
+      const repo = pagedRepo(rows, () => {
+        reads += 1;
+        if (reads === 2) rows.unshift(row(0, "Chapter0"));
+      });
       const book = new MemoryBook(repo, { shareLinkFor: async () => `${APP_URL}/s/x` });
-      const chunks: Buffer[] = [];
-      const user = { id: "u", username: "u", displayName: null };
-      for await (const chunk of await book.stream(user, {}, APP_URL)) {
-        chunks.push(chunk as Buffer);
-      }
-      const pages = await pdfPages(dir, Buffer.concat(chunks));
+      const pages = await pdfPages(dir, await bookOf(book));
       const contents = pages[1] ?? "";
       // Six memories were counted: the book holds the first six of the journal as it now is.
       expect(contents).toContain("Chapter0");
@@ -535,4 +613,98 @@ describe("a journal that changes while its book is made", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("a book with several storytellers", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await makeTempDir("vmj-book-chapters-");
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The page numbers (1-based) whose text, page number aside, is exactly `words`. */
+  const pagesReading = (pages: string[], words: string) =>
+    pages
+      .map((text, index) => ({ text: text.replace(/\s+/g, " ").trim(), page: index + 1 }))
+      .filter(({ text, page }) => text === `${words} ${page}` || text === words)
+      .map(({ page }) => page);
+
+  const rows = [1, 2, 3, 4, 5].map((i) => bookRow(i, `Story${i}`));
+  const told = (names: Record<string, string>) => async (batch: readonly MemoryRow[]) =>
+    new Map(batch.flatMap((row) => (names[row.id] ? [[row.id, names[row.id] as string]] : [])));
+
+  it("groups the stories into a chapter per storyteller, in order of their first story, each story keeping its QR code", async () => {
+    const book = new MemoryBook(pagedRepo(rows), {
+      shareLinkFor: async () => `${APP_URL}/s/tok`,
+      // Ben told the oldest story, so his chapter comes first; one story's teller is unknown.
+      storytellers: told({ m1: "Ben", m2: "Anna", m3: "Ben", m4: " Anna " }),
+    });
+    const pdf = await bookOf(book);
+    const pages = await pdfPages(dir, pdf);
+    const contents = (pages[1] ?? "").replace(/\s+/g, " ");
+    const order = ["Ben", "Story1", "Story3", "Anna", "Story2", "Story4", "More stories", "Story5"];
+    const at = order.map((words) => contents.indexOf(`${words} `));
+    expect(at.every((position) => position >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // Each chapter opens on a page of its own, named in the contents with that page.
+    const pageOf = (words: string) =>
+      Number(new RegExp(`${words} (\\d+)`).exec(contents)?.[1] ?? Number.NaN);
+    for (const name of ["Ben", "Anna", "More stories"]) {
+      expect(pagesReading(pages, name)).toEqual([pageOf(name)]);
+    }
+    expect(pageOf("Ben")).toBe(3);
+    // Then its stories, each from a new page, with its code.
+    for (const [index, title] of order.entries()) {
+      if (!title.startsWith("Story")) continue;
+      const page = pageOf(title);
+      expect(page, title).toBe(pageOf(order[index - 1] ?? "") + 1);
+      expect(pages[page - 1], title).toContain(title);
+      expect(await qrLinks(dir, pdf, page)).toEqual([`${APP_URL}/s/tok/m${title.slice(5)}`]);
+    }
+    expect(pages).toHaveLength(pageOf("Story5"));
+  });
+
+  it("never leaves a chapter's line last on a contents page, and its page numbers stay true", async () => {
+    // 33 lines fit the first contents page on A4: Ben's heading and 31 stories leave Anna's
+    // heading the last line, so it moves to the next page with her first story.
+    const many = Array.from({ length: 34 }, (_, i) => bookRow(i + 1, `Tale${i + 1}`));
+    const book = new MemoryBook(pagedRepo(many), {
+      shareLinkFor: async () => `${APP_URL}/s/tok`,
+      storytellers: async (batch) =>
+        new Map(batch.map((row) => [row.id, row.seq <= 31 ? "Ben" : "Anna"])),
+    });
+    const pages = await pdfPages(dir, await bookOf(book));
+    const [first, second] = [pages[1] ?? "", pages[2] ?? ""];
+    expect(first).toContain("Tale31");
+    expect(first).not.toContain("Anna");
+    expect(second.trim().startsWith("Anna")).toBe(true);
+    const contents = `${first} ${second}`.replace(/\s+/g, " ");
+    for (const words of ["Ben", "Tale1", "Tale31", "Anna", "Tale32", "Tale34"]) {
+      const page = Number(new RegExp(`${words} (\\d+)`).exec(contents)?.[1]);
+      expect(pages[page - 1]?.replace(/\s+/g, " "), `${words} on page ${page}`).toContain(
+        `${words} `,
+      );
+    }
+  });
+
+  it.each([
+    ["one storyteller", told({ m1: "Anna", m2: "Anna", m3: "Anna", m4: "Anna", m5: "Anna" })],
+    ["one storyteller and some unknown", told({ m2: "Anna", m4: "Anna" })],
+    ["no storyteller known", undefined],
+  ])(
+    "has no chapters with %s: the stories in the order they were recorded",
+    async (_, storytellers) => {
+      const book = new MemoryBook(pagedRepo(rows), {
+        shareLinkFor: async () => `${APP_URL}/s/tok`,
+        ...(storytellers ? { storytellers } : {}),
+      });
+      const pages = await pdfPages(dir, await bookOf(book));
+      expect(pages).toHaveLength(2 + rows.length);
+      for (const [index, row] of rows.entries()) expect(pages[2 + index]).toContain(row.title);
+      expect(pagesReading(pages, "Anna")).toEqual([]);
+      expect(pages.join("\n")).not.toContain("More stories");
+    },
+  );
 });

@@ -5,8 +5,7 @@ import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
 import { formatDate } from "../../shared/dates";
 import { MEMORY_BOOK_PDF } from "../../shared/messages";
-import type { MemoryBookQuery, User } from "../../shared/schemas";
-import { ownJournalId } from "../journals/journals.repo";
+import { type BookPaperSize, DEFAULT_BOOK_PAPER, type MemoryBookQuery } from "../../shared/schemas";
 import type { BookPhoto } from "../photos/photos.service";
 import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
@@ -17,25 +16,55 @@ const BATCH_SIZE = 100;
 /** Generation pauses while this much PDF is waiting for a slow reader (flat memory). */
 const HIGH_WATER_BYTES = 1024 * 1024;
 
-// A4 in points, with 2 cm margins.
-const PAGE = { width: 595.28, height: 841.89, margin: 56 };
-const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
-const CONTENT_BOTTOM = PAGE.height - PAGE.margin;
-const CONTENT_HEIGHT = CONTENT_BOTTOM - PAGE.margin;
-/** A memory starts on a new page when less than this is left (its header and a few lines). */
-export const MIN_SPACE_FOR_MEMORY = Math.max(200, CONTENT_HEIGHT * 0.2);
+/** The page in points for each paper size, with 2 cm margins on both. */
+const PAPER: Record<BookPaperSize, { width: number; height: number }> = {
+  a4: { width: 595.28, height: 841.89 },
+  letter: { width: 612, height: 792 },
+};
+const MARGIN = 56;
 const QR_SIZE = 82;
-const HEADER_TEXT_WIDTH = CONTENT_WIDTH - QR_SIZE - 18;
 const TOC_LINE_HEIGHT = 20;
-const TOC_LINES_FIRST_PAGE = Math.floor((CONTENT_HEIGHT - 50) / TOC_LINE_HEIGHT);
-const TOC_LINES_PER_PAGE = Math.floor(CONTENT_HEIGHT / TOC_LINE_HEIGHT);
-/** A photo is at most this tall on the page (about 11 cm), so a page holds two. */
-const PHOTO_MAX_HEIGHT = 320;
+/** Two photos side by side, each as tall as this at most (about 9 cm), their shapes kept. */
+const PHOTO_COLUMNS = 2;
+const PHOTO_MAX_HEIGHT = 250;
 const PHOTO_GAP = 12;
+/** A heading moves to the next page unless this much room is left for it and two lines. */
+const HEADING_ROOM = 60;
 
-/** A photo's size on the page: the content width at most, PHOTO_MAX_HEIGHT at most. */
-function photoBox(photo: Pick<BookPhoto, "width" | "height">): { width: number; height: number } {
-  const scale = Math.min(CONTENT_WIDTH / photo.width, PHOTO_MAX_HEIGHT / photo.height);
+/** Where things go on the chosen paper. */
+interface Page {
+  width: number;
+  height: number;
+  margin: number;
+  contentWidth: number;
+  contentBottom: number;
+  contentHeight: number;
+  tocLinesFirstPage: number;
+  tocLinesPerPage: number;
+}
+
+function pageFor(paper: BookPaperSize): Page {
+  const { width, height } = PAPER[paper];
+  const contentHeight = height - 2 * MARGIN;
+  return {
+    width,
+    height,
+    margin: MARGIN,
+    contentWidth: width - 2 * MARGIN,
+    contentBottom: height - MARGIN,
+    contentHeight,
+    tocLinesFirstPage: Math.floor((contentHeight - 50) / TOC_LINE_HEIGHT),
+    tocLinesPerPage: Math.floor(contentHeight / TOC_LINE_HEIGHT),
+  };
+}
+
+/** A photo's size fitted in a box of `width` by `height`, its shape kept. */
+function fitPhoto(
+  photo: Pick<BookPhoto, "width" | "height">,
+  width: number,
+  height: number,
+): { width: number; height: number } {
+  const scale = Math.min(width / photo.width, height / photo.height);
   return { width: photo.width * scale, height: photo.height * scale };
 }
 
@@ -50,7 +79,7 @@ function loadFonts(): { regular: Buffer; bold: Buffer } {
   return fonts;
 }
 
-/** Which memories go in a book: recorded dates as UTC days (inclusive) and one tag. */
+/** Which memories go in a book: recorded dates as UTC days (inclusive), one tag, the paper. */
 export type MemoryBookFilter = MemoryBookQuery;
 
 /** A recorded day as the book prints it (recorded dates are UTC days). */
@@ -64,9 +93,40 @@ function nextDay(day: string): string {
   return date.toISOString();
 }
 
-function tocPageCount(memories: number): number {
-  if (memories <= TOC_LINES_FIRST_PAGE) return 1;
-  return 1 + Math.ceil((memories - TOC_LINES_FIRST_PAGE) / TOC_LINES_PER_PAGE);
+/**
+ * Where the contents' lines go: one per story, and one per chapter that never ends a page (it
+ * moves to the next with its first story). `next(keepWithNext)` is called for each line in order
+ * and says whether it starts a new page; `pages` is how many it filled.
+ */
+class ContentsLines {
+  pages = 1;
+  private used = 0;
+  private capacity: number;
+
+  constructor(private readonly paper: Page) {
+    this.capacity = paper.tocLinesFirstPage;
+  }
+
+  next(keepWithNext: boolean): boolean {
+    const turn = this.used >= this.capacity - (keepWithNext ? 1 : 0);
+    if (turn) {
+      this.pages += 1;
+      this.used = 0;
+      this.capacity = this.paper.tocLinesPerPage;
+    }
+    this.used += 1;
+    return turn;
+  }
+}
+
+/** How many pages the contents take for these sections (the stories start after them). */
+function tocPageCount(paper: Page, sections: readonly Section[]): number {
+  const lines = new ContentsLines(paper);
+  for (const section of sections) {
+    if (section.heading) lines.next(true);
+    for (let story = 0; story < section.count; story++) lines.next(false);
+  }
+  return lines.pages;
 }
 
 type Doc = PDFKit.PDFDocument;
@@ -113,6 +173,7 @@ class Typesetter {
   private color = "#111111";
 
   constructor(
+    readonly paper: Page,
     firstPage: number,
     info: { title: string; author: string },
     /** False for the layout pass, whose bytes are thrown away. */
@@ -120,8 +181,8 @@ class Typesetter {
   ) {
     const { regular, bold } = loadFonts();
     this.doc = new PDFDocument({
-      size: [PAGE.width, PAGE.height],
-      margin: PAGE.margin,
+      size: [paper.width, paper.height],
+      margin: paper.margin,
       autoFirstPage: false,
       bufferPages: false,
       compress,
@@ -149,11 +210,11 @@ class Typesetter {
   /** The page number at the foot of every page but the cover. */
   private footer(): void {
     if (this.page === 1) return;
-    const { doc } = this;
+    const { doc, paper } = this;
     const { x, y } = doc;
     doc.font("regular").fontSize(9).fillColor("#555555");
     // No `width`: with one, pdfkit wraps, and text below the margin would add a page from here.
-    this.at(`${this.page}`, PAGE.width / 2, PAGE.height - PAGE.margin / 2 - 6, "center");
+    this.at(`${this.page}`, paper.width / 2, paper.height - paper.margin / 2 - 6, "center");
     doc.font(this.face).fontSize(this.size).fillColor(this.color);
     doc.x = x;
     doc.y = y;
@@ -171,12 +232,13 @@ class Typesetter {
   }
 
   get spaceLeft(): number {
-    return CONTENT_BOTTOM - this.doc.y;
+    return this.paper.contentBottom - this.doc.y;
   }
 
   /** Wrapped text at the left margin that flows onto new pages as needed. */
   paragraph(text: string, options: PDFKit.Mixins.TextOptions = {}): void {
-    this.doc.text(text, PAGE.margin, this.doc.y, { width: CONTENT_WIDTH, ...options });
+    const { margin, contentWidth } = this.paper;
+    this.doc.text(text, margin, this.doc.y, { width: contentWidth, ...options });
   }
 }
 
@@ -209,10 +271,62 @@ export interface MemoryBookPhotos {
   readFile(key: string): Promise<Buffer>;
 }
 
+/** Who told each of these memories: the storyteller's name by memory id (absent when unknown). */
+export type MemoryBookStorytellers = (
+  rows: readonly MemoryRow[],
+) => ReadonlyMap<string, string> | Promise<ReadonlyMap<string, string>>;
+
+/** A place in the book's order of reading (recorded date, then seq), as `batchForBook` pages. */
+interface Cursor {
+  recordedAt: string;
+  seq: number;
+}
+
+function isAfter(a: Cursor, b: Cursor): boolean {
+  return a.recordedAt > b.recordedAt || (a.recordedAt === b.recordedAt && a.seq > b.seq);
+}
+
+/** A memory the book holds, read in order: its row, who told it, and the place just before it. */
+interface Candidate {
+  row: MemoryRow;
+  storyteller: string | null;
+  before: Cursor | null;
+  at: Cursor;
+}
+
 /** A memory as the book places it: its row and its photos (with their bytes once drawn). */
 interface BookEntry {
   row: MemoryRow;
   photos: BookPhoto[];
+}
+
+/**
+ * A run of stories in the book: one storyteller's chapter, or the whole book when it has no
+ * chapters. Its memories are read again from `after` (exclusive) up to `last` on each pass.
+ */
+interface Section {
+  /** The chapter's title; null in a book without chapters (every memory belongs). */
+  heading: string | null;
+  /** The storyteller its memories carry (a name, or null for none known) when a chapter. */
+  storyteller: string | null;
+  /** How many stories it holds (the contents' page numbers count on it). */
+  count: number;
+  after: Cursor | null;
+  last: Cursor | null;
+}
+
+/** What the first read of the memories learns: the book's sections and its cover photo. */
+interface Survey {
+  sections: Section[];
+  count: number;
+  cover: BookPhoto | null;
+}
+
+/** Whose book: a journal, the organizer who asks for it, and the name on its cover. */
+export interface BookOf {
+  journalId: string;
+  organizerId: string;
+  name: string;
 }
 
 export interface MemoryBookOptions {
@@ -221,16 +335,23 @@ export interface MemoryBookOptions {
    * (`<base>/s/<token>`, ADR 0042, `base` being APP_URL or the address the owner is using); a
    * memory's QR code is that address and `/<memory id>`.
    */
-  shareLinkFor: (userId: string, base: string) => Promise<string>;
+  shareLinkFor: (of: { userId: string; journalId: string }, base: string) => Promise<string>;
   /** The memories' photos; a book without them when absent. */
   photos?: MemoryBookPhotos;
+  /**
+   * Who told each memory, asked once per batch of rows read; a book with more than one
+   * storyteller is grouped into a chapter per storyteller. Without it, a book has no chapters.
+   */
+  storytellers?: MemoryBookStorytellers;
 }
 
 /**
- * The printable memory book: a PDF made while streaming, in two passes over the memories read in
- * batches. The first lays the book out into a discarded document only to learn the page each
- * memory starts on; the second writes the cover, the contents with those page numbers, and the
- * memories. Nothing is kept but one page number per memory (see docs/adr/0017-memory-book.md).
+ * The printable memory book: a PDF made while streaming, over the memories read in batches. A
+ * first read counts them, finds the storytellers' chapters and the cover photo; a layout pass
+ * typesets the book into a discarded document only to learn the page each story starts on; the
+ * last pass writes the cover, the contents with those page numbers, and the stories. Nothing is
+ * kept but one page number per story and a few numbers per chapter (docs/adr/0017-memory-book.md,
+ * docs/adr/0058-a-book-of-stories.md).
  */
 export class MemoryBook {
   constructor(
@@ -238,31 +359,145 @@ export class MemoryBook {
     private readonly options: MemoryBookOptions,
   ) {}
 
-  /** The saved memories the book holds, oldest recorded first, read in batches, with photos. */
-  private async *memories(userId: string, filter: MemoryBookFilter): AsyncGenerator<BookEntry> {
+  /**
+   * The saved memories the book may hold after `after`, oldest recorded first, a batch at a time
+   * (the tag applied), each with its storyteller.
+   */
+  private async *candidates(
+    journalId: string,
+    filter: MemoryBookFilter,
+    from: Cursor | null,
+  ): AsyncGenerator<Candidate[]> {
     const range = {
       from: filter.from ? `${filter.from}T00:00:00.000Z` : null,
       to: filter.to ? nextDay(filter.to) : null,
     };
     const tag = filter.tag?.trim().toLowerCase();
-    let after: { recordedAt: string; seq: number } | null = null;
+    let after = from;
     for (;;) {
-      const rows = await this.repo.batchForBook(ownJournalId(userId), range, after, BATCH_SIZE);
-      const photos = (await this.options.photos?.forBook(rows.map((row) => row.id))) ?? new Map();
+      const rows = await this.repo.batchForBook(journalId, range, after, BATCH_SIZE);
+      const names = this.options.storytellers ? await this.options.storytellers(rows) : null;
+      const batch: Candidate[] = [];
       for (const row of rows) {
-        if (tag && !toMemoryDto(row).tags.some((t) => t.trim().toLowerCase() === tag)) continue;
-        yield { row, photos: photos.get(row.id) ?? [] };
+        const at = { recordedAt: row.recorded_at, seq: row.seq };
+        if (!tag || toMemoryDto(row).tags.some((t) => t.trim().toLowerCase() === tag)) {
+          batch.push({ row, storyteller: names?.get(row.id)?.trim() || null, before: after, at });
+        }
+        after = at;
       }
-      const last = rows[rows.length - 1];
-      if (!last || rows.length < BATCH_SIZE) return;
-      after = { recordedAt: last.recorded_at, seq: last.seq };
+      yield batch;
+      if (rows.length < BATCH_SIZE) return;
     }
   }
 
+  /** These memories' photos (none without the photos feature). */
+  private async photosOf(rows: readonly MemoryRow[]): Promise<Map<string, BookPhoto[]>> {
+    if (!this.options.photos || rows.length === 0) return new Map();
+    return this.options.photos.forBook(rows.map((row) => row.id));
+  }
+
   /**
-   * One memory: title, date and tags beside its QR code, its photos (each whole on one page),
-   * then the letter and the transcript. `images` holds the photos' bytes when they are drawn;
-   * without them (the layout pass) only their room is taken, and no QR code is drawn.
+   * The first read: how many stories, who told them (a chapter each when more than one name),
+   * and the cover photo, the first photo of the book's first story that has one.
+   */
+  private async survey(journalId: string, filter: MemoryBookFilter): Promise<Survey> {
+    const byTeller = new Map<string | null, Section & { cover: BookPhoto | null }>();
+    let count = 0;
+    let firstCover: BookPhoto | null = null;
+    for await (const batch of this.candidates(journalId, filter, null)) {
+      for (const { storyteller, before, at } of batch) {
+        count += 1;
+        const section = byTeller.get(storyteller);
+        if (section) {
+          section.count += 1;
+          section.last = at;
+        } else {
+          byTeller.set(storyteller, {
+            heading: storyteller ?? MEMORY_BOOK_PDF.otherStories,
+            storyteller,
+            count: 1,
+            after: before,
+            last: at,
+            cover: null,
+          });
+        }
+      }
+      // Photos are looked up only for the chapters still without a cover.
+      const seeking = batch.filter((c) => !byTeller.get(c.storyteller)?.cover);
+      const photos = await this.photosOf(seeking.map((c) => c.row));
+      for (const { row, storyteller } of seeking) {
+        const section = byTeller.get(storyteller);
+        const first = photos.get(row.id)?.[0];
+        if (section && !section.cover && first) {
+          section.cover = first;
+          firstCover ??= first;
+        }
+      }
+    }
+    const chapters = [...byTeller.values()];
+    const named = chapters.filter((section) => section.storyteller !== null).length;
+    if (named > 1) {
+      return {
+        sections: chapters,
+        count,
+        cover: chapters.find((section) => section.cover)?.cover ?? null,
+      };
+    }
+    // One storyteller or none: one run of stories, as a person alone makes.
+    const whole = { heading: null, storyteller: null, count, after: null, last: null };
+    return { sections: [whole], count, cover: firstCover };
+  }
+
+  /**
+   * The book's stories in its order (chapter by chapter), each section read from where it
+   * starts; at most the number of stories the survey counted, so the page numbers hold.
+   */
+  private async *stories(
+    journalId: string,
+    filter: MemoryBookFilter,
+    sections: readonly Section[],
+    withPhotos: boolean,
+  ): AsyncGenerator<{ section: number; entry: BookEntry }> {
+    for (const [index, section] of sections.entries()) {
+      let left = section.count;
+      for await (const batch of this.candidates(journalId, filter, section.after)) {
+        const past = section.last;
+        const end = past ? batch.findIndex((c) => isAfter(c.at, past)) : -1;
+        const mine = (end < 0 ? batch : batch.slice(0, end))
+          .filter((c) => section.heading === null || c.storyteller === section.storyteller)
+          .slice(0, left)
+          .map((c) => c.row);
+        const photos = withPhotos ? await this.photosOf(mine) : new Map<string, BookPhoto[]>();
+        for (const row of mine)
+          yield { section: index, entry: { row, photos: photos.get(row.id) ?? [] } };
+        left -= mine.length;
+        if (left === 0 || end >= 0) break;
+      }
+    }
+  }
+
+  /** A chapter's opening page: the storyteller's name. Returns its page number. */
+  private typesetChapter(t: Typesetter, heading: string): number {
+    const { doc, paper } = t;
+    t.newPage();
+    doc.y = paper.height * 0.36;
+    t.style("bold", 28);
+    t.paragraph(heading, { align: "center" });
+    const y = doc.y + 14;
+    doc
+      .moveTo(paper.width / 2 - 40, y)
+      .lineTo(paper.width / 2 + 40, y)
+      .lineWidth(0.75)
+      .strokeColor("#999999")
+      .stroke();
+    return t.page;
+  }
+
+  /**
+   * One story from the top of a new page: title, date and tags beside its QR code, its letter and
+   * its transcript, then its photos two by two, each row whole on one page. `images` holds the
+   * photos' bytes when they are drawn; without them (the layout pass) only their room is taken,
+   * and no QR code is drawn. Returns the page it starts on.
    */
   private typesetMemory(
     t: Typesetter,
@@ -271,25 +506,25 @@ export class MemoryBook {
     images: (Buffer | null)[] = [],
   ): number {
     const memory = toMemoryDto(row);
-    const { doc } = t;
-    if (t.spaceLeft < MIN_SPACE_FOR_MEMORY) t.newPage();
-    else if (doc.y > PAGE.margin + 1) doc.y += 24;
+    const { doc, paper } = t;
+    const { margin, contentWidth } = paper;
+    t.newPage();
     const startPage = t.page;
-    const top = doc.y;
+    const top = margin;
     const hasQr = memory.audioUrl !== "";
-    const textWidth = hasQr ? HEADER_TEXT_WIDTH : CONTENT_WIDTH;
-    t.style("bold", 17);
-    doc.text(memory.title || "—", PAGE.margin, top, { width: textWidth });
+    const textWidth = hasQr ? contentWidth - QR_SIZE - 18 : contentWidth;
+    t.style("bold", 20);
+    doc.text(memory.title || "—", margin, top, { width: textWidth });
     t.style("regular", 11, "#444444");
-    doc.text(bookDate(memory.recordedAt), PAGE.margin, doc.y + 2, { width: textWidth });
+    doc.text(bookDate(memory.recordedAt), margin, doc.y + 4, { width: textWidth });
     if (memory.tags.length > 0) {
-      doc.text(`${MEMORY_BOOK_PDF.tags}: ${memory.tags.join(", ")}`, PAGE.margin, doc.y + 2, {
+      doc.text(`${MEMORY_BOOK_PDF.tags}: ${memory.tags.join(", ")}`, margin, doc.y + 2, {
         width: textWidth,
       });
     }
     let bottom = doc.y;
     if (hasQr) {
-      const qrX = PAGE.width - PAGE.margin - QR_SIZE;
+      const qrX = paper.width - margin - QR_SIZE;
       if (linkFor) drawQr(doc, linkFor(memory.id), qrX, top, QR_SIZE);
       t.style("regular", 8, "#444444");
       t.at(MEMORY_BOOK_PDF.scanToListen, qrX + QR_SIZE / 2, top + QR_SIZE + 3, "center");
@@ -297,36 +532,47 @@ export class MemoryBook {
     }
     doc.y = bottom + 10;
     doc
-      .moveTo(PAGE.margin, doc.y)
-      .lineTo(PAGE.width - PAGE.margin, doc.y)
+      .moveTo(margin, doc.y)
+      .lineTo(paper.width - margin, doc.y)
       .lineWidth(0.5)
       .strokeColor("#999999")
       .stroke();
-    doc.y += 10;
-    for (const [index, photo] of photos.entries()) {
-      const box = photoBox(photo);
-      // A photo never splits: it goes whole onto the next page when it does not fit.
-      if (t.spaceLeft < box.height) t.newPage();
-      const x = PAGE.margin + (CONTENT_WIDTH - box.width) / 2;
-      const image = images[index];
-      if (image) doc.image(image, x, doc.y, { width: box.width, height: box.height });
-      else if (image === null)
-        doc.save().rect(x, doc.y, box.width, box.height).fill("#eeeeee").restore();
-      doc.y += box.height + PHOTO_GAP;
-    }
+    doc.y += 12;
     for (const [heading, body] of [
       [MEMORY_BOOK_PDF.letter, memory.summary],
       [MEMORY_BOOK_PDF.transcript, memory.transcript],
     ] as const) {
       if (!body.trim()) continue;
       // A heading never sits alone at the foot of a page.
-      if (t.spaceLeft < 60) t.newPage();
+      if (t.spaceLeft < HEADING_ROOM) t.newPage();
       t.style("bold", 12);
       t.paragraph(heading);
       doc.y += 3;
       t.style("regular", 11);
       t.paragraph(body.trim(), { align: "left", lineGap: 2, paragraphGap: 6 });
       doc.y += 8;
+    }
+    const cellWidth = (contentWidth - (PHOTO_COLUMNS - 1) * PHOTO_GAP) / PHOTO_COLUMNS;
+    if (photos.length > 0) doc.y += 4;
+    for (let first = 0; first < photos.length; first += PHOTO_COLUMNS) {
+      const rowPhotos = photos.slice(first, first + PHOTO_COLUMNS);
+      const boxes = rowPhotos.map((photo) => fitPhoto(photo, cellWidth, PHOTO_MAX_HEIGHT));
+      const rowHeight = Math.max(...boxes.map((box) => box.height));
+      // A row of photos never splits: it goes whole onto the next page when it does not fit.
+      if (t.spaceLeft < rowHeight) t.newPage();
+      const y = doc.y;
+      // A photo alone on its row stands in the middle; the others in their column's middle.
+      const rowWidth = rowPhotos.length * cellWidth + (rowPhotos.length - 1) * PHOTO_GAP;
+      const left = margin + (contentWidth - rowWidth) / 2;
+      for (const [column, box] of boxes.entries()) {
+        const x = left + column * (cellWidth + PHOTO_GAP) + (cellWidth - box.width) / 2;
+        const boxY = y + (rowHeight - box.height) / 2;
+        const image = images[first + column];
+        if (image) doc.image(image, x, boxY, { width: box.width, height: box.height });
+        else if (image === null)
+          doc.save().rect(x, boxY, box.width, box.height).fill("#eeeeee").restore();
+      }
+      doc.y = y + rowHeight + PHOTO_GAP;
     }
     return startPage;
   }
@@ -345,143 +591,175 @@ export class MemoryBook {
     }
   }
 
-  /** Pass one: where each memory starts, typeset into a document whose bytes are discarded. */
+  /** The layout pass: where each chapter and story starts, typeset into a discarded document. */
   private async layout(
-    userId: string,
+    journalId: string,
     filter: MemoryBookFilter,
-    firstPage: (count: number) => number,
+    paper: Page,
+    survey: Survey,
+    firstPage: number,
     signal: { aborted: boolean },
-  ): Promise<{ count: number; startPages: number[]; first: string | null; last: string | null }> {
-    // The table of contents' length depends on the count, so count first (one cheap read).
-    let count = 0;
-    for await (const _entry of this.memories(userId, filter)) count++;
-    const t = new Typesetter(firstPage(count), { title: "", author: "" }, false);
+  ): Promise<{
+    startPages: number[];
+    chapterPages: number[];
+    first: string | null;
+    last: string | null;
+  }> {
+    const t = new Typesetter(paper, firstPage, { title: "", author: "" }, false);
     t.doc.on("data", () => {});
-    t.newPage();
-    t.style("regular", 11);
     const startPages: number[] = [];
+    const chapterPages: number[] = [];
     let first: string | null = null;
     let last: string | null = null;
-    for await (const entry of this.memories(userId, filter)) {
-      // Memories added since the count wait for the next book: the contents' length is fixed.
-      if (signal.aborted || startPages.length === count) break;
+    for await (const { section, entry } of this.stories(journalId, filter, survey.sections, true)) {
+      if (signal.aborted) break;
+      const heading = survey.sections[section]?.heading;
+      if (heading && chapterPages[section] === undefined) {
+        chapterPages[section] = this.typesetChapter(t, heading);
+      }
       startPages.push(this.typesetMemory(t, entry, null));
       await yieldToEventLoop();
-      first ??= entry.row.recorded_at;
-      last = entry.row.recorded_at;
+      // The cover's dates: the oldest and newest recorded, whatever the chapters' order.
+      if (!first || entry.row.recorded_at < first) first = entry.row.recorded_at;
+      if (!last || entry.row.recorded_at > last) last = entry.row.recorded_at;
     }
     t.doc.end();
-    return { count, startPages, first, last };
+    return { startPages, chapterPages, first, last };
   }
 
   /**
    * The book as a PDF stream, once its share link is found or made (that may fail: 409 at the
    * share links' cap); errors while it streams destroy the stream.
    */
-  async stream(
-    user: Pick<User, "id" | "username" | "displayName">,
-    filter: MemoryBookFilter,
-    base: string,
-  ): Promise<Readable> {
-    const link = (await this.options.shareLinkFor(user.id, base)).replace(/\/+$/, "");
+  async stream(of: BookOf, filter: MemoryBookFilter, base: string): Promise<Readable> {
+    const organizer = { userId: of.organizerId, journalId: of.journalId };
+    const link = (await this.options.shareLinkFor(organizer, base)).replace(/\/+$/, "");
     const linkFor = (memoryId: string) => `${link}/${encodeURIComponent(memoryId)}`;
     const output = new PassThrough();
     const signal = { aborted: false };
     output.on("close", () => {
       signal.aborted = true;
     });
-    void this.write(user, filter, linkFor, output, signal).catch((error: unknown) => {
+    void this.write(of, filter, linkFor, output, signal).catch((error: unknown) => {
       output.destroy(error as Error);
     });
     return output;
   }
 
   private async write(
-    user: Pick<User, "id" | "username" | "displayName">,
+    { journalId, name }: BookOf,
     filter: MemoryBookFilter,
     linkFor: (memoryId: string) => string,
     output: PassThrough,
     signal: { aborted: boolean },
   ): Promise<void> {
-    const name = user.displayName?.trim() || user.username;
-    const firstMemoryPage = (count: number) => 2 + tocPageCount(count);
-    const laidOut = await this.layout(user.id, filter, firstMemoryPage, signal);
+    const paper = pageFor(filter.paper ?? DEFAULT_BOOK_PAPER);
+    // The contents' length depends on the count, and where the stories start on that.
+    const survey = await this.survey(journalId, filter);
     if (signal.aborted) return;
-    const { startPages, first, last } = laidOut;
+    const firstStoryPage = 2 + tocPageCount(paper, survey.sections);
+    const laidOut = await this.layout(journalId, filter, paper, survey, firstStoryPage, signal);
+    if (signal.aborted) return;
+    const { startPages, chapterPages, first, last } = laidOut;
     const count = startPages.length;
 
-    const t = new Typesetter(1, { title: `${MEMORY_BOOK_PDF.title}: ${name}`, author: name });
+    const t = new Typesetter(paper, 1, {
+      title: `${MEMORY_BOOK_PDF.title}: ${name}`,
+      author: name,
+    });
     const { doc } = t;
     doc.pipe(output);
     const room = roomWaiter(doc, signal);
 
-    // Cover
-    t.newPage();
-    t.style("bold", 30);
-    doc.y = PAGE.height * 0.3;
-    t.paragraph(MEMORY_BOOK_PDF.title, { align: "center" });
-    doc.y += 20;
-    t.style("bold", 22);
-    t.paragraph(name, { align: "center" });
-    doc.y += 16;
-    t.style("regular", 14, "#333333");
-    t.paragraph(rangeLabel(filter, first, last), { align: "center" });
-    if (filter.tag)
-      t.paragraph(`${MEMORY_BOOK_PDF.taggedWith}: ${filter.tag}`, { align: "center" });
-    doc.y = PAGE.height * 0.8;
-    t.style("regular", 10, "#555555");
-    t.paragraph(`${MEMORY_BOOK_PDF.made} ${bookDate(new Date().toISOString())}`, {
-      align: "center",
-    });
+    await this.typesetCover(t, name, filter, rangeLabel(filter, first, last), survey.cover);
 
-    // Contents: one line per memory, the title cut to fit, its page number at the right.
+    // Contents: one line per chapter and per story, the title cut to fit, its page at the right.
     t.newPage();
     t.style("bold", 20);
     t.paragraph(MEMORY_BOOK_PDF.contents);
-    doc.y = PAGE.margin + 50;
+    doc.y = paper.margin + 50;
     if (count === 0) {
       t.style("regular", 12);
       t.paragraph(MEMORY_BOOK_PDF.noMemories);
     }
     let index = 0;
-    let linesOnPage = 0;
-    let linesThisPage = TOC_LINES_FIRST_PAGE;
-    for await (const { row } of this.memories(user.id, filter)) {
+    const lines = new ContentsLines(paper);
+    const line = (face: Face, title: string, page: number | undefined, indent: number) => {
+      if (lines.next(face === "bold")) t.newPage();
+      const y = doc.y;
+      t.style(face, 11);
+      const numberWidth = 40;
+      const titleWidth = paper.contentWidth - numberWidth - 10 - indent;
+      t.at(fitToWidth(doc, title, titleWidth), paper.margin + indent, y);
+      t.at(String(page ?? ""), paper.width - paper.margin, y, "right");
+      doc.y = y + TOC_LINE_HEIGHT;
+    };
+    let section = -1;
+    for await (const story of this.stories(journalId, filter, survey.sections, false)) {
       if (signal.aborted) return;
       if (index >= count) break;
-      if (linesOnPage === linesThisPage) {
-        t.newPage();
-        linesOnPage = 0;
-        linesThisPage = TOC_LINES_PER_PAGE;
+      const heading = survey.sections[story.section]?.heading;
+      if (story.section !== section && heading) {
+        line("bold", heading, chapterPages[story.section], 0);
       }
-      const y = doc.y;
-      const pageLabel = String(startPages[index] ?? "");
-      t.style("regular", 11);
-      const numberWidth = 40;
-      const titleWidth = CONTENT_WIDTH - numberWidth - 10;
-      t.at(fitToWidth(doc, row.title || "—", titleWidth), PAGE.margin, y);
-      t.at(pageLabel, PAGE.width - PAGE.margin, y, "right");
-      doc.y = y + TOC_LINE_HEIGHT;
+      section = story.section;
+      line("regular", story.entry.row.title || "—", startPages[index], heading ? 14 : 0);
       index++;
-      linesOnPage++;
       if (index % 50 === 0) await room();
     }
 
-    // The memories, each at the page the contents promised (same layout as pass one). If some
-    // vanished between the count and the layout, blank pages keep the numbering.
-    while (t.page < firstMemoryPage(laidOut.count) - 1) t.newPage();
-    t.newPage();
+    // The stories, each at the page the contents promised (same layout as the layout pass). If
+    // some vanished since the count, blank pages keep the numbering.
+    while (t.page < firstStoryPage - 1) t.newPage();
     index = 0;
-    for await (const entry of this.memories(user.id, filter)) {
+    section = -1;
+    for await (const story of this.stories(journalId, filter, survey.sections, true)) {
       if (signal.aborted) return;
       if (index >= count) break;
+      const heading = survey.sections[story.section]?.heading;
+      if (story.section !== section && heading) this.typesetChapter(t, heading);
+      section = story.section;
       const images: (Buffer | null)[] = [];
-      for (const photo of entry.photos) images.push(await this.readPhoto(photo.key));
-      this.typesetMemory(t, entry, linkFor, images);
+      for (const photo of story.entry.photos) images.push(await this.readPhoto(photo.key));
+      this.typesetMemory(t, story.entry, linkFor, images);
       index++;
       await room();
     }
     doc.end();
+  }
+
+  /** The cover: the book's title and whose it is, the cover photo when there is one, the dates. */
+  private async typesetCover(
+    t: Typesetter,
+    name: string,
+    filter: MemoryBookFilter,
+    range: string,
+    cover: BookPhoto | null,
+  ): Promise<void> {
+    const { doc, paper } = t;
+    const image = cover ? await this.readPhoto(cover.key) : null;
+    t.newPage();
+    t.style("bold", 30);
+    doc.y = image ? paper.margin + 24 : paper.height * 0.3;
+    t.paragraph(MEMORY_BOOK_PDF.title, { align: "center" });
+    doc.y += image ? 12 : 20;
+    t.style("bold", 22);
+    t.paragraph(name, { align: "center" });
+    doc.y += 16;
+    if (image && cover) {
+      const box = fitPhoto(cover, paper.contentWidth, paper.height * 0.45);
+      doc.image(image, paper.margin + (paper.contentWidth - box.width) / 2, doc.y, box);
+      doc.y += box.height + 18;
+    }
+    t.style("regular", 14, "#333333");
+    t.paragraph(range, { align: "center" });
+    if (filter.tag)
+      t.paragraph(`${MEMORY_BOOK_PDF.taggedWith}: ${filter.tag}`, { align: "center" });
+    doc.y = Math.max(doc.y + 12, paper.height * 0.8);
+    t.style("regular", 10, "#555555");
+    t.paragraph(`${MEMORY_BOOK_PDF.made} ${bookDate(new Date().toISOString())}`, {
+      align: "center",
+    });
   }
 }
 

@@ -18,6 +18,8 @@ interface PdfImage {
   width: number;
   height: number;
   ppi: number;
+  /** Its printed width in points (72 a inch). */
+  printedWidth: number;
 }
 
 /** The raster images of a PDF, from `pdfimages -list` (QR codes are vectors, so not among them). */
@@ -34,6 +36,7 @@ async function pdfImages(file: string): Promise<PdfImage[]> {
         width: Number(cols[3]),
         height: Number(cols[4]),
         ppi: Number(cols[12]),
+        printedWidth: (Number(cols[3]) / Number(cols[12])) * 72,
       };
     });
 }
@@ -85,7 +88,7 @@ describe.each(DATABASE_KINDS)("photos in the memory book (%s)", (kind) => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("places every photo at print resolution beside the letter, and the QR code still opens the memory", async () => {
+  it("shows the first photo on the cover and the story's photos two by two after its words, at print resolution; the QR code still opens the memory", async () => {
     const res = await t.app.inject({
       method: "GET",
       url: "/api/memory-book",
@@ -96,20 +99,32 @@ describe.each(DATABASE_KINDS)("photos in the memory book (%s)", (kind) => {
     await writeFile(file, res.rawPayload);
 
     const images = await pdfImages(file);
-    expect(images.map((image) => [image.width, image.height])).toEqual([
-      [1600, 1067],
-      [1067, 1600],
-      [1600, 1600],
+    expect(images.map((image) => [image.page, image.width, image.height])).toEqual([
+      // The cover: the story's first photo (its cover), at most the page's width.
+      [1, 1600, 1067],
+      // The story on page 3 (cover, contents): all three photos on its page, two to a row.
+      [3, 1600, 1067],
+      [3, 1067, 1600],
+      [3, 1600, 1600],
     ]);
-    // Placed at most ~11 cm tall: 1,600 pixels make well over 150 pixels per inch.
+    // 1,600 pixels over at most half the page's width make well over 150 pixels per inch.
     for (const image of images) expect(image.ppi).toBeGreaterThan(150);
-    // The memory starts on page 3 (cover, contents) with the first photo under its header; the
-    // tall second one does not fit below it and goes whole to page 4, the third beside it.
-    expect(images.map((image) => image.page)).toEqual([3, 4, 4]);
+    const contentWidth = 595.28 - 2 * 56;
+    for (const image of images.slice(1)) {
+      expect(image.printedWidth).toBeLessThanOrEqual(contentWidth / 2 + 1);
+    }
 
     const { stdout: text } = await run("pdftotext", ["-enc", "UTF-8", file, "-"]);
-    expect(text).toContain("The orchard in autumn");
-    expect(text).toContain("the apples that autumn were the sweetest");
+    const pages = text.split("\f");
+    expect(pages[0]).toContain("Memory Book");
+    // Title, letter and transcript on the story's page, with the photos.
+    for (const words of [
+      "The orchard in autumn",
+      "the apples that autumn were the sweetest",
+      "We picked apples",
+    ]) {
+      expect(pages[2]).toContain(words);
+    }
 
     await run("pdftoppm", ["-r", "150", "-png", "-f", "3", "-l", "3", file, path.join(dir, "p")]);
     const png = (await readdir(dir)).find((name) => name.startsWith("p") && name.endsWith(".png"));

@@ -77,6 +77,24 @@ describe("Printable memory book", () => {
     expect(clicked.map((link) => link.href)).toEqual(["/api/memory-book"]);
   });
 
+  it("asks for US Letter paper when it is chosen, A4 being the default", async () => {
+    const api = fakeApi([
+      userHandler(),
+      emptyList,
+      ({ url }) =>
+        url.startsWith("/api/memory-book") ? new Response(null, { status: 204 }) : undefined,
+    ]);
+    const clicked = stubDownloadLinks();
+    const user = await openDialog();
+    expect(screen.getByRole("radio", { name: MEMORY_BOOK.paperSizes.a4 })).toBeChecked();
+    await user.click(screen.getByRole("radio", { name: MEMORY_BOOK.paperSizes.letter }));
+    expect(screen.getByRole("radio", { name: MEMORY_BOOK.paperSizes.a4 })).not.toBeChecked();
+    await user.click(screen.getByRole("button", { name: MEMORY_BOOK.create }));
+    expect(await screen.findByText(MEMORY_BOOK.ready)).toBeInTheDocument();
+    expect(api.requests.map((r) => r.url)).toContain("/api/memory-book?paper=letter");
+    expect(clicked.map((link) => link.href)).toEqual(["/api/memory-book?paper=letter"]);
+  });
+
   it("says 'Memory book failed' with the server's message and keeps the dialog open", async () => {
     fakeApi([
       userHandler(),

@@ -1,7 +1,12 @@
 import { useState } from "react";
 import { TAG_MAX_LENGTH } from "../../../../shared/constants";
 import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
-import { type MemoryBookQuery, memoryBookFormSchema } from "../../../../shared/schemas";
+import {
+  BOOK_PAPER_SIZES,
+  DEFAULT_BOOK_PAPER,
+  type MemoryBookQuery,
+  memoryBookFormSchema,
+} from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import {
   Dialog,
@@ -17,7 +22,7 @@ import { useLoopbackLinkBase } from "../../../lib/app-info";
 import { useForm } from "../../../lib/use-form";
 import { downloadMemoryBook } from "../api/memory-book";
 
-/** The printable memory book: optional recorded dates and tag, then the PDF download. */
+/** The printable memory book: optional recorded dates and tag, the paper, then the PDF download. */
 export function MemoryBookDialog({
   open,
   onOpenChange,
@@ -51,13 +56,15 @@ export function MemoryBookDialog({
   // The dates are checked as they are typed: 'To' before 'From' shows at once.
   const form = useForm(
     memoryBookFormSchema,
-    { from: "", to: "", tag: "" },
+    { from: "", to: "", tag: "", paper: DEFAULT_BOOK_PAPER },
     (filter) => {
       if (loopback && !asked) setAsked(true);
       else void download(filter);
     },
     { asTyped: true },
   );
+
+  const paper = form.field("paper");
 
   return (
     <Dialog open={open} onOpenChange={(next) => (preparing ? undefined : onOpenChange(next))}>
@@ -98,6 +105,23 @@ export function MemoryBookDialog({
             autoComplete="off"
             disabled={preparing}
           />
+          <fieldset className="grid gap-1" disabled={preparing}>
+            <legend className="text-sm font-medium text-slate-900">{MEMORY_BOOK.paper}</legend>
+            <div className="flex flex-wrap gap-x-6 gap-y-1">
+              {BOOK_PAPER_SIZES.map((size) => (
+                <label key={size} className="flex items-center gap-2 text-sm text-slate-900">
+                  <input
+                    type="radio"
+                    name={paper.name}
+                    value={size}
+                    checked={paper.value === size}
+                    onChange={paper.onChange}
+                  />
+                  {MEMORY_BOOK.paperSizes[size]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
           <p role="status" className="min-h-5 text-sm text-slate-700">
             {preparing ? MEMORY_BOOK.preparing : null}
           </p>
