@@ -383,8 +383,9 @@ describe.each(DATABASE_KINDS)("upgrade with relatives' news waiting on %s", (kin
       }
       await migrateToLatest(t.handle);
       const jobs = await t.handle.db.selectFrom("jobs").selectAll().execute();
+      // Queued per account then, per journal since family journals (0023).
       expect(jobs).toMatchObject([
-        { kind: "relative-news", target_id: withNews.id, status: "queued" },
+        { kind: "relative-news", target_id: ownJournalId(withNews.id), status: "queued" },
       ]);
       expect(jobs[0]?.run_after && jobs[0].run_after <= nowIso()).toBe(true);
       const columns = (await t.handle.db.introspection.getTables())

@@ -337,10 +337,11 @@ describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
   });
 
   it("lets a share link's holder see the journal's saved memories, and nothing of another's", async () => {
-    const opened = async (as: TestUser) => {
-      const link = await api("POST", "/api/share-links", as, { label: "Cousins" });
+    const opened = async (journalQuery: string) => {
+      const link = await api("POST", `/api/share-links${journalQuery}`, ines, { label: "Cousins" });
       expect(link.statusCode).toBe(201);
       const landing = await api("GET", new URL(link.json().url).pathname);
+      // It lands on the profile of the account that made the journal, which shows it.
       const cookie = landing.cookies.find((c) => c.name === SHARE_COOKIE)?.value ?? "";
       return t.app.inject({
         method: "GET",
@@ -348,8 +349,13 @@ describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
         headers: { cookie: `${SHARE_COOKIE}=${cookie}` },
       });
     };
-    // Ana's links open the family's journal (the one her account made); Ines's open her own.
-    expect((await opened(ana)).statusCode).toBe(200);
-    expect((await opened(ines)).statusCode).toBe(404);
+    // Ines, a second organizer, makes the family journal's links as well as her own journal's.
+    expect((await opened(`?journal=${journal}`)).statusCode).toBe(200);
+    expect((await opened("")).statusCode).toBe(404);
+    const links = await api("GET", `/api/share-links?journal=${journal}`, ines);
+    expect(links.statusCode).toBe(200);
+    // A storyteller does not manage the journal's links; a stranger does not see they exist.
+    expect((await api("GET", `/api/share-links?journal=${journal}`, rosa)).statusCode).toBe(403);
+    expect((await api("GET", `/api/share-links?journal=${journal}`, luis)).statusCode).toBe(404);
   });
 });

@@ -17,7 +17,7 @@ import {
 } from "../../shared/share-links";
 import type { Identity } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
-import { conflict, notFound } from "../http-errors";
+import { conflict, notFound, unauthorized } from "../http-errors";
 import { hashToken, newId } from "../ids";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
@@ -213,6 +213,7 @@ export class RelativeNewsService {
 
   /** An organizer takes an address off their journal's link: 404 when either is not theirs. */
   async remove(identity: Identity, linkId: string, subscriptionId: string): Promise<void> {
+    if (!identity.userId) throw unauthorized();
     const link = await this.deps.links.findById(linkId);
     if (!link || !can(identity, "journal.manage", { id: link.journal_id })) throw notFound();
     if (!(await this.deps.repo.delete(subscriptionId, linkId))) throw notFound();
