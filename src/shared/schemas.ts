@@ -18,11 +18,7 @@ import {
   USERNAME_MIN_LENGTH,
   USERNAME_PATTERN,
 } from "./constants";
-import {
-  JOURNAL_NAME_MAX_LENGTH,
-  JOURNAL_ROLES,
-  MEMBER_NAME_MAX_LENGTH,
-} from "./journals";
+import { JOURNAL_NAME_MAX_LENGTH, JOURNAL_ROLES, MEMBER_NAME_MAX_LENGTH } from "./journals";
 import { MEMORY_BOOK, MESSAGES } from "./messages";
 import { PHOTO_SIZE_NAMES, PHOTOS_PER_MEMORY, type PhotoSize } from "./photos";
 import { memoryQuestionSchema } from "./reminders";

@@ -66,7 +66,7 @@ describe("the memory finisher", () => {
   it("uploads, has the server process it with progress notices, then celebrates and refreshes lists", async () => {
     const api = server({ status: "saved", stage: null });
     const { queryClient, uploads } = renderWithApp(<MemorySavedEffects />);
-    queryClient.setQueryData(memoryKeys.own(1, ""), {
+    queryClient.setQueryData(memoryKeys.journal("j-me", 1, "", ""), {
       items: [],
       total: 0,
       page: 1,
@@ -85,7 +85,9 @@ describe("the memory finisher", () => {
       MESSAGES.saving,
     ]);
     expect(await screen.findByText(MESSAGES.memorySaved)).toBeInTheDocument();
-    expect(queryClient.getQueryState(memoryKeys.own(1, ""))?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(memoryKeys.journal("j-me", 1, "", ""))?.isInvalidated).toBe(
+      true,
+    );
     expect(api.requests.find((r) => r.url === "/api/memories/process")?.body).toEqual({
       audioUrl: "/api/audio/a1",
       recordedAt: "2026-05-01T10:00:00.000Z",
