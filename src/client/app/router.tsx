@@ -37,6 +37,10 @@ const UnsubscribePage = lazy(() =>
     default: m.UnsubscribePage,
   })),
 );
+// The family's members, opened from the user menu.
+const FamilyPage = lazy(() =>
+  import("./routes/family-page").then((m) => ({ default: m.FamilyPage })),
+);
 const WatchPage = lazy(() => import("./routes/watch-page").then((m) => ({ default: m.WatchPage })));
 
 function MemoryRoute({ id }: { id: string }) {
@@ -72,6 +76,11 @@ export function AppRouter() {
             <Route path={CLIENT_ROUTES.account}>
               <Suspense fallback={<PageLoading />}>
                 <AccountPage />
+              </Suspense>
+            </Route>
+            <Route path={CLIENT_ROUTES.family}>
+              <Suspense fallback={<PageLoading />}>
+                <FamilyPage />
               </Suspense>
             </Route>
             <Route path={CLIENT_ROUTES.unsubscribe}>
