@@ -9,6 +9,7 @@ import { LeaveJournal } from "../../features/journals/components/leave-journal";
 import { MembersSection } from "../../features/journals/components/members-section";
 import { RoleDescriptions } from "../../features/journals/components/role-descriptions";
 import { useOpenJournal } from "../../features/journals/open-journal";
+import { errorMessage } from "../../lib/api-client";
 import { useDocumentTitle } from "../../lib/use-document-title";
 
 /**
@@ -18,14 +19,16 @@ import { useDocumentTitle } from "../../lib/use-document-title";
 export function FamilyPage() {
   useDocumentTitle(JOURNAL_MESSAGES.familyTitle);
   const { data: user, isLoading: userLoading } = useUser();
-  const { journal, isLoading } = useOpenJournal();
+  const { journal, isLoading, error } = useOpenJournal();
   const may = useCan();
   if (userLoading || isLoading) return <PageLoading />;
   if (!user || !journal) {
     return (
       <Card className="mx-auto max-w-md text-center">
         <h1 className="text-xl font-bold">{JOURNAL_MESSAGES.familyTitle}</h1>
-        <p className="mt-2 text-slate-700">{JOURNAL_MESSAGES.familyLoggedOut}</p>
+        <p className="mt-2 text-slate-700">
+          {user && error ? errorMessage(error) : JOURNAL_MESSAGES.familyLoggedOut}
+        </p>
       </Card>
     );
   }
