@@ -22,7 +22,8 @@ export function JournalSwitcher() {
       hideLabel
       value={journal.id}
       onChange={choose}
-      className="max-w-36 truncate sm:max-w-56"
+      // Narrow on a phone: the top bar keeps one row (the title wraps, the controls never do).
+      className="max-w-28 truncate sm:max-w-56"
     >
       {journals.map((candidate) => (
         <option key={candidate.id} value={candidate.id}>
