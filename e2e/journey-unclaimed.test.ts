@@ -67,9 +67,9 @@ async function settled(page: Page, server: RunningServer, id: string): Promise<M
 }
 
 /**
- * The first GET /api/memories?page=1 is answered by the server at once but reaches the page only
- * after `ms`; the claim reaches the server only once that list has been answered, so the answer
- * holds nothing. Resolves what that first answer held once it has been delivered.
+ * The first GET /api/journals/{id}/memories?page=1 (home's list of the open journal) is answered
+ * by the server at once but reaches the page only after `ms`; the claim reaches the server only
+ * once that list has been answered, so the answer holds nothing. Resolves what that first answer held once it has been delivered.
  */
 async function slowFirstList(page: Page, ms: number): Promise<() => Promise<Memory[]>> {
   let first: Promise<Memory[]> | undefined;
@@ -81,7 +81,7 @@ async function slowFirstList(page: Page, ms: number): Promise<() => Promise<Memo
     await answeredByServer;
     await route.continue();
   });
-  await page.route(/\/api\/memories\?page=1$/, async (route) => {
+  await page.route(/\/api\/journals\/[^/]+\/memories\?page=1$/, async (route) => {
     if (first) return route.continue();
     let done: (items: Memory[]) => void = () => {};
     first = new Promise((resolve) => {

@@ -68,6 +68,24 @@ export const JOURNAL_MESSAGES = {
   joined: (journal: string) => `You joined ${journal}`,
   joinInvalid:
     "This invitation no longer works: it was used, revoked or is more than 7 days old. Ask for a new one.",
+  joinFailed: "You could not join the journal",
+  familyLoggedOut: "Log in to see your family's journal.",
+  membersFailed: "The members could not be loaded",
+  storytellerFilter: "Stories told by",
+  you: "You",
+  memberRole: (name: string) => `Role of ${name}`,
+  removeMemberNamed: (name: string) => `Remove ${name}`,
+  removeMemberTitle: "Remove a member",
+  rolesTitle: "What each role may do",
+  addMemberFailed: "The member could not be added",
+  changeRoleFailed: "The role could not be changed",
+  removeMemberFailed: "The member could not be removed",
+  renameFailed: "The journal's name could not be saved",
+  leaveJournal: "Leave this journal",
+  leaveConfirm: (journal: string) =>
+    `Leave ${journal}? You can no longer open it unless you are invited again. Your stories stay.`,
+  leaveFailed: "You could not leave the journal",
+  left: (journal: string) => `You left ${journal}`,
 } as const;
 
 /** The invitation mail: subject and lines (mail-text.ts lays them out). */

@@ -31,6 +31,9 @@ const SAMPLE_PATHS = [
   "/watch",
   "/watch/x",
   "/account",
+  "/family",
+  "/join/abc",
+  "/join/",
   "/no/such/page",
   "//",
 ];

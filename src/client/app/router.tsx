@@ -37,6 +37,11 @@ const UnsubscribePage = lazy(() =>
     default: m.UnsubscribePage,
   })),
 );
+// The family's members, opened from the user menu; an invitation, opened from its mail.
+const FamilyPage = lazy(() =>
+  import("./routes/family-page").then((m) => ({ default: m.FamilyPage })),
+);
+const JoinPage = lazy(() => import("./routes/join-page").then((m) => ({ default: m.JoinPage })));
 const WatchPage = lazy(() => import("./routes/watch-page").then((m) => ({ default: m.WatchPage })));
 
 function MemoryRoute({ id }: { id: string }) {
@@ -73,6 +78,18 @@ export function AppRouter() {
               <Suspense fallback={<PageLoading />}>
                 <AccountPage />
               </Suspense>
+            </Route>
+            <Route path={CLIENT_ROUTES.family}>
+              <Suspense fallback={<PageLoading />}>
+                <FamilyPage />
+              </Suspense>
+            </Route>
+            <Route path={CLIENT_ROUTES.join}>
+              {(params) => (
+                <Suspense fallback={<PageLoading />}>
+                  <JoinPage token={params.token} />
+                </Suspense>
+              )}
             </Route>
             <Route path={CLIENT_ROUTES.unsubscribe}>
               <Suspense fallback={<PageLoading />}>

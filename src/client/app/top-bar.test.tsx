@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SESSION_USER_SCRIPT_ID } from "../../shared/constants";
+import { JOURNAL_MESSAGES } from "../../shared/journals";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import { RELATIVES } from "../../shared/relatives";
 import type { User } from "../../shared/schemas";
@@ -179,6 +180,7 @@ describe("TopBar", () => {
     const items = screen.getAllByRole("menuitem").map((item) => item.textContent);
     expect(items).toEqual([
       MESSAGES.viewProfile,
+      JOURNAL_MESSAGES.familyTitle,
       MESSAGES.account,
       MESSAGES.shareProfile,
       MESSAGES.makeProfilePrivate,
@@ -199,6 +201,9 @@ describe("TopBar", () => {
     await openUserMenu();
     await userEvent.click(screen.getByRole("menuitem", { name: MESSAGES.account }));
     expect(location.history.at(-1)).toBe("/account");
+    await openUserMenu();
+    await userEvent.click(screen.getByRole("menuitem", { name: JOURNAL_MESSAGES.familyTitle }));
+    expect(location.history.at(-1)).toBe("/family");
   });
 
   it("copies the profile link and says 'Link copied!'", async () => {

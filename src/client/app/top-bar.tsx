@@ -5,6 +5,7 @@ import { APP_TITLE, MESSAGES } from "../../shared/messages";
 import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
 import { useUser } from "../features/auth/api/get-user";
+import { JournalSwitcher } from "../features/journals/components/journal-switcher";
 import { useIsRelativeView } from "../lib/relative-view";
 import { UserMenu } from "./user-menu";
 
@@ -44,7 +45,10 @@ export function TopBar() {
           {isLoading ? (
             <Spinner label="Loading session" />
           ) : user ? (
-            <UserMenu user={user} />
+            <>
+              <JournalSwitcher />
+              <UserMenu user={user} />
+            </>
           ) : unknownOffline || relative ? null : (
             <LoggedOutControls />
           )}

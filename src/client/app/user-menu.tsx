@@ -6,11 +6,14 @@ import {
   Settings,
   Share2,
   User as UserIcon,
+  Users,
   Watch,
 } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { useLocation } from "wouter";
+import { JOURNAL_MESSAGES } from "../../shared/journals";
 import { MESSAGES, signedInAs } from "../../shared/messages";
+import { CLIENT_ROUTES } from "../../shared/routes";
 import type { User } from "../../shared/schemas";
 import {
   Menu,
@@ -91,6 +94,10 @@ export function UserMenu({ user }: { user: User }) {
           <MenuItem onSelect={() => navigate(profileUrl)}>
             <UserIcon className="h-4 w-4" aria-hidden="true" />
             {MESSAGES.viewProfile}
+          </MenuItem>
+          <MenuItem onSelect={() => navigate(CLIENT_ROUTES.family)}>
+            <Users className="h-4 w-4" aria-hidden="true" />
+            {JOURNAL_MESSAGES.familyTitle}
           </MenuItem>
           <MenuItem onSelect={() => navigate("/account")}>
             <Settings className="h-4 w-4" aria-hidden="true" />

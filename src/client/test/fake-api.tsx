@@ -8,7 +8,7 @@ import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { PAGE_SIZE, PROGRESS_NOTICE_MIN_MS } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
-import type { Memory, MemoryPage, User } from "../../shared/schemas";
+import type { Journal, Member, Memory, MemoryPage, User } from "../../shared/schemas";
 import { createUploadQueue } from "../app/upload-queue";
 import { Toaster } from "../components/ui/toaster";
 import { dismissToast } from "../components/ui/use-toast";
@@ -49,15 +49,55 @@ export function routes(answers: Record<string, FakeRoute | FakeResponse>): Handl
   };
 }
 
+/** The journal of a person alone (`me`), in which `makeMemory`'s memories are told. */
+export const myJournal: Journal = {
+  id: "j-me",
+  name: "Nana's journal",
+  role: "organizer",
+  memberId: "s-me",
+};
+
+export function makeMember(overrides: Partial<Member> = {}): Member {
+  return {
+    id: "s-me",
+    name: "Nana",
+    role: "organizer",
+    email: null,
+    invitationPending: false,
+    hasAccount: true,
+    isYou: true,
+    ...overrides,
+  };
+}
+
+/**
+ * The logged-in user's journals and each one's members (`GET /api/journals`, `…/members`);
+ * `journalHandler()` answers as for a person alone: their own journal, and them in it.
+ */
+export function journalHandler(
+  journals: Journal[] = [myJournal],
+  members: Record<string, Member[]> = { [myJournal.id]: [makeMember()] },
+): Handler {
+  return ({ method, url }) => {
+    if (method !== "GET") return undefined;
+    const path = url.split("?")[0];
+    if (path === "/api/journals") return json(journals);
+    const journalId = path?.match(/^\/api\/journals\/([^/]+)\/members$/)?.[1];
+    const found = journalId === undefined ? undefined : members[decodeURIComponent(journalId)];
+    return found ? json(found) : undefined;
+  };
+}
+
 /**
  * Stubs fetch (the boundary to the server) with handlers tried in order, or with `routes`;
- * records every request. Unanswered requests get 404, so a missing stub fails instead of hanging.
+ * records every request. Unanswered requests get 404, so a missing stub fails instead of hanging;
+ * the user's journals, unless a handler answers them, are a person alone's (`journalHandler()`).
  */
 export function fakeApi(handlers: Handler[] | Record<string, FakeRoute | FakeResponse>): {
   requests: FakeRequest[];
   fn: ReturnType<typeof vi.fn<typeof fetch>>;
 } {
-  const list = Array.isArray(handlers) ? handlers : [routes(handlers)];
+  const list = [...(Array.isArray(handlers) ? handlers : [routes(handlers)]), journalHandler()];
   const requests: FakeRequest[] = [];
   const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
     const url = String(input);
@@ -131,6 +171,13 @@ export function makeMemory(overrides: Partial<Memory> = {}): Memory {
     ...overrides,
   };
 }
+
+/** `makeMemory` overrides for a memory of another account, in a journal `me` is not in. */
+export const someoneElses = {
+  user_id: "someone-else",
+  journalId: "j-other",
+  storyteller: { id: "s-other", name: "Rose" },
+} satisfies Partial<Memory>;
 
 export function pageOf(items: Memory[], total = items.length, page = 1): MemoryPage {
   return { items, total, page, pageSize: PAGE_SIZE };

@@ -16,6 +16,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  // Each test starts on a device of its own (the open journal, offers already made).
+  window.localStorage.clear();
   vi.restoreAllMocks();
   if (errors.length > 0) {
     throw new Error(`Unexpected console.error: ${errors.map((a) => a.join(" ")).join("\n")}`);

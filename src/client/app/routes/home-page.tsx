@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { MESSAGES } from "../../../shared/messages";
 import { Card } from "../../components/ui/card";
+import { useCan } from "../../features/auth/api/use-can";
+import { useOpenJournal } from "../../features/journals/open-journal";
 import { HomeMemories } from "../../features/memories/components/home-memories";
 import { UnclaimedRecordings } from "../../features/memories/components/unclaimed-recordings";
 import { StartFromPhoto } from "../../features/photos/components/start-from-photo";
@@ -21,30 +23,42 @@ export function HomePage() {
   const question = prompt.chosen;
   // "Start from a photo": kept with the recording, and so on the memory it becomes.
   const [photo, setPhoto] = useState<Blob | null>(null);
+  // Saved in the journal open when it was recorded, even if another is opened meanwhile.
+  const { journal } = useOpenJournal();
+  const may = useCan();
   const meta =
-    question || photo
-      ? { ...(question ? { question } : {}), ...(photo ? { photo } : {}) }
+    question || photo || journal
+      ? {
+          ...(question ? { question } : {}),
+          ...(photo ? { photo } : {}),
+          ...(journal ? { journalId: journal.id } : {}),
+        }
       : undefined;
+  // A relative listens and answers; the question, the recorder and the reminder offer are for
+  // those who record. Anyone else (logged out too) finds them where they always were.
+  const records = !journal || may("journal.record", journal);
   return (
     <div className="space-y-8">
       <h1 className="text-center text-3xl font-bold text-balance text-brand-800">
         {MESSAGES.homeHeader}
       </h1>
-      <div className="space-y-3">
-        {/* The question paints with the page (the server embeds a logged-in user's). Its room is
-            still kept (the longest built-in question: two lines on a wide screen, three on a phone,
-            and its two buttons: in a row on a wide screen, one under the other on a phone)
-            for when it must be asked (a page from the offline cache, a login on this page, a
-            special day's link), so the record button never jumps down under a thumb. */}
-        <div className="min-h-[270px] sm:min-h-[200px]" data-testid="question-slot">
-          <QuestionPrompt {...prompt} />
+      {records ? (
+        <div className="space-y-3">
+          {/* The question paints with the page (the server embeds a logged-in user's). Its room is
+              still kept (the longest built-in question: two lines on a wide screen, three on a
+              phone, and its two buttons: in a row on a wide screen, one under the other on a
+              phone) for when it must be asked (a page from the offline cache, a login on this
+              page, a special day's link), so the record button never jumps down under a thumb. */}
+          <div className="min-h-[270px] sm:min-h-[200px]" data-testid="question-slot">
+            <QuestionPrompt {...prompt} />
+          </div>
+          <Card className="mx-auto max-w-2xl" data-testid="record-card">
+            <StartFromPhoto photo={photo} onPhoto={setPhoto} />
+            <Recorder kind="memory" variant="card" meta={meta} question={question} />
+          </Card>
+          <WeeklyReminderOfferAfterSave />
         </div>
-        <Card className="mx-auto max-w-2xl" data-testid="record-card">
-          <StartFromPhoto photo={photo} onPhoto={setPhoto} />
-          <Recorder kind="memory" variant="card" meta={meta} question={question} />
-        </Card>
-        <WeeklyReminderOfferAfterSave />
-      </div>
+      ) : null}
       <PendingRecordings />
       <UnclaimedRecordings />
       <HomeMemories />

@@ -163,6 +163,8 @@ describe("the shared view: a relative come through a share link", () => {
     stage: null,
     error: null,
     createdAt: "2024-06-01T12:31:00.000Z",
+    journalId: "j-rose",
+    storyteller: { id: "s-rose", name: "Rose" },
     question: null,
     language: null,
     photos: [],

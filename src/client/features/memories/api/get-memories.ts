@@ -1,7 +1,7 @@
 import { keepPreviousData, type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { memoryPageSchema, memoryYearsSchema } from "../../../../shared/schemas";
 import { getJson } from "../../../lib/api-client";
-import { memoriesListUrl, memoryKeys } from "./memory-keys";
+import { journalMemoriesUrl, memoryKeys, profileMemoriesUrl, type YearsOf } from "./memory-keys";
 
 /** While a listed memory is still processing, the list refreshes this often to show it finish. */
 export const PROCESSING_REFRESH_MS = 3000;
@@ -16,11 +16,17 @@ export async function invalidateMemoryLists(queryClient: QueryClient): Promise<v
   await queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
 }
 
-/** GET /api/memories (or its search): the logged-in user's memories, one page. */
-export const ownMemoriesQueryOptions = (page: number, q: string) =>
+/** GET /api/journals/{id}/memories: a journal's memories (searched, one storyteller's), one page. */
+export const journalMemoriesQueryOptions = (
+  journalId: string,
+  page: number,
+  q: string,
+  storyteller: string,
+) =>
   queryOptions({
-    queryKey: memoryKeys.own(page, q),
-    queryFn: () => getJson(memoriesListUrl({ page, q }), memoryPageSchema),
+    queryKey: memoryKeys.journal(journalId, page, q, storyteller),
+    queryFn: () =>
+      getJson(journalMemoriesUrl({ journalId, page, q, storyteller }), memoryPageSchema),
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
       query.state.data?.items.some((memory) => memory.status === "processing")
@@ -28,16 +34,25 @@ export const ownMemoriesQueryOptions = (page: number, q: string) =>
         : false,
   });
 
-/** The logged-in user's memories (or a search of them), one page. */
-export function useMemories(options: { page: number; search: string }) {
-  return useQuery(ownMemoriesQueryOptions(options.page, options.search));
+/** The open journal's memories (searched, one storyteller's), one page; nothing without a journal. */
+export function useJournalMemories(options: {
+  journalId: string | undefined;
+  page: number;
+  search: string;
+  storyteller: string;
+}) {
+  const { journalId = "", page, search, storyteller } = options;
+  return useQuery({
+    ...journalMemoriesQueryOptions(journalId, page, search, storyteller),
+    enabled: journalId !== "",
+  });
 }
 
 /** GET /api/users/{username}/memories (or its search): a profile's shared memories, one page. */
 export const profileMemoriesQueryOptions = (username: string, page: number, q: string) =>
   queryOptions({
     queryKey: memoryKeys.profile(username, page, q),
-    queryFn: () => getJson(memoriesListUrl({ username, page, q }), memoryPageSchema),
+    queryFn: () => getJson(profileMemoriesUrl({ username, page, q }), memoryPageSchema),
     placeholderData: keepPreviousData,
   });
 
@@ -45,11 +60,16 @@ export function useProfileMemories(options: { username: string; page: number; se
   return useQuery(profileMemoriesQueryOptions(options.username, options.page, options.search));
 }
 
-/** GET …/memories/years: the years a list (own, or a profile's) spans. */
-export const memoryYearsQueryOptions = (username: string | undefined, total: number | undefined) =>
+/** GET …/years: the years a list (a journal's, or a profile's) spans. */
+export const memoryYearsQueryOptions = (list: YearsOf, total: number | undefined) =>
   queryOptions({
-    queryKey: memoryKeys.years(username, total),
+    queryKey: memoryKeys.years(list, total),
     queryFn: () =>
-      getJson(memoriesListUrl({ username, page: 1, q: "" }, "years"), memoryYearsSchema),
+      getJson(
+        "username" in list
+          ? profileMemoriesUrl({ username: list.username, page: 1, q: "" }, "years")
+          : journalMemoriesUrl({ ...list, page: 1, q: "" }, "years"),
+        memoryYearsSchema,
+      ),
     enabled: total !== undefined && total > 0,
   });

@@ -12,6 +12,7 @@ import {
   me,
   pageOf,
   renderWithApp,
+  someoneElses,
   stubDownloadLinks,
   userHandler,
 } from "../../../test/fake-api";
@@ -37,10 +38,13 @@ const all: Memory[] = Array.from({ length: 31 }, (_, i) =>
   makeMemory({ id: `m${i}`, title: `Memory ${i}`, tags: i === 0 ? ["beach"] : [] }),
 );
 
+/** The open journal's memories: a person alone's own journal. */
+const LIST = "/api/journals/j-me/memories";
+
 function listHandler(items: Memory[]) {
   return ({ url }: { url: string }) => {
     const parsed = new URL(url, "http://x");
-    if (parsed.pathname !== "/api/memories" && parsed.pathname !== "/api/memories/search") {
+    if (parsed.pathname !== LIST) {
       return undefined;
     }
     const q = parsed.searchParams.get("q")?.toLowerCase() ?? "";
@@ -97,9 +101,7 @@ describe("Home memories", () => {
     renderWithApp(<HomeMemories />);
     await user.click(await screen.findByRole("button", { name: "Page 2" }));
     await user.type(screen.getByPlaceholderText(MESSAGES.searchPlaceholder), "memory 1");
-    await waitFor(() =>
-      expect(api.requests.at(-1)?.url).toBe("/api/memories/search?q=memory%201&page=1"),
-    );
+    await waitFor(() => expect(api.requests.at(-1)?.url).toBe(`${LIST}?page=1&q=memory+1`));
     await user.clear(screen.getByPlaceholderText(MESSAGES.searchPlaceholder));
     await user.type(screen.getByPlaceholderText(MESSAGES.searchPlaceholder), "zebra");
     expect(await screen.findByText(MESSAGES.noMemoriesFound)).toBeInTheDocument();
@@ -149,7 +151,7 @@ describe("Home memories", () => {
     fakeApi([
       userHandler(),
       ({ url }) => {
-        if (!url.startsWith("/api/memories?")) return undefined;
+        if (!url.startsWith(`${LIST}?`)) return undefined;
         calls++;
         return json(
           pageOf([
@@ -175,7 +177,7 @@ describe("Home memories", () => {
       userHandler(),
       listHandler([
         makeMemory({ id: "mine" }),
-        makeMemory({ id: "theirs", user_id: "other", title: "Theirs" }),
+        makeMemory({ ...someoneElses, id: "theirs", title: "Theirs" }),
       ]),
     ]);
     renderWithApp(<HomeMemories />);
@@ -243,9 +245,7 @@ describe("editing waits for processing", () => {
 
 describe("page and search live in the URL", () => {
   const listRequests = (requests: { url: string }[]) =>
-    requests
-      .filter((r) => r.url.startsWith("/api/memories") && !r.url.startsWith("/api/memories/years"))
-      .map((r) => r.url);
+    requests.filter((r) => r.url.startsWith(`${LIST}?`)).map((r) => r.url);
 
   it("opens at the page and search the URL names (a reload, or Back from a memory)", async () => {
     const api = fakeApi([userHandler(), listHandler(all)]);
@@ -257,7 +257,7 @@ describe("page and search live in the URL", () => {
     expect(screen.getByRole("button", { name: "Page 2" })).toHaveAttribute("aria-current", "page");
     // Past the search box's pause: it does not search again for the text it started with.
     await advance(1000);
-    expect(listRequests(api.requests)).toEqual(["/api/memories/search?q=memory&page=2"]);
+    expect(listRequests(api.requests)).toEqual([`${LIST}?page=2&q=memory`]);
   });
 
   it("makes each page a history entry and scrolls to the top of the list", async () => {
@@ -284,7 +284,7 @@ describe("page and search live in the URL", () => {
     await user.type(screen.getByPlaceholderText(MESSAGES.searchPlaceholder), "memory 1");
     await waitFor(() => expect(location.history?.at(-1)).toBe("/?q=memory+1"));
     expect(location.history).toEqual(["/", "/?q=memory+1"]);
-    expect(api.requests.at(-1)?.url).toBe("/api/memories/search?q=memory%201&page=1");
+    expect(api.requests.at(-1)?.url).toBe(`${LIST}?page=1&q=memory+1`);
   });
 
   it("follows the URL when it changes from outside, as Back does", async () => {
@@ -296,7 +296,7 @@ describe("page and search live in the URL", () => {
     expect(box).toHaveValue("memory");
     act(() => location.navigate("/?page=2"));
     await waitFor(() => expect(box).toHaveValue(""));
-    await waitFor(() => expect(listRequests(api.requests).at(-1)).toBe("/api/memories?page=2"));
+    await waitFor(() => expect(listRequests(api.requests).at(-1)).toBe(`${LIST}?page=2`));
     // The emptied box does not write its old text back, even past its pause.
     await advance(1000);
     expect(location.history?.at(-1)).toBe("/?page=2");
@@ -309,7 +309,7 @@ describe("page and search live in the URL", () => {
     ];
     const api = fakeApi([
       userHandler(),
-      ({ url }) => (url === "/api/memories/years" ? json({ years }) : undefined),
+      ({ url }) => (url === "/api/journals/j-me/years" ? json({ years }) : undefined),
       listHandler(all),
     ]);
     const user = userEvent.setup();
@@ -317,13 +317,13 @@ describe("page and search live in the URL", () => {
     const nav = await screen.findByRole("navigation", { name: "Years" });
     await user.click(within(nav).getByRole("button", { name: "2001, 15 memories" }));
     expect(location.history?.at(-1)).toBe("/?year=2001&page=2");
-    await waitFor(() => expect(listRequests(api.requests).at(-1)).toBe("/api/memories?page=2"));
+    await waitFor(() => expect(listRequests(api.requests).at(-1)).toBe(`${LIST}?page=2`));
   });
 
   it.each(["abc", "0", "-2", "1.5"])("reads ?page=%s as page 1", async (page) => {
     const api = fakeApi([userHandler(), listHandler(all)]);
     renderWithApp(<HomeMemories />, `/?page=${page}`);
     await screen.findByRole("list", { name: "Memories" });
-    expect(listRequests(api.requests)).toEqual(["/api/memories?page=1"]);
+    expect(listRequests(api.requests)).toEqual([`${LIST}?page=1`]);
   });
 });

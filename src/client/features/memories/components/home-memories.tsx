@@ -1,8 +1,8 @@
 import { useUser } from "../../auth/api/get-user";
-import { OwnMemories } from "./own-memories";
+import { JournalMemories } from "./journal-memories";
 
-/** Home, logged in: the memory book, Backup Memories, the search box and 'Recent Memories' (nothing when logged out). */
+/** Home, logged in: the open journal's memories (see JournalMemories); nothing when logged out. */
 export function HomeMemories() {
   const { data: user } = useUser();
-  return user ? <OwnMemories /> : null;
+  return user ? <JournalMemories /> : null;
 }

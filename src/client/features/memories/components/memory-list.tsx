@@ -13,6 +13,7 @@ import { STAGE_NOTICES } from "../processing/processing-api";
 import { FailedMemoryActions } from "./failed-memory-actions";
 import { PageButtons } from "./page-buttons";
 import { PlayInPlaceButton } from "./play-in-place";
+import { ToldBy } from "./told-by";
 
 const EditMemoryDialog = lazy(() =>
   import("./edit-memory-dialog").then((m) => ({ default: m.EditMemoryDialog })),
@@ -48,6 +49,7 @@ export function MemoryList({
   page,
   onPage,
   isOwner,
+  showStoryteller = false,
   empty,
   search = "",
 }: {
@@ -57,6 +59,8 @@ export function MemoryList({
   page: number;
   onPage: (page: number) => void;
   isOwner: (memory: Memory) => boolean;
+  /** Each card says who told it (a family's journal). */
+  showStoryteller?: boolean;
   empty: React.ReactNode;
   /** The search these are results of: a memory opens at the first sentence that matched. */
   search?: string;
@@ -97,6 +101,7 @@ export function MemoryList({
               <span className="block text-sm text-slate-700">
                 {formatRecordedAt(memory.recordedAt)}
               </span>
+              {showStoryteller ? <ToldBy memory={memory} /> : null}
               <span className="flex flex-wrap gap-1">
                 <MemoryStateBadge memory={memory} />
                 {memory.tags.map((tag) => (

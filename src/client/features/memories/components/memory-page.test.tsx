@@ -6,7 +6,15 @@ import { documentTitle, ERROR_MESSAGES, MESSAGES } from "../../../../shared/mess
 import type { Memory } from "../../../../shared/schemas";
 import { MemoryScreen as MemoryPage } from "../../../app/memory-screen";
 import { dismissToast } from "../../../components/ui/use-toast";
-import { fakeApi, json, makeMemory, me, renderWithApp, userHandler } from "../../../test/fake-api";
+import {
+  fakeApi,
+  json,
+  makeMemory,
+  me,
+  renderWithApp,
+  someoneElses,
+  userHandler,
+} from "../../../test/fake-api";
 import { memoryKeys } from "../api/memory-keys";
 
 afterEach(() => {
@@ -96,7 +104,7 @@ describe("Memory page", () => {
   });
 
   it("shows the Memory Scores only to those who may edit the memory, not to relatives", async () => {
-    setup({ memory: makeMemory({ user_id: "someone-else" }) });
+    setup({ memory: makeMemory(someoneElses) });
     await screen.findByRole("heading", { name: "Our day at the beach" });
     expect(screen.queryByRole("button", { name: MESSAGES.memoryScores })).not.toBeInTheDocument();
   });
@@ -108,7 +116,7 @@ describe("Memory page", () => {
   });
 
   it("hides the delete icon and tag editing from someone who is not the owner", async () => {
-    setup({ memory: makeMemory({ user_id: "someone-else" }) });
+    setup({ memory: makeMemory(someoneElses) });
     await screen.findByRole("heading", { name: "Our day at the beach" });
     expect(screen.queryByRole("button", { name: "Delete memory" })).not.toBeInTheDocument();
     expect(
@@ -173,7 +181,7 @@ describe("Memory page", () => {
   it("drops a deleted memory from the lists kept from before, so home never shows it again", async () => {
     const { user, queryClient } = setup();
     const other = makeMemory({ id: "m2", title: "Another day" });
-    const ownList = memoryKeys.own(1, "");
+    const ownList = memoryKeys.journal("j-me", 1, "", "");
     queryClient.setQueryData(ownList, { items: [makeMemory(), other], total: 2, page: 1 });
     await user.click(await screen.findByRole("button", { name: "Delete memory" }));
     await user.type(

@@ -1,6 +1,7 @@
 import { Pencil, Trash2 } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation, useSearch } from "wouter";
+import { memoryFacts } from "../../../../shared/memory-facts";
 import { MESSAGES, messageFor } from "../../../../shared/messages";
 import { isEditable } from "../../../../shared/rules";
 import { AudioPlayer } from "../../../components/audio-player";
@@ -12,6 +13,7 @@ import { ApiError, errorMessage } from "../../../lib/api-client";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useCan } from "../../auth/api/use-can";
+import { useJournals } from "../../journals/api/get-journals";
 import { MemoryPhotos } from "../../photos/components/memory-photos";
 import { useDeleteMemory } from "../api/delete-memory";
 import { useMemory } from "../api/get-memory";
@@ -26,6 +28,7 @@ import { MemoryTagsCard } from "./memory-tags-card";
 import { BackButton, MemoryHeading, MemoryTextCards } from "./memory-text";
 import { RegenerateButton } from "./regenerate-button";
 import { RetryButton } from "./retry-button";
+import { ToldBy, useShowsStoryteller } from "./told-by";
 
 const DeleteMemoryDialog = lazy(() =>
   import("./delete-memory-dialog").then((m) => ({ default: m.DeleteMemoryDialog })),
@@ -51,6 +54,7 @@ export function MemoryPage({
   const [, navigate] = useLocation();
   const may = useCan();
   const memory = useMemory(id);
+  const journals = useJournals();
   const owner = useMemoryOwner(id).data?.owner;
   const remove = useDeleteMemory();
   const [confirming, setConfirming] = useState(false);
@@ -59,6 +63,7 @@ export function MemoryPage({
   // The transcript follows the player's audio element and seeks it (ADR 0041).
   const audio = useRef<HTMLAudioElement>(null);
   const timed = useTranscript(id, memory.data?.status === "saved");
+  const showsStoryteller = useShowsStoryteller(memory.data);
   // Opened from a search (?q=...): the transcript starts at the first sentence that matched.
   const search = new URLSearchParams(useSearch()).get("q") ?? "";
 
@@ -78,14 +83,17 @@ export function MemoryPage({
           : MESSAGES.failedFetchMemory,
   );
 
-  if (memory.isLoading) return <PageLoading />;
+  // Who may change it is known with the reader's journals: wait for them, so the controls come
+  // with the page rather than after it.
+  if (memory.isLoading || journals.isLoading) return <PageLoading />;
   if (memory.error || !memory.data) {
     // Gone, private or never there: the app's one 404 layout.
     if (missing) return <NotFound />;
     return <NotFound message={MESSAGES.failedFetchMemory} title={MESSAGES.failedFetchMemory} />;
   }
   const data = memory.data;
-  const isOwner = may("memory.edit", data);
+  const facts = memoryFacts(data);
+  const isOwner = may("memory.edit", facts);
 
   const onDelete = async () => {
     try {
@@ -107,10 +115,10 @@ export function MemoryPage({
       <div className="flex items-center justify-between gap-2">
         <BackButton fallback={owner ? ownerProfilePath(owner) : "/"} />
         <MemoryOwnerLink owner={owner} />
-        {isOwner ? (
+        {isOwner || may("memory.delete", facts) ? (
           <div className="flex shrink-0 gap-1">
             {/* Edited once processing has made the words (ADR 0011). */}
-            {isEditable(data) ? (
+            {isOwner && isEditable(data) ? (
               <Button
                 ref={editButton}
                 variant="ghost"
@@ -134,11 +142,14 @@ export function MemoryPage({
       </div>
       <header className="space-y-3">
         <MemoryHeading memory={data} />
+        {showsStoryteller ? <ToldBy memory={data} /> : null}
         <MemoryStateBadge memory={data} />
         {data.status === "failed" && data.error ? (
           <p className="text-red-800">{messageFor(data.error, "processing.failed")}</p>
         ) : null}
-        {data.status === "failed" && isOwner ? <RetryButton memory={data} /> : null}
+        {data.status === "failed" && may("memory.retry", facts) ? (
+          <RetryButton memory={data} />
+        ) : null}
         {/* Mounted while it runs (the memory is processing then), so its notices stay on screen;
             nothing to regenerate from without a transcript. */}
         {isOwner && data.transcript.trim() ? <RegenerateButton memory={data} /> : null}

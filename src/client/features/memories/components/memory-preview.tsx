@@ -1,10 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
+import { memoryFacts } from "../../../../shared/memory-facts";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { useCan } from "../../auth/api/use-can";
+import { useJournals } from "../../journals/api/get-journals";
 import { memoryQueryOptions } from "../api/get-memory";
 import { memoryOwnerQueryOptions } from "../api/get-memory-owner";
 import { MemoryOwnerLink, ownerProfilePath } from "./memory-owner";
 import { BackButton, MemoryHeading, MemoryTextCards } from "./memory-text";
+import { ToldBy, useShowsStoryteller } from "./told-by";
 
 /**
  * The height of the memory page's audio player (audio-player.tsx: a caption line over a 44 px seek
@@ -23,7 +26,10 @@ export function MemoryPreview({ id }: { id: string }) {
   const { data: memory } = useQuery(memoryQueryOptions(id));
   const owner = useQuery(memoryOwnerQueryOptions(id)).data?.owner;
   // The owner's page has more above the words (delete, regenerate): a preview would jump.
-  if (memory?.status !== "saved" || may("memory.edit", memory)) {
+  const showsStoryteller = useShowsStoryteller(memory);
+  // Until the reader's journals are known, they may be one who edits it.
+  const readerKnown = !useJournals().isLoading;
+  if (memory?.status !== "saved" || !readerKnown || may("memory.edit", memoryFacts(memory))) {
     return <PageLoading />;
   }
   return (
@@ -36,6 +42,7 @@ export function MemoryPreview({ id }: { id: string }) {
       </div>
       <header className="space-y-3">
         <MemoryHeading memory={memory} />
+        {showsStoryteller ? <ToldBy memory={memory} /> : null}
       </header>
       {/* The player's place: a child of the article, as on the page (it stays on screen there). */}
       <div className={PLAYER_PLACE} aria-hidden="true" />

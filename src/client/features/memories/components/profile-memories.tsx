@@ -1,3 +1,4 @@
+import { memoryFacts } from "../../../../shared/memory-facts";
 import { MESSAGES } from "../../../../shared/messages";
 import { ApiError } from "../../../lib/api-client";
 import { useCan } from "../../auth/api/use-can";
@@ -27,7 +28,7 @@ export function ProfileMemories({ username, isOwner }: { username: string; isOwn
       />
       {search.trim() ? null : (
         <YearNavigator
-          username={username}
+          list={{ username }}
           total={memories.isPlaceholderData ? undefined : memories.data?.total}
         />
       )}
@@ -37,7 +38,7 @@ export function ProfileMemories({ username, isOwner }: { username: string; isOwn
         error={memories.error ? failed : null}
         page={page}
         onPage={setPage}
-        isOwner={(memory) => may("memory.edit", memory)}
+        isOwner={(memory) => may("memory.edit", memoryFacts(memory))}
         search={search}
         empty={search.trim() ? <p>{MESSAGES.noMemoriesFound}</p> : <p>{MESSAGES.profileEmpty}</p>}
       />

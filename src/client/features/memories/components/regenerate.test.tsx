@@ -13,6 +13,7 @@ import {
   me,
   passTime,
   renderWithApp,
+  someoneElses,
   userHandler,
 } from "../../../test/fake-api";
 import { PROCESSING_POLL_MS } from "../processing/run-processing";
@@ -219,7 +220,10 @@ describe("Regenerate on the memory page", () => {
   });
 
   it("is not offered to anyone but the owner", async () => {
-    await showMemoryPage({ ...me, id: "someone-else", username: "visitor" }, makeMemory());
+    await showMemoryPage(
+      { ...me, id: "someone-else", username: "visitor" },
+      makeMemory(someoneElses),
+    );
     expect(screen.queryByRole("button", { name: MESSAGES.regenerate })).not.toBeInTheDocument();
   });
 });

@@ -8,14 +8,16 @@ export function parsePage(value: string | null): number {
 }
 
 /**
- * A memory list's page and search, kept in the URL (`/?page=2&q=beach`, `/profile/nana?q=sea`) so
- * that Back, reload and a shared link show the same page. Each page change is a history entry;
- * typing in the search box replaces the entry and starts again at page 1 (spec 2).
+ * A memory list's page, search and storyteller, kept in the URL (`/?page=2&q=beach`,
+ * `/?storyteller=m2`, `/profile/nana?q=sea`) so that Back, reload and a shared link show the same
+ * page. Each page change is a history entry; typing in the search box replaces the entry and starts
+ * again at page 1 (spec 2); choosing a storyteller starts again at page 1 of every year.
  */
 export function useListParams() {
   const [params, setParams] = useSearchParams();
   const page = parsePage(params.get("page"));
   const search = params.get("q") ?? "";
+  const storyteller = params.get("storyteller") ?? "";
   // Read at call time, so `setSearch` stays one function (the search box re-reports on a new one).
   const current = useRef(search);
   current.current = search;
@@ -49,5 +51,19 @@ export function useListParams() {
     [setParams],
   );
 
-  return { page, search, setPage, setSearch };
+  const setStoryteller = useCallback(
+    (memberId: string) =>
+      setParams((previous) => {
+        const updated = new URLSearchParams(previous);
+        if (memberId) updated.set("storyteller", memberId);
+        else updated.delete("storyteller");
+        // Another storyteller's pages and years are not this one's.
+        updated.delete("page");
+        updated.delete("year");
+        return updated;
+      }),
+    [setParams],
+  );
+
+  return { page, search, storyteller, setPage, setSearch, setStoryteller };
 }

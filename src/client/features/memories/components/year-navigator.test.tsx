@@ -10,7 +10,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const URL = "/api/memories/years";
+const URL = "/api/journals/j-me/years";
+const LIST = { journalId: "j-me", storyteller: "" };
 
 function yearsHandler(years: MemoryYears["years"]) {
   return ({ url }: { url: string }) => (url === URL ? json({ years }) : undefined);
@@ -26,7 +27,7 @@ describe("the year navigator", () => {
   it("names each year with its count, and a choice opens its page with the year in the URL", async () => {
     fakeApi([yearsHandler(THREE_YEARS)]);
     const user = userEvent.setup();
-    const { location } = renderWithApp(<YearNavigator total={52} />);
+    const { location } = renderWithApp(<YearNavigator list={LIST} total={52} />);
     const nav = await screen.findByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
     const buttons = within(nav).getAllByRole("button");
     expect(buttons.map((b) => b.textContent)).toEqual(["2024", "2001", "1998"]);
@@ -53,7 +54,7 @@ describe("the year navigator", () => {
 
   it("opens the page of a year a link names without a page, replacing the entry", async () => {
     fakeApi([yearsHandler(THREE_YEARS)]);
-    const { location } = renderWithApp(<YearNavigator total={52} />, "/?year=1998");
+    const { location } = renderWithApp(<YearNavigator list={LIST} total={52} />, "/?year=1998");
     await waitFor(() => expect(location.history?.at(-1)).toBe("/?year=1998&page=4"));
     expect(location.history).toHaveLength(1);
     const nav = screen.getByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
@@ -62,7 +63,7 @@ describe("the year navigator", () => {
 
   it("is one row that scrolls sideways on a phone, wrapping only on wider screens", async () => {
     fakeApi([yearsHandler(THREE_YEARS)]);
-    renderWithApp(<YearNavigator total={52} />);
+    renderWithApp(<YearNavigator list={LIST} total={52} />);
     const nav = await screen.findByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
     expect(nav).toHaveClass("flex-nowrap", "overflow-x-auto", "sm:flex-wrap");
     for (const chip of within(nav).getAllByRole("button")) expect(chip).toHaveClass("shrink-0");
@@ -84,7 +85,7 @@ describe("the year navigator", () => {
     const user = userEvent.setup();
     renderWithApp(
       <>
-        <YearNavigator total={52} />
+        <YearNavigator list={LIST} total={52} />
         <ul data-testid="list">
           <li data-memory-year="2024">A story of 2024</li>
         </ul>
@@ -107,12 +108,12 @@ describe("the year navigator", () => {
 
   it("is hidden when every memory falls in one year, and asks nothing of an empty list", async () => {
     const api = fakeApi([yearsHandler([{ year: "2024", count: 3, page: 1 }])]);
-    renderWithApp(<YearNavigator total={3} />);
+    renderWithApp(<YearNavigator list={LIST} total={3} />);
     await waitFor(() => expect(api.requests.map((r) => r.url)).toEqual([URL]));
     expect(screen.queryByRole("navigation")).toBeNull();
 
     const none = fakeApi([yearsHandler([])]);
-    renderWithApp(<YearNavigator total={0} />);
+    renderWithApp(<YearNavigator list={LIST} total={0} />);
     expect(none.requests).toEqual([]);
   });
 });

@@ -4,26 +4,21 @@ import { useSearchParams } from "wouter";
 import { YEAR_NAVIGATOR_LABEL, yearLabel } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
 import { memoryYearsQueryOptions } from "../api/get-memories";
+import type { YearsOf } from "../api/memory-keys";
 import { parsePage } from "./use-list-params";
 
 /**
  * The years a memory list spans, newest first: choosing one opens the page holding that year's
  * newest memory. The chosen year lives in the URL beside the page (`/?year=2019&page=12`), so
  * Back, reload and a shared link keep it; a link naming only the year opens its page. Hidden when
- * every memory falls in one year. The list is the user's own, or `username`'s; `total` is the
+ * every memory falls in one year. The list is a journal's (`list`), or a profile's; `total` is the
  * list's total (undefined while unknown), so the years are read again when memories come or go.
  * After a choice, the list's first story of that year (`data-memory-year`) is scrolled into view
  * once the list shows it. On a phone the years are one row that scrolls sideways.
  */
-export function YearNavigator({
-  username,
-  total,
-}: {
-  username?: string | undefined;
-  total: number | undefined;
-}) {
+export function YearNavigator({ list, total }: { list: YearsOf; total: number | undefined }) {
   const [params, setParams] = useSearchParams();
-  const { data } = useQuery(memoryYearsQueryOptions(username, total));
+  const { data } = useQuery(memoryYearsQueryOptions(list, total));
   const years = data?.years ?? [];
   const chosen = params.get("year");
   const page = parsePage(params.get("page"));

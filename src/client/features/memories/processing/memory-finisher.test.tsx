@@ -39,10 +39,11 @@ function server(final: Partial<Memory>) {
  * Keeps a recording in the app's upload queue and runs it through the 'memory' finisher, the clock
  * moved past the server's two polls.
  */
-async function recordAndFinish(uploads: UploadQueue, notices: string[]) {
+async function recordAndFinish(uploads: UploadQueue, notices: string[], meta?: unknown) {
   fakeClock();
   const id = await uploads.keep({
     kind: "memory",
+    meta,
     blob: new Blob([new Uint8Array(2048)], { type: "audio/mpeg" }),
     filename: "recording.mp3",
     recordedAt: "2026-05-01T10:00:00.000Z",
@@ -63,10 +64,21 @@ async function recordAndFinish(uploads: UploadQueue, notices: string[]) {
 }
 
 describe("the memory finisher", () => {
+  it("saves the memory in the journal that was open when it was recorded", async () => {
+    const api = server({ status: "saved", stage: null });
+    const { uploads } = renderWithApp(<MemorySavedEffects />);
+    await recordAndFinish(uploads, [], { journalId: "j-smiths" });
+    expect(api.requests.find((r) => r.url === "/api/memories/process")?.body).toEqual({
+      audioUrl: "/api/audio/a1",
+      recordedAt: "2026-05-01T10:00:00.000Z",
+      journalId: "j-smiths",
+    });
+  });
+
   it("uploads, has the server process it with progress notices, then celebrates and refreshes lists", async () => {
     const api = server({ status: "saved", stage: null });
     const { queryClient, uploads } = renderWithApp(<MemorySavedEffects />);
-    queryClient.setQueryData(memoryKeys.own(1, ""), {
+    queryClient.setQueryData(memoryKeys.journal("j-me", 1, "", ""), {
       items: [],
       total: 0,
       page: 1,
@@ -85,7 +97,9 @@ describe("the memory finisher", () => {
       MESSAGES.saving,
     ]);
     expect(await screen.findByText(MESSAGES.memorySaved)).toBeInTheDocument();
-    expect(queryClient.getQueryState(memoryKeys.own(1, ""))?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(memoryKeys.journal("j-me", 1, "", ""))?.isInvalidated).toBe(
+      true,
+    );
     expect(api.requests.find((r) => r.url === "/api/memories/process")?.body).toEqual({
       audioUrl: "/api/audio/a1",
       recordedAt: "2026-05-01T10:00:00.000Z",

@@ -13,6 +13,12 @@ function questionOf(meta: unknown): string | undefined {
   return typeof question === "string" && question ? question : undefined;
 }
 
+/** The journal the story was recorded in (the one open then), kept with the recording. */
+function journalIdOf(meta: unknown): string | undefined {
+  const journalId = (meta as { journalId?: unknown } | null)?.journalId;
+  return typeof journalId === "string" && journalId ? journalId : undefined;
+}
+
 /** The photo the story was told about ("Start from a photo"), kept with the recording. */
 function photoOf(meta: unknown): Blob | undefined {
   const photo = (meta as { photo?: unknown } | null)?.photo;
@@ -41,7 +47,7 @@ async function attachPhoto(memoryId: string, meta: unknown): Promise<void> {
 export const finishMemory: Finisher = async (upload, report) => {
   try {
     const memory = await runMemoryProcessing(
-      { ...upload, question: questionOf(upload.meta) },
+      { ...upload, question: questionOf(upload.meta), journalId: journalIdOf(upload.meta) },
       report,
       {
         // As soon as the memory exists, so its summary knows it is about a photo. A memory that

@@ -37,7 +37,12 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * picks up the same memory, and resumes a failed one.
  */
 export async function runMemoryProcessing(
-  upload: { url: string; recordedAt: string; question?: string | undefined },
+  upload: {
+    url: string;
+    recordedAt: string;
+    question?: string | undefined;
+    journalId?: string | undefined;
+  },
   report: ReportNotice,
   options: RunOptions = {},
 ): Promise<Memory> {
@@ -45,6 +50,7 @@ export async function runMemoryProcessing(
     audioUrl: upload.url,
     recordedAt: upload.recordedAt,
     ...(upload.question ? { question: upload.question } : {}),
+    ...(upload.journalId ? { journalId: upload.journalId } : {}),
   });
   await options.onStarted?.(memory);
   if (memory.status === "failed") memory = await retryProcessing(memory.id);

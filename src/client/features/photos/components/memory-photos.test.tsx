@@ -4,7 +4,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { PHOTO_MESSAGES } from "../../../../shared/photos";
 import type { Memory, Photo } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
-import { fakeApi, json, makeMemory, me, renderWithApp, userHandler } from "../../../test/fake-api";
+import {
+  fakeApi,
+  json,
+  makeMemory,
+  me,
+  renderWithApp,
+  someoneElses,
+  userHandler,
+} from "../../../test/fake-api";
 import { MemoryPage } from "../../memories/components/memory-page";
 
 afterEach(() => {
@@ -16,7 +24,7 @@ const photo = (id: string): Photo => ({ id, url: `/api/photos/${id}`, width: 160
 
 function setup(options: { owner?: boolean; photos?: Photo[] } = {}) {
   let memory: Memory = makeMemory({
-    user_id: options.owner === false ? "someone-else" : me.id,
+    ...(options.owner === false ? someoneElses : {}),
     photos: options.photos ?? [photo("p1"), photo("p2")],
   });
   const uploads: FormData[] = [];

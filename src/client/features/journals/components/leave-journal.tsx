@@ -1,0 +1,49 @@
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { JOURNAL_MESSAGES } from "../../../../shared/journals";
+import type { Journal } from "../../../../shared/schemas";
+import { Button } from "../../../components/ui/button";
+import { toast } from "../../../components/ui/use-toast";
+import { useRemoveMember } from "../api/remove-member";
+import { ConfirmMemberDialog } from "./confirm-dialog";
+
+/** A member who does not organize the journal leaves it, after a confirmation; then home. */
+export function LeaveJournal({ journal }: { journal: Journal }) {
+  const [, navigate] = useLocation();
+  const leave = useRemoveMember(journal.id);
+  const [confirming, setConfirming] = useState(false);
+  const confirm = () =>
+    leave.mutate(journal.memberId, {
+      onSuccess: () => {
+        setConfirming(false);
+        toast({ title: JOURNAL_MESSAGES.left(journal.name) });
+        navigate("/");
+      },
+    });
+  return (
+    <div>
+      <Button
+        variant="outline"
+        size="lg"
+        onClick={() => {
+          leave.reset();
+          setConfirming(true);
+        }}
+      >
+        {JOURNAL_MESSAGES.leaveJournal}
+      </Button>
+      {confirming ? (
+        <ConfirmMemberDialog
+          title={JOURNAL_MESSAGES.leaveJournal}
+          description={JOURNAL_MESSAGES.leaveConfirm(journal.name)}
+          confirm={JOURNAL_MESSAGES.leaveJournal}
+          failure={JOURNAL_MESSAGES.leaveFailed}
+          error={leave.error}
+          pending={leave.isPending}
+          onConfirm={confirm}
+          onOpenChange={setConfirming}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { useState } from "react";
+import { JOURNAL_MESSAGES, type JournalRole, ROLE_LABELS } from "../../../../shared/journals";
+import type { Member } from "../../../../shared/schemas";
+import { Badge } from "../../../components/ui/badge";
+import { Button } from "../../../components/ui/button";
+import { toast } from "../../../components/ui/use-toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useRemoveMember } from "../api/remove-member";
+import { useChangeRole } from "../api/update-member";
+import { ConfirmMemberDialog } from "./confirm-dialog";
+import { RoleSelect } from "./role-select";
+
+/** One member: their name and role; an organizer also sees their email and changes or removes them. */
+export function MemberRow({
+  journalId,
+  member,
+  manages,
+}: {
+  journalId: string;
+  member: Member;
+  /** The reader organizes the journal. */
+  manages: boolean;
+}) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-3">
+      <div className="min-w-0 space-y-1">
+        <p className="font-medium break-words text-slate-900">
+          {member.name}
+          {member.isYou ? <Badge className="ml-2">{JOURNAL_MESSAGES.you}</Badge> : null}
+        </p>
+        {manages && member.email ? (
+          <p className="text-sm break-all text-slate-700">{member.email}</p>
+        ) : null}
+        <MemberState member={member} />
+        {manages ? null : <p className="text-sm text-slate-700">{ROLE_LABELS[member.role]}</p>}
+      </div>
+      {manages ? <MemberControls journalId={journalId} member={member} /> : null}
+    </li>
+  );
+}
+
+function MemberState({ member }: { member: Member }) {
+  if (member.invitationPending) {
+    return (
+      <Badge className="bg-amber-100 text-amber-900">{JOURNAL_MESSAGES.invitationPending}</Badge>
+    );
+  }
+  if (!member.hasAccount) {
+    return <p className="text-sm text-slate-700">{JOURNAL_MESSAGES.noAccount}</p>;
+  }
+  return null;
+}
+
+/** An organizer's controls for one member: the role, and Remove after a confirmation. */
+function MemberControls({ journalId, member }: { journalId: string; member: Member }) {
+  const changeRole = useChangeRole(journalId);
+  const remove = useRemoveMember(journalId);
+  const [confirming, setConfirming] = useState(false);
+  const choose = (role: JournalRole) =>
+    changeRole.mutate(
+      { memberId: member.id, role },
+      {
+        onSuccess: (changed) =>
+          toast({ title: JOURNAL_MESSAGES.roleChanged(changed.name, ROLE_LABELS[changed.role]) }),
+        onError: (error) =>
+          toast({
+            title: JOURNAL_MESSAGES.changeRoleFailed,
+            description: errorMessage(error),
+            variant: "destructive",
+          }),
+      },
+    );
+  const confirmRemove = () =>
+    remove.mutate(member.id, {
+      onSuccess: () => {
+        setConfirming(false);
+        toast({ title: JOURNAL_MESSAGES.memberRemoved(member.name) });
+      },
+    });
+  return (
+    <div className="flex items-end gap-2">
+      <RoleSelect
+        label={JOURNAL_MESSAGES.memberRole(member.name)}
+        hideLabel
+        value={member.role}
+        onChange={choose}
+        disabled={changeRole.isPending}
+      />
+      <Button
+        variant="outline"
+        size="lg"
+        aria-label={JOURNAL_MESSAGES.removeMemberNamed(member.name)}
+        onClick={() => {
+          remove.reset();
+          setConfirming(true);
+        }}
+      >
+        {JOURNAL_MESSAGES.removeMember}
+      </Button>
+      {confirming ? (
+        <ConfirmMemberDialog
+          title={JOURNAL_MESSAGES.removeMemberTitle}
+          description={JOURNAL_MESSAGES.removeMemberConfirm(member.name)}
+          confirm={JOURNAL_MESSAGES.removeMember}
+          failure={JOURNAL_MESSAGES.removeMemberFailed}
+          error={remove.error}
+          pending={remove.isPending}
+          onConfirm={confirmRemove}
+          onOpenChange={setConfirming}
+        />
+      ) : null}
+    </div>
+  );
+}
