@@ -22,7 +22,7 @@ import { HealthService } from "./health/health.service";
 import { createHousekeeping } from "./housekeeping/housekeeping";
 import { JobsRepo } from "./jobs/jobs.repo";
 import { JobWorker } from "./jobs/worker";
-import { JournalsRepo, ownJournalId } from "./journals/journals.repo";
+import { JournalsRepo } from "./journals/journals.repo";
 import { JournalsService } from "./journals/journals.service";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo, type MemoryRow } from "./memories/memories.repo";

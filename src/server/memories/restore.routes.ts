@@ -4,7 +4,7 @@ import { journalQuerySchema, restoreResultSchema } from "../../shared/schemas";
 import type { Config } from "../config";
 import { security } from "../http/api-security";
 import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
-import { badRequest, errorResponses, unauthorized } from "../http-errors";
+import { badRequest, errorResponses } from "../http-errors";
 import type { JournalsService } from "../journals/journals.service";
 import type { MemoriesRestore } from "./memories-restore";
 
