@@ -13,6 +13,7 @@ export function ConfirmDialog({
   pending = false,
   destructive = false,
   alert = false,
+  children,
 }: {
   title: string;
   description: ReactNode;
@@ -23,6 +24,8 @@ export function ConfirmDialog({
   destructive?: boolean;
   /** An alertdialog: what it does cannot be undone. */
   alert?: boolean;
+  /** Said above the buttons (a refusal from the server, for one). */
+  children?: ReactNode;
 }) {
   return (
     <Dialog open onOpenChange={onOpenChange}>
@@ -30,6 +33,7 @@ export function ConfirmDialog({
         <div className="space-y-4">
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
+          {children}
           <div className="flex flex-wrap justify-end gap-2">
             <Button variant="outline" className="min-h-11" onClick={() => onOpenChange(false)}>
               {MESSAGES.cancel}

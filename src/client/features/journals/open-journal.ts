@@ -72,3 +72,18 @@ export function useOpenJournal(): OpenJournal {
     open,
   };
 }
+
+/**
+ * The `journal` an organizer's download, restore or share links act on: the open journal's id
+ * when it is not the user's own (the server's default), else undefined.
+ */
+export function useJournalParam(): string | undefined {
+  const { journal, journals } = useOpenJournal();
+  return journal && journal.id !== journals[0]?.id ? journal.id : undefined;
+}
+
+/** `path` with `?journal=` (or `&journal=`) when a journal is given. */
+export function withJournal(path: string, journalId: string | undefined): string {
+  if (!journalId) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}journal=${encodeURIComponent(journalId)}`;
+}

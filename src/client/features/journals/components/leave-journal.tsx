@@ -3,9 +3,10 @@ import { useLocation } from "wouter";
 import { JOURNAL_MESSAGES } from "../../../../shared/journals";
 import type { Journal } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
+import { FormAlert } from "../../../components/ui/form-alert";
 import { toast } from "../../../components/ui/use-toast";
 import { useRemoveMember } from "../api/remove-member";
-import { ConfirmMemberDialog } from "./confirm-dialog";
 
 /** A member who does not organize the journal leaves it, after a confirmation; then home. */
 export function LeaveJournal({ journal }: { journal: Journal }) {
@@ -33,16 +34,18 @@ export function LeaveJournal({ journal }: { journal: Journal }) {
         {JOURNAL_MESSAGES.leaveJournal}
       </Button>
       {confirming ? (
-        <ConfirmMemberDialog
+        <ConfirmDialog
           title={JOURNAL_MESSAGES.leaveJournal}
           description={JOURNAL_MESSAGES.leaveConfirm(journal.name)}
-          confirm={JOURNAL_MESSAGES.leaveJournal}
-          failure={JOURNAL_MESSAGES.leaveFailed}
-          error={leave.error}
+          action={JOURNAL_MESSAGES.leaveJournal}
           pending={leave.isPending}
           onConfirm={confirm}
           onOpenChange={setConfirming}
-        />
+          destructive
+          alert
+        >
+          <FormAlert title={JOURNAL_MESSAGES.leaveFailed} error={leave.error} />
+        </ConfirmDialog>
       ) : null}
     </div>
   );

@@ -3,11 +3,12 @@ import { JOURNAL_MESSAGES, type JournalRole, ROLE_LABELS } from "../../../../sha
 import type { Member } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
+import { FormAlert } from "../../../components/ui/form-alert";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useRemoveMember } from "../api/remove-member";
 import { useChangeRole } from "../api/update-member";
-import { ConfirmMemberDialog } from "./confirm-dialog";
 import { RoleSelect } from "./role-select";
 
 /** One member: their name and role; an organizer also sees their email and changes or removes them. */
@@ -98,16 +99,18 @@ function MemberControls({ journalId, member }: { journalId: string; member: Memb
         {JOURNAL_MESSAGES.removeMember}
       </Button>
       {confirming ? (
-        <ConfirmMemberDialog
+        <ConfirmDialog
           title={JOURNAL_MESSAGES.removeMemberTitle}
           description={JOURNAL_MESSAGES.removeMemberConfirm(member.name)}
-          confirm={JOURNAL_MESSAGES.removeMember}
-          failure={JOURNAL_MESSAGES.removeMemberFailed}
-          error={remove.error}
+          action={JOURNAL_MESSAGES.removeMember}
           pending={remove.isPending}
           onConfirm={confirmRemove}
           onOpenChange={setConfirming}
-        />
+          destructive
+          alert
+        >
+          <FormAlert title={JOURNAL_MESSAGES.removeMemberFailed} error={remove.error} />
+        </ConfirmDialog>
       ) : null}
     </div>
   );

@@ -3,12 +3,13 @@ import { DOWNLOAD_CHECK_HEADER } from "../../../../shared/constants";
 import { DEFAULT_BACKUP_FILENAME, MESSAGES } from "../../../../shared/messages";
 import { toast, toastError } from "../../../components/ui/use-toast";
 import { throwIfResNotOk } from "../../../lib/api-client";
+import { useJournalParam, withJournal } from "../../journals/open-journal";
 
 export const BACKUP_PATH = "/api/backup-memories";
 
 /** Downloads the backup zip straight to disk; throws the server's refusal if it cannot start. */
-export function downloadBackup(): Promise<void> {
-  return downloadFile(BACKUP_PATH, DEFAULT_BACKUP_FILENAME);
+export function downloadBackup(journalId?: string): Promise<void> {
+  return downloadFile(withJournal(BACKUP_PATH, journalId), DEFAULT_BACKUP_FILENAME);
 }
 
 /**
@@ -36,10 +37,11 @@ export async function downloadFile(url: string, fallbackFilename: string): Promi
 /** The backup download with the spec's toasts ('Backup successful' / 'Backup failed'). */
 export function useBackupDownload() {
   const [pending, setPending] = useState(false);
+  const journalId = useJournalParam();
   const download = async () => {
     setPending(true);
     try {
-      await downloadBackup();
+      await downloadBackup(journalId);
       toast({ title: MESSAGES.backupSuccessful });
     } catch (error) {
       toastError(MESSAGES.backupFailed, error);

@@ -11,6 +11,7 @@ export function memoryBookUrl(filter: MemoryBookQuery): string {
   if (filter.to) params.set("to", filter.to);
   if (filter.tag?.trim()) params.set("tag", filter.tag.trim());
   if (filter.paper && filter.paper !== DEFAULT_BOOK_PAPER) params.set("paper", filter.paper);
+  if (filter.journal) params.set("journal", filter.journal);
   const query = params.toString();
   return query ? `${MEMORY_BOOK_PATH}?${query}` : MEMORY_BOOK_PATH;
 }

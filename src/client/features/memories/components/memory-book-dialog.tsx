@@ -20,6 +20,7 @@ import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useLoopbackLinkBase } from "../../../lib/app-info";
 import { useForm } from "../../../lib/use-form";
+import { useJournalParam } from "../../journals/open-journal";
 import { downloadMemoryBook } from "../api/memory-book";
 
 /** The printable memory book: optional recorded dates and tag, the paper, then the PDF download. */
@@ -31,6 +32,7 @@ export function MemoryBookDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const [preparing, setPreparing] = useState(false);
+  const journal = useJournalParam();
   // Codes on a loopback address open nothing from a phone: the first press asks first.
   const loopback = useLoopbackLinkBase();
   const [asked, setAsked] = useState(false);
@@ -38,7 +40,7 @@ export function MemoryBookDialog({
     if (preparing) return;
     setPreparing(true);
     try {
-      await downloadMemoryBook(filter);
+      await downloadMemoryBook(journal ? { ...filter, journal } : filter);
       toast({ title: MEMORY_BOOK.ready });
       onOpenChange(false);
     } catch (error) {
