@@ -178,6 +178,9 @@ describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
       ["memory", "GET", `/api/memories/${story}`],
       ["audio", "GET", `/api/audio/${audioId}`],
       ["comments", "GET", `/api/memories/${story}/comments`],
+      ["owner", "GET", `/api/memories/${story}/owner`],
+      ["captions", "GET", `/api/memories/${story}/captions.vtt`],
+      ["photoOrder", "PUT", `/api/memories/${story}/photos`, { ids: [] }],
       ["edit", "PUT", `/api/memories/${story}`, edit],
       ["list", "GET", `/api/journals/${journal}/memories`],
       ["members", "GET", `/api/journals/${journal}/members`],
@@ -201,6 +204,9 @@ describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
       memory: 200,
       audio: 200,
       comments: 200,
+      owner: 200,
+      captions: 200,
+      photoOrder: 200,
       edit: 200,
       list: 200,
       members: 200,
@@ -210,15 +216,28 @@ describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
     };
     expect(await statuses(ana)).toEqual(organizer);
     expect(await statuses(ines)).toEqual(organizer);
-    const member = { memory: 200, audio: 200, comments: 200, list: 200, members: 200 };
+    const member = {
+      memory: 200,
+      audio: 200,
+      comments: 200,
+      owner: 200,
+      captions: 200,
+      list: 200,
+      members: 200,
+    };
     const notOrganizer = { rename: 403, addMember: 403, changeRole: 403 };
-    expect(await statuses(rosa)).toEqual({ ...member, edit: 200, ...notOrganizer });
-    expect(await statuses(pablo)).toEqual({ ...member, edit: 403, ...notOrganizer });
-    expect(await statuses(luis)).toEqual({ ...member, edit: 403, ...notOrganizer });
+    const tellerOwn = { edit: 200, photoOrder: 200 };
+    const noEdit = { edit: 403, photoOrder: 403 };
+    expect(await statuses(rosa)).toEqual({ ...member, ...tellerOwn, ...notOrganizer });
+    expect(await statuses(pablo)).toEqual({ ...member, ...noEdit, ...notOrganizer });
+    expect(await statuses(luis)).toEqual({ ...member, ...noEdit, ...notOrganizer });
     const outsider = {
       memory: 404,
       audio: 404,
       comments: 404,
+      owner: 404,
+      captions: 404,
+      photoOrder: 404,
       edit: 404,
       list: 404,
       members: 404,
@@ -229,6 +248,13 @@ describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
     expect(await statuses(stranger)).toEqual(outsider);
     const loggedOut = await statuses(undefined);
     expect(loggedOut).toMatchObject({ memory: 404, audio: 404, comments: 404, list: 401 });
+    // Deleting: another storyteller and a relative are refused, a stranger sees nothing, the
+    // storyteller who told it deletes it.
+    const spare = await record(rosa);
+    expect((await api("DELETE", `/api/memories/${spare.id}`, pablo)).statusCode).toBe(403);
+    expect((await api("DELETE", `/api/memories/${spare.id}`, luis)).statusCode).toBe(403);
+    expect((await api("DELETE", `/api/memories/${spare.id}`, stranger)).statusCode).toBe(404);
+    expect((await api("DELETE", `/api/memories/${spare.id}`, rosa)).statusCode).toBe(200);
     // Organizers see emails and pending invitations; others see names and roles only.
     const seen = (await api("GET", `/api/journals/${journal}/members`, luis)).json<Member[]>();
     expect(seen.every((m) => m.email === null)).toBe(true);
