@@ -22,7 +22,7 @@ import { HealthService } from "./health/health.service";
 import { createHousekeeping } from "./housekeeping/housekeeping";
 import { JobsRepo } from "./jobs/jobs.repo";
 import { JobWorker } from "./jobs/worker";
-import { JournalsRepo } from "./journals/journals.repo";
+import { accountOfOwnJournal, JournalsRepo } from "./journals/journals.repo";
 import { JournalsService } from "./journals/journals.service";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo, type MemoryRow } from "./memories/memories.repo";
@@ -156,7 +156,11 @@ export function createServices(deps: ServiceDeps) {
     { deleteForMemories: (memoryIds, trx) => comments.deleteForMemories(memoryIds, trx) },
     photos,
     {
-      isPublic: (journalId) => journalsRepo.isPublic(journalId),
+      // Public when the account that made it made its profile public.
+      isPublic: async (journalId) => {
+        const maker = accountOfOwnJournal(journalId);
+        return maker ? ((await users.getUser(maker))?.isPublic ?? false) : false;
+      },
       storytellerNames: (memberIds) => journalsRepo.names(memberIds),
     },
     transactions,

@@ -19,6 +19,8 @@ const MEMORIES = [
 
 const OWNERS: Record<string, string | string[]> = {
   users: "users/users.repo.ts",
+  journals: "journals/journals.repo.ts",
+  journal_members: "journals/journals.repo.ts",
   sessions: "auth/sessions.repo.ts",
   password_reset_tokens: "auth/reset-tokens.repo.ts",
   audio_files: "audio/audio.repo.ts",

@@ -70,17 +70,6 @@ export class JournalsRepo {
     return ex.selectFrom("journals").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
-  /** Whether the journal is public: the account that made it made its profile public. */
-  async isPublic(journalId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom("journals")
-      .innerJoin("users", "users.id", "journals.created_by")
-      .select("users.is_public")
-      .where("journals.id", "=", journalId)
-      .executeTakeFirst();
-    return Number(row?.is_public ?? 0) === 1;
-  }
-
   async rename(id: string, name: string): Promise<JournalRow | undefined> {
     return this.db
       .updateTable("journals")
