@@ -18,6 +18,7 @@ import { errorHandler } from "./http/error-handler";
 import { nulGuard } from "./http/nul-guard";
 import type { JobWorker } from "./jobs/worker";
 import { journalsRoutes } from "./journals/journals.routes";
+import { recordingLinksRoutes } from "./journals/recording-links.routes";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
 import { restoreRoutes } from "./memories/restore.routes";
@@ -131,6 +132,11 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         config,
       });
       await api.register(relativeNewsRoutes, { news: services.relativeNews, config });
+      await api.register(recordingLinksRoutes, {
+        links: services.recordingLinks,
+        audio: services.audio,
+        config,
+      });
     },
     { prefix: "/api" },
   );
