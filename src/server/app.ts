@@ -148,6 +148,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
     users: services.users,
     questions: services.questions,
     memories: services.memories,
+    recordingLinks: services.recordingLinks,
   });
   // Where a share link lands (`/s/<token>`); a bad token falls through to the web app's 404 path.
   await app.register(shareLinkOpenRoute, { shareLinks: services.shareLinks, config });

@@ -9,7 +9,7 @@ import type {
 } from "../../shared/schemas";
 import type { AttachmentVisibility, AudioRow, AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
-import { conflict, forbidden, notFound, unauthorized } from "../http-errors";
+import { conflict, forbidden, HttpError, notFound, unauthorized } from "../http-errors";
 import { hashToken, newSecretToken } from "../ids";
 import type { MemoriesService } from "../memories/memories.service";
 import type { MemoryProcessingService } from "../memories/memory-processing.service";
@@ -140,6 +140,17 @@ export class RecordingLinksService {
       name: row.name,
       journalName: row.journal_name,
     };
+  }
+
+  /** Whether a token is a live link (its page answers 404 otherwise). */
+  async isLive(token: string): Promise<boolean> {
+    try {
+      await this.open(token);
+      return true;
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 404) return false;
+      throw error;
+    }
   }
 
   /** GET /api/record/{token}: the journal's name, the member's name, this week's question, their stories. */
