@@ -39,6 +39,16 @@ const ALLOWED_CROSSINGS: Record<string, { imports: RegExp; why: string }[]> = {
       why: "photos refresh the memory lists by their query keys and wait for a saved memory",
     },
   ],
+  "recording-link": [
+    {
+      imports: /^memories\/processing\/run-processing$/,
+      why: "a story recorded through a link is followed through the same processing stages",
+    },
+    {
+      imports: /^share-links\/components\/created-link$/,
+      why: "a new recording link's address is shown once, as a share link's is",
+    },
+  ],
   reminders: [
     {
       imports: /^memories\/processing\/memory-saved-events$/,

@@ -18,6 +18,7 @@ import { errorHandler } from "./http/error-handler";
 import { nulGuard } from "./http/nul-guard";
 import type { JobWorker } from "./jobs/worker";
 import { journalsRoutes } from "./journals/journals.routes";
+import { recordingLinksRoutes } from "./journals/recording-links.routes";
 import { memoriesRoutes } from "./memories/memories.routes";
 import { memoryProcessingRoutes } from "./memories/memory-processing.routes";
 import { restoreRoutes } from "./memories/restore.routes";
@@ -140,6 +141,11 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         config,
       });
       await api.register(relativeNewsRoutes, { news: services.relativeNews, config });
+      await api.register(recordingLinksRoutes, {
+        links: services.recordingLinks,
+        audio: services.audio,
+        config,
+      });
     },
     { prefix: "/api" },
   );
@@ -151,6 +157,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
     users: services.users,
     questions: services.questions,
     memories: services.memories,
+    recordingLinks: services.recordingLinks,
   });
   // Where a share link lands (`/s/<token>`); a bad token falls through to the web app's 404 path.
   await app.register(shareLinkOpenRoute, { shareLinks: services.shareLinks, config });

@@ -24,6 +24,7 @@ import { JobsRepo } from "./jobs/jobs.repo";
 import { JobWorker } from "./jobs/worker";
 import { accountOfOwnJournal, JournalsRepo } from "./journals/journals.repo";
 import { JournalsService } from "./journals/journals.service";
+import { RecordingLinksService } from "./journals/recording-links.service";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo, type MemoryRow } from "./memories/memories.repo";
 import { MemoriesService } from "./memories/memories.service";
@@ -290,6 +291,14 @@ export function createServices(deps: ServiceDeps) {
     photos,
   });
   const questions = new QuestionsService(new QuestionsRepo(db));
+  const recordingLinks = new RecordingLinksService({
+    repo: journalsRepo,
+    processing,
+    memories,
+    questions,
+    audio,
+    mayHear,
+  });
   const reminders = new RemindersService(
     new RemindersRepo(db),
     { secrets, users, questions, mailer, log },
@@ -356,6 +365,7 @@ export function createServices(deps: ServiceDeps) {
     sessions,
     auth,
     journals,
+    recordingLinks,
     /** What every request's identity reads besides its session (plugins/identity.ts). */
     identitySources: { shareLinks, journals: journalsRepo },
     shareLinks,

@@ -32,6 +32,12 @@ const removed: Actor = { userId: "u-luis", memberships: [] };
 const linkHolder: Actor = { userId: null, visitorHash: "h-relative", sharedJournalIds: [J] };
 const stranger: Actor = { userId: "u-stranger", visitorHash: "h-stranger", memberships: [] };
 const loggedOutRecorder: Actor = { userId: null, visitorHash: "h-anon" };
+/** Whoever opens Grandpa Tomas's personal recording link (he has no account). */
+const tomasLink: Actor = {
+  userId: null,
+  visitorHash: "h-tomas",
+  recordingFor: { journalId: J, memberId: "m-tomas", role: "storyteller" },
+};
 const loggedInRecorder: Actor = { userId: "u-new", visitorHash: "h-anon" };
 
 const privateJournal = { id: J, isPublic: false };
@@ -191,5 +197,41 @@ describe("upload.use", () => {
     expect(can(ana, "upload.use", byAccount)).toBe(false);
     expect(can(loggedOutRecorder, "upload.use", byBrowser)).toBe(true);
     expect(can(stranger, "upload.use", byBrowser)).toBe(false);
+  });
+});
+
+describe("link.record", () => {
+  it("a recording link records in its journal while its member tells stories", () => {
+    expect(can(tomasLink, "link.record", { id: J })).toBe(true);
+    expect(can(tomasLink, "link.record", { id: "j-rosa" })).toBe(false);
+    const demoted: Actor = {
+      ...tomasLink,
+      recordingFor: { journalId: J, memberId: "m-tomas", role: "relative" },
+    };
+    expect(can(demoted, "link.record", { id: J })).toBe(false);
+  });
+  it("no one records through a link they do not hold, members included", () => {
+    for (const other of [ana, rosa, linkHolder, stranger, loggedOutRecorder]) {
+      expect(can(other, "link.record", { id: J })).toBe(false);
+    }
+  });
+  it("a recording link opens nothing else of the journal", () => {
+    expect(can(tomasLink, "journal.view", { id: J })).toBe(false);
+    expect(can(tomasLink, "journal.record", { id: J })).toBe(false);
+    expect(can(tomasLink, "journal.manage", { id: J })).toBe(false);
+    const tomasStory: MemoryFacts = { ...rosasStory, user_id: null, storyteller_id: "m-tomas" };
+    for (const action of ["memory.edit", "memory.delete", "memory.retry"] as const) {
+      expect(can(tomasLink, action, tomasStory)).toBe(false);
+    }
+  });
+});
+
+describe("memory.view through a recording link", () => {
+  it("its member's own stories in any state, and no one else's", () => {
+    const tomasStory: MemoryFacts = { ...processing, user_id: null, storyteller_id: "m-tomas" };
+    expect(view(tomasLink, tomasStory)).toBe(true);
+    expect(view(tomasLink, rosasStory)).toBe(false);
+    expect(view(tomasLink, { ...tomasStory, journal_id: "j-rosa" })).toBe(false);
+    expect(view(tomasLink, unclaimed)).toBe(false);
   });
 });

@@ -24,6 +24,11 @@ export interface Actor {
   readonly memberships?: readonly Membership[];
   /** Journals whose saved memories this browser may see through live share links it opened. */
   readonly sharedJournalIds?: readonly string[];
+  /**
+   * The member a personal recording link speaks for (server only): set by the link's own routes
+   * alone, never from a cookie, so the link opens nothing else (ADR 0060).
+   */
+  readonly recordingFor?: Membership;
 }
 
 /** What the rules read of a memory (a row or its JSON). */
@@ -88,6 +93,11 @@ interface Resources {
   "memory.delete": MemoryFacts;
   /** Use an upload for a new memory or comment. */
   "upload.use": UploadFacts;
+  /**
+   * Record through a personal recording link: in the link's journal, as its member, while that
+   * member may tell stories there.
+   */
+  "link.record": Pick<JournalFacts, "id">;
 }
 
 export type Action = keyof Resources;
@@ -120,6 +130,15 @@ const editable = (actor: Actor, memory: MemoryFacts): boolean => {
   );
 };
 
+/** The roles that tell stories: who may record in a journal. */
+const TELLER_ROLES: readonly JournalRole[] = ["organizer", "storyteller"];
+
+/** A story told by the member a recording link speaks for, in its journal (its own stories). */
+const toldThroughLink = (actor: Actor, memory: MemoryFacts): boolean =>
+  actor.recordingFor !== undefined &&
+  memory.journal_id === actor.recordingFor.journalId &&
+  memory.storyteller_id === actor.recordingFor.memberId;
+
 /** An unclaimed recording, for the browser that made it. */
 const recordedHere = (actor: Actor, memory: MemoryFacts): boolean =>
   memory.journal_id === null && isBrowser(actor, memory.anon_owner_hash);
@@ -131,12 +150,15 @@ const RULES: { readonly [A in Action]: (actor: Actor, resource: Resources[A]) =>
     (profile.journalId !== null && (actor.sharedJournalIds?.includes(profile.journalId) ?? false)),
   "profile.manage": (actor, profile) => isAccount(actor, profile.id),
   "journal.view": (actor, journal) => membershipOf(actor, journal.id) !== undefined,
-  "journal.record": (actor, journal) => hasRole(actor, journal.id, "organizer", "storyteller"),
+  "journal.record": (actor, journal) => hasRole(actor, journal.id, ...TELLER_ROLES),
+  "link.record": (actor, journal) =>
+    actor.recordingFor?.journalId === journal.id && TELLER_ROLES.includes(actor.recordingFor.role),
   "journal.manage": (actor, journal) => hasRole(actor, journal.id, "organizer"),
   "memory.view": (actor, { memory, journal }) => {
     // An anonymous recording is seen only by the browser that made it, until it is claimed.
     if (memory.journal_id === null) return recordedHere(actor, memory);
     if (membershipOf(actor, memory.journal_id)) return true;
+    if (toldThroughLink(actor, memory)) return true;
     return (
       memory.status === "saved" &&
       journal !== undefined &&

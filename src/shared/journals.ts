@@ -96,3 +96,44 @@ export const INVITATION_MAIL = {
     `${inviter} invites you to ${journal}, a family journal of spoken memories, as a ${role.toLowerCase()}.`,
   action: "Open this link to join (it works once, for 7 days):",
 } as const;
+
+/**
+ * A storyteller's personal recording link (ADR 0060): the actions beside a member on the Family
+ * page, and the page the link opens, written for a grandparent.
+ */
+export const RECORDING_LINK_MESSAGES = {
+  make: "Make a recording link",
+  makeNew: "Make a new recording link",
+  makeNote: "A new link replaces the one before: the old link stops working at once.",
+  made: (name: string) => `${name}'s recording link`,
+  copyOnce: "Copy it now and send it to them: it is shown only this once.",
+  printCard: "Print a card for the fridge",
+  cardNote: "Printing a card makes a new link for its code: a link sent before stops working.",
+  cardReady: (name: string) => `${name}'s card is ready to print`,
+  cardFilename: (name: string) =>
+    `recording-card-${name.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "storyteller"}.pdf`,
+  stop: "Stop this link",
+  stopConfirm: (name: string) =>
+    `Stop ${name}'s recording link? It stops working at once. Their stories stay.`,
+  stopped: (name: string) => `${name}'s recording link was stopped`,
+  failed: "That did not work",
+  hello: (name: string) => `Hello, ${name}`,
+  questionHeading: "This week's question",
+  record: "Record your answer",
+  thankYou: "Thank you!",
+  savedTitle: (title: string) => `Your story "${title}" is saved.`,
+  savedUntitled: "Your story is saved. Your family will hear it soon.",
+  yourStories: "Your stories",
+  noStories: "The stories you record will be listed here.",
+  moreStories: "More stories",
+} as const;
+
+/** The fridge card's words (server only: the PDF). */
+export const RECORDING_CARD = {
+  hello: (name: string) => `${name}, tell us your stories`,
+  lines: [
+    "1. Point your phone's camera at the square and open the link.",
+    "2. Press the big button, tell your story, and press it again when you are done.",
+  ],
+  journal: (journal: string) => `For ${journal}`,
+} as const;

@@ -374,6 +374,9 @@ export const ERROR_MESSAGES = {
   "journal.too_many_members": "This journal has as many members as it can hold",
   "invitation.invalid":
     "This invitation no longer works: it was used, revoked or is more than 7 days old. Ask for a new one.",
+  "recording_link.invalid": "This recording link no longer works. Ask your family for a new one.",
+  "recording_link.not_a_storyteller":
+    "Only an organizer or a storyteller can have a recording link",
   // Restoring a backup
   "backup.file_required": "Send the backup zip as multipart/form-data in the field 'backup'",
   "backup.not_a_zip": "The file is not a readable zip",

@@ -17,6 +17,8 @@ export const CLIENT_ROUTES = {
   join: "/join/:token",
   /** Where a share link lands; the server redirects a live one, so this shows only a dead one. */
   shareLink: "/s/:token",
+  /** A storyteller's personal recording link: one button to record, their own stories (ADR 0060). */
+  recordingLink: "/r/:token",
 } as const;
 
 export type ClientRoute = (typeof CLIENT_ROUTES)[keyof typeof CLIENT_ROUTES];

@@ -567,6 +567,8 @@ export const memberSchema = z.object({
   hasAccount: z.boolean(),
   /** The caller's own membership. */
   isYou: z.boolean(),
+  /** Organizers only: whether the member has a live personal recording link (ADR 0060). */
+  hasRecordingLink: z.boolean().optional(),
 });
 export type Member = z.infer<typeof memberSchema>;
 export const memberListSchema = z.array(memberSchema);
@@ -602,3 +604,54 @@ export const journalMemoriesQuerySchema = searchQuerySchema.extend({
 export const journalYearsQuerySchema = z.object({
   storyteller: z.string().min(1).max(64).optional(),
 });
+
+/** POST /api/journals/{id}/members/{memberId}/recording-link: the new link, shown this once. */
+export const createdRecordingLinkSchema = z.object({ url: z.string() });
+export type CreatedRecordingLink = z.infer<typeof createdRecordingLinkSchema>;
+
+/** A personal recording link's token, in its paths (a wrong one answers 404 like a dead one). */
+export const recordingTokenParamsSchema = z.object({ token: z.string().min(1).max(200) });
+export const recordingStoryParamsSchema = recordingTokenParamsSchema.extend({
+  id: z.string().min(1).max(64),
+});
+
+/**
+ * A story as its storyteller's recording link shows it (ADR 0060): its own words and state, its
+ * audio under the link's path; nothing of the journal around it.
+ */
+export const linkStorySchema = memorySchema
+  .pick({
+    id: true,
+    title: true,
+    status: true,
+    stage: true,
+    error: true,
+    recordedAt: true,
+    duration: true,
+    question: true,
+  })
+  .extend({ audioUrl: z.string() });
+export type LinkStory = z.infer<typeof linkStorySchema>;
+
+/** GET /api/record/{token}: the recording page of one storyteller, and a page of their stories. */
+export const recordingPageSchema = z.object({
+  journalName: z.string(),
+  name: z.string(),
+  /** This week's question, asked in large type above the record button. */
+  question: z.string(),
+  stories: z.object({
+    items: z.array(linkStorySchema),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.literal(PAGE_SIZE),
+  }),
+});
+export type RecordingPage = z.infer<typeof recordingPageSchema>;
+
+/** POST /api/record/{token}/memories: a recording this browser uploaded, and the question it answers. */
+export const recordThroughLinkBodySchema = processMemoryBodySchema.pick({
+  audioUrl: true,
+  recordedAt: true,
+  question: true,
+});
+export type RecordThroughLinkBody = z.input<typeof recordThroughLinkBodySchema>;

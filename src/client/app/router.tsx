@@ -42,6 +42,10 @@ const FamilyPage = lazy(() =>
   import("./routes/family-page").then((m) => ({ default: m.FamilyPage })),
 );
 const JoinPage = lazy(() => import("./routes/join-page").then((m) => ({ default: m.JoinPage })));
+// Opened from a storyteller's recording link or fridge card only.
+const RecordingLinkPage = lazy(() =>
+  import("./routes/recording-link-page").then((m) => ({ default: m.RecordingLinkPage })),
+);
 const WatchPage = lazy(() => import("./routes/watch-page").then((m) => ({ default: m.WatchPage })));
 
 function MemoryRoute({ id }: { id: string }) {
@@ -63,6 +67,14 @@ export function AppRouter() {
         <Suspense fallback={<PageLoading />}>
           <WatchPage />
         </Suspense>
+      </Route>
+      {/* A storyteller's own page: no top bar, nothing else of the journal (ADR 0060). */}
+      <Route path={CLIENT_ROUTES.recordingLink}>
+        {(params) => (
+          <Suspense fallback={<PageLoading />}>
+            <RecordingLinkPage token={params.token} />
+          </Suspense>
+        )}
       </Route>
       <Route>
         <Layout>

@@ -1,5 +1,5 @@
 import fastifyMultipart from "@fastify/multipart";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { idParamsSchema, uploadResponseSchema } from "../../shared/schemas";
 import { ensureVisitor } from "../auth/session.service";
@@ -7,7 +7,12 @@ import type { Config } from "../config";
 import { security } from "../http/api-security";
 import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
 import { badRequest, errorBody, errorResponses, notFound } from "../http-errors";
-import { type AttachmentVisibility, type AudioService, UPLOAD_KEY_PATTERN } from "./audio.service";
+import {
+  type AttachmentVisibility,
+  type AudioRow,
+  type AudioService,
+  UPLOAD_KEY_PATTERN,
+} from "./audio.service";
 import { parseRange } from "./http-range";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -22,6 +27,48 @@ const asClientError = (error: unknown) => asMultipartClientError(error, "audio")
 export function uploadRateKey(request: FastifyRequest): string {
   const { userId } = request.identity;
   return userId ? `upload:user:${userId}:${request.ip}` : `upload:anon:${request.ip}`;
+}
+
+/**
+ * Answers a recording's bytes, with HTTP Range support, once the caller has decided it may be heard
+ * (GET /api/audio/{id}, and a story heard through its storyteller's recording link).
+ */
+export async function sendAudio(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  audio: Pick<AudioService, "size" | "open">,
+  row: AudioRow,
+) {
+  const size = await audio.size(row);
+  if (size === null) throw notFound();
+
+  const etag = `"${row.id}"`;
+  reply
+    .header("x-content-type-options", "nosniff")
+    .header("accept-ranges", "bytes")
+    // Visibility can change (a profile made private), so caches must ask again each time.
+    .header("cache-control", "private, no-cache")
+    .header("etag", etag);
+  if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+
+  const range = parseRange(request.headers.range, size);
+  if (range === "unsatisfiable") {
+    return reply
+      .code(416)
+      .header("content-range", `bytes */${size}`)
+      .send(errorBody("range_not_satisfiable"));
+  }
+  reply.header("content-type", row.content_type);
+  if (range === "none") {
+    reply.code(200).header("content-length", size);
+  } else {
+    reply
+      .code(206)
+      .header("content-range", `bytes ${range.start}-${range.end}/${size}`)
+      .header("content-length", range.end - range.start + 1);
+  }
+  if (request.method === "HEAD") return reply.send();
+  return reply.send(audio.open(row, range === "none" ? undefined : range));
 }
 
 export const audioRoutes: FastifyPluginAsyncZod<{
@@ -110,36 +157,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{
     handler: async (request, reply) => {
       const row = await audio.findVisible(request.params.id, request.identity, mayHear);
       if (!row) throw notFound();
-      const size = await audio.size(row);
-      if (size === null) throw notFound();
-
-      const etag = `"${row.id}"`;
-      reply
-        .header("x-content-type-options", "nosniff")
-        .header("accept-ranges", "bytes")
-        // Visibility can change (a profile made private), so caches must ask again each time.
-        .header("cache-control", "private, no-cache")
-        .header("etag", etag);
-      if (request.headers["if-none-match"] === etag) return reply.code(304).send();
-
-      const range = parseRange(request.headers.range, size);
-      if (range === "unsatisfiable") {
-        return reply
-          .code(416)
-          .header("content-range", `bytes */${size}`)
-          .send(errorBody("range_not_satisfiable"));
-      }
-      reply.header("content-type", row.content_type);
-      if (range === "none") {
-        reply.code(200).header("content-length", size);
-      } else {
-        reply
-          .code(206)
-          .header("content-range", `bytes ${range.start}-${range.end}/${size}`)
-          .header("content-length", range.end - range.start + 1);
-      }
-      if (request.method === "HEAD") return reply.send();
-      return reply.send(audio.open(row, range === "none" ? undefined : range));
+      return sendAudio(request, reply, audio, row);
     },
   });
 };

@@ -79,6 +79,8 @@ export interface Identity {
    * share links it opened (ADR 0019); checked against the database on every request.
    */
   sharedJournalIds?: readonly string[];
+  /** The member a personal recording link speaks for: set only by the link's routes (ADR 0060). */
+  recordingFor?: Membership;
 }
 
 /** What deciding whether a profile is visible reads of the identity. */

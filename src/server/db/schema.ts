@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /** Timestamps are ISO-8601 UTC text and booleans are 0/1 on both databases, so rows read alike. */
 export interface UsersTable {
@@ -236,6 +236,8 @@ export interface JournalMembersTable {
   invite_token_hash: string | null;
   invite_expires_at: string | null;
   created_at: string;
+  /** The hash of the member's personal recording link's token (ADR 0060); null without one. */
+  recording_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface Database {

@@ -237,6 +237,37 @@ export class JournalsRepo {
     return id;
   }
 
+  /** Sets (a token's hash) or ends (null) a member's personal recording link (ADR 0060). */
+  async setRecordingLink(
+    journalId: string,
+    memberId: string,
+    tokenHash: string | null,
+  ): Promise<void> {
+    await this.db
+      .updateTable("journal_members")
+      .set({ recording_token_hash: tokenHash })
+      .where("journal_id", "=", journalId)
+      .where("id", "=", memberId)
+      .execute();
+  }
+
+  /** The member whose recording link has this token's hash, with their journal's name. */
+  findByRecordingLink(tokenHash: string) {
+    return this.db
+      .selectFrom("journal_members")
+      .innerJoin("journals", "journals.id", "journal_members.journal_id")
+      .select([
+        "journal_members.id",
+        "journal_members.journal_id",
+        "journal_members.user_id",
+        "journal_members.name",
+        "journal_members.role",
+        "journals.name as journal_name",
+      ])
+      .where("journal_members.recording_token_hash", "=", tokenHash)
+      .executeTakeFirst();
+  }
+
   /** Deletes journals (their memories, members and links go with them by cascade). */
   async deleteJournals(ids: readonly string[], ex: Executor): Promise<void> {
     if (ids.length === 0) return;

@@ -42,6 +42,7 @@ function toMember(row: MemberRow, viewerMemberId: string | undefined, organizer:
     invitationPending: organizer && row.user_id === null && row.invite_token_hash !== null,
     hasAccount: row.user_id !== null,
     isYou: row.id === viewerMemberId,
+    ...(organizer ? { hasRecordingLink: row.recording_token_hash !== null } : {}),
   };
 }
 
@@ -159,6 +160,7 @@ export class JournalsService {
             ? new Date(this.now().getTime() + INVITATION_DAYS * DAY_MS).toISOString()
             : null,
           created_at: this.now().toISOString(),
+          recording_token_hash: null,
         },
         trx,
       );

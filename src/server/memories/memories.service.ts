@@ -162,6 +162,12 @@ export class MemoriesService {
     return this.searchScope(scope, query.q, query.page);
   }
 
+  /** One storyteller's saved stories in a journal, newest first: their recording link's page. */
+  async listToldBy(journalId: string, storytellerId: string, page: number): Promise<MemoryPage> {
+    const scope = { journalId, savedOnly: true, storytellerId };
+    return this.toPage(await this.repo.list(scope, page), page);
+  }
+
   /** The years of a journal's memories (or one storyteller's), for its members. */
   async yearsOfJournal(journalId: string, storyteller?: string): Promise<MemoryYears> {
     return {

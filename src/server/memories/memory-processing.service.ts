@@ -91,6 +91,45 @@ export class MemoryProcessingService {
   }
 
   /**
+   * Through a storyteller's personal recording link (ADR 0060): the memory is saved in the link's
+   * journal as told by its member (the member's account, or none), on a recording this browser
+   * uploaded. 404 when the link's member may not record there.
+   */
+  async startThroughLink(
+    identity: Identity,
+    link: { journalId: string; memberId: string; userId: string | null },
+    body: Pick<ProcessMemoryBody, "audioUrl" | "recordedAt" | "question">,
+  ): Promise<{ memory: Memory; created: boolean }> {
+    if (!can(identity, "link.record", { id: link.journalId })) throw notFound();
+    const upload = await this.uploads.findUploadForOwner(body.audioUrl, identity);
+    if (!upload) throw badRequest("audio.not_yours");
+    const created = await this.createOnUpload(upload.id, {
+      userId: link.userId,
+      journalId: link.journalId,
+      storytellerId: link.memberId,
+      anonOwnerHash: null,
+      claimExpiresAt: null,
+      audioId: upload.id,
+      recordedAt: new Date(body.recordedAt ?? this.now()).toISOString(),
+      question: body.question ?? null,
+      status: "processing",
+      stage: "transcribe",
+    });
+    if (created) {
+      this.onQueued();
+      return { memory: await this.memories.toDto(created), created: true };
+    }
+    // Sent again: the same story when the link told it; anything else is someone else's.
+    const attachment = await this.uploads.attachmentOf(upload.id);
+    const row = attachment?.kind === "memory" ? await this.repo.findById(attachment.id) : undefined;
+    const throughLink = { userId: null, recordingFor: identity.recordingFor };
+    if (!row || !can(throughLink, "memory.view", { memory: row, journal: undefined })) {
+      throw conflict("audio.already_used");
+    }
+    return { memory: await this.memories.toDto(row), created: false };
+  }
+
+  /**
    * Attaches the upload to a new memory and creates it (queueing its pipeline when processing) in
    * one transaction. Null when the upload already belongs to a memory or comment.
    */

@@ -8,6 +8,7 @@ import { idParamsSchema, type Memory, type MemoryOwner, type User } from "../../
 import { AppShell } from "../app-shell";
 import { type Identity, SESSION_COOKIE, type SessionService } from "../auth/session.service";
 import { errorBody } from "../http-errors";
+import type { RecordingLinksService } from "../journals/recording-links.service";
 import type { MemoriesService } from "../memories/memories.service";
 import type { QuestionsService } from "../reminders/questions.service";
 import type { UsersService } from "../users/users.service";
@@ -22,7 +23,8 @@ import { type IdentitySources, identify } from "./identity";
  * moves only on POST /api/question/next), for the prompt above the recorder to paint with the page.
  * A
  * memory's page carries the memory when this request may see it, decided and shaped exactly as
- * GET /api/memories/{id} does (ADR 0031), and answers 404 when it may not.
+ * GET /api/memories/{id} does (ADR 0031), and answers 404 when it may not. A recording link's
+ * page answers 404 when its link is dead (ADR 0060).
  */
 export const webApp = fp<{
   clientDir: string | undefined;
@@ -31,8 +33,12 @@ export const webApp = fp<{
   users: UsersService;
   questions: QuestionsService;
   memories: Pick<MemoriesService, "findVisible">;
+  recordingLinks: Pick<RecordingLinksService, "isLive">;
 }>(
-  async (app, { clientDir, sessions, identitySources, users, questions, memories }) => {
+  async (
+    app,
+    { clientDir, sessions, identitySources, users, questions, memories, recordingLinks },
+  ) => {
     const indexHtml = clientDir ? path.join(clientDir, "index.html") : undefined;
     const appShell = indexHtml && existsSync(indexHtml) ? new AppShell(indexHtml) : undefined;
     if (clientDir && appShell) {
@@ -101,10 +107,19 @@ export const webApp = fp<{
             user = userId ? await users.getUser(userId) : null;
           }
         }
+        // A dead or stopped recording link: the page shows the app's 404, as the API says.
+        if (
+          route?.name === "recordingLink" &&
+          !(await recordingLinks.isLive(route.params.token ?? ""))
+        ) {
+          status = 404;
+        }
       } catch (error) {
         // The page still loads (and shows the API's error) when the database is unreachable.
         request.log.warn({ err: error }, "app shell: lookup failed");
       }
+      // A recording link's token is in its address: never sent on in a Referer.
+      if (route?.name === "recordingLink") reply.header("referrer-policy", "no-referrer");
       // Per visitor (it holds their user, question or memory), so shared caches must not keep it.
       return reply
         .code(status)

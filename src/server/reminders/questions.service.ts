@@ -1,4 +1,4 @@
-import { randomInt } from "node:crypto";
+import { hash, randomInt } from "node:crypto";
 import { QUESTIONS } from "../../shared/questions";
 import type { CurrentQuestion } from "../../shared/reminders";
 import type { QuestionsRepo } from "./questions.repo";
@@ -45,6 +45,10 @@ export function questionAt(seed: number, position: number, questions = QUESTIONS
   return questions[order[position % count] as number] as string;
 }
 
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+/** Monday 5 January 1970, 00:00 UTC: weeks are counted from a Monday. */
+const FIRST_MONDAY_MS = 4 * 24 * 60 * 60 * 1000;
+
 /** The rotating question above the recorder: one shuffled order per user, skipped or answered in turn. */
 export class QuestionsService {
   constructor(private readonly repo: QuestionsRepo) {}
@@ -52,6 +56,16 @@ export class QuestionsService {
   async current(userId: string): Promise<CurrentQuestion> {
     const { seed, position } = await this.repo.getOrCreate(userId, randomInt(0, 2 ** 31 - 1));
     return { position, question: questionAt(seed, position) };
+  }
+
+  /**
+   * This week's question for one storyteller (a recording link's page, ADR 0060): the same all
+   * week (weeks start on Monday, UTC) on every instance, with no row to keep; each storyteller
+   * walks the built-in list in their own shuffled order, so none comes back before all were asked.
+   */
+  weekly(storytellerId: string, now: Date): string {
+    const seed = Number.parseInt(hash("sha256", storytellerId, "hex").slice(0, 8), 16) >>> 1;
+    return questionAt(seed, Math.floor((now.getTime() - FIRST_MONDAY_MS) / WEEK_MS));
   }
 
   /** Moves on from `position` (a skip, or the question answered); a stale position changes nothing. */

@@ -10,11 +10,14 @@ import {
   startProcessing,
 } from "./processing-api";
 
+/** What following a memory's processing reads of it (a memory, or a story through its link). */
+export type Followed = Pick<Memory, "id" | "status" | "stage" | "error">;
+
 /** The server's processing failed (the memory and its audio are kept on the server). */
-export class ProcessingFailedError extends ProductError {
+export class ProcessingFailedError<M extends Followed = Memory> extends ProductError {
   /** Retrying by itself would only spend money again: the person retries by hand. */
   readonly permanent = true;
-  constructor(readonly memory: Memory) {
+  constructor(readonly memory: M) {
     super(messageFor(memory.error, "processing.failed"));
   }
 }
@@ -67,11 +70,21 @@ export async function runMemoryProcessing(
  * it returns or throws, it waits until the last notice has been shown (when `report` says so with
  * a promise).
  */
-export async function followProcessing(
+export function followProcessing(
   started: Memory,
   report: ReportNotice,
   options: RunOptions = {},
 ): Promise<Memory> {
+  return followStages(started, fetchMemory, report, options);
+}
+
+/** followProcessing for anything that reports a memory's state, read again by `fetch`. */
+export async function followStages<M extends Followed>(
+  started: M,
+  fetch: (id: string) => Promise<M>,
+  report: ReportNotice,
+  options: Omit<RunOptions, "onStarted"> = {},
+): Promise<M> {
   const sleep = options.sleep ?? defaultSleep;
   const pollMs = options.pollMs ?? PROCESSING_POLL_MS;
   let memory = started;
@@ -99,6 +112,6 @@ export async function followProcessing(
     }
     reportThrough(memory.stage ?? "transcribe");
     await sleep(pollMs);
-    memory = await fetchMemory(memory.id);
+    memory = await fetch(memory.id);
   }
 }

@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import PDFDocument from "pdfkit";
+import QRCode from "qrcode";
+import { RECORDING_CARD } from "../../shared/journals";
+
+// A4 in points, with 2 cm margins: one page, the code in the middle, large enough for an old
+// phone's camera from across a kitchen.
+const PAGE = { width: 595.28, height: 841.89, margin: 56 };
+const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
+const QR_SIZE = 340;
+
+const require = createRequire(import.meta.url);
+let fonts: { regular: Buffer; bold: Buffer } | undefined;
+/** DejaVu Sans, as the memory book uses: names with accents print as written. */
+function loadFonts(): { regular: Buffer; bold: Buffer } {
+  fonts ??= {
+    regular: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf")),
+    bold: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf")),
+  };
+  return fonts;
+}
+
+/** A QR code as vector squares (crisp at any print resolution), one rect per dark run. */
+function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number): void {
+  const qr = QRCode.create(text, { errorCorrectionLevel: "M" });
+  const count = qr.modules.size;
+  const cell = size / count;
+  doc.save();
+  for (let row = 0; row < count; row++) {
+    let col = 0;
+    while (col < count) {
+      if (!qr.modules.get(row, col)) {
+        col++;
+        continue;
+      }
+      const start = col;
+      while (col < count && qr.modules.get(row, col)) col++;
+      doc.rect(x + start * cell, y + row * cell, (col - start) * cell, cell);
+    }
+  }
+  doc.fill("#000000");
+  doc.restore();
+}
+
+/**
+ * The fridge card of a storyteller's recording link (ADR 0060): their name, the link as a large QR
+ * code and two lines saying what to do. One page, a few kilobytes: made whole in memory.
+ */
+export function recordingCardPdf(card: {
+  name: string;
+  journal: string;
+  url: string;
+}): Promise<Buffer> {
+  const { regular, bold } = loadFonts();
+  const doc = new PDFDocument({
+    size: [PAGE.width, PAGE.height],
+    margin: PAGE.margin,
+    info: { Title: RECORDING_CARD.hello(card.name) },
+  });
+  doc.registerFont("regular", regular);
+  doc.registerFont("bold", bold);
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+
+  doc.font("bold").fontSize(34).fillColor("#1f2937");
+  doc.text(RECORDING_CARD.hello(card.name), PAGE.margin, PAGE.margin + 10, {
+    width: CONTENT_WIDTH,
+    align: "center",
+  });
+  doc.moveDown(0.3);
+  doc.font("regular").fontSize(16).fillColor("#4b5563");
+  doc.text(RECORDING_CARD.journal(card.journal), { width: CONTENT_WIDTH, align: "center" });
+  const qrTop = doc.y + 30;
+  drawQr(doc, card.url, (PAGE.width - QR_SIZE) / 2, qrTop, QR_SIZE);
+  doc.font("regular").fontSize(20).fillColor("#111827");
+  doc.text("", PAGE.margin, qrTop + QR_SIZE + 36);
+  for (const line of RECORDING_CARD.lines) {
+    doc.text(line, { width: CONTENT_WIDTH, align: "left" });
+    doc.moveDown(0.6);
+  }
+  doc.end();
+  return done;
+}

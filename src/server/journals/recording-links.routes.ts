@@ -1,0 +1,234 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { RECORDING_LINK_MESSAGES } from "../../shared/journals";
+import {
+  createdRecordingLinkSchema,
+  linkStorySchema,
+  memberParamsSchema,
+  pageQuerySchema,
+  recordingPageSchema,
+  recordingStoryParamsSchema,
+  recordingTokenParamsSchema,
+  recordThroughLinkBodySchema,
+} from "../../shared/schemas";
+import { sendAudio } from "../audio/audio.routes";
+import type { AudioService } from "../audio/audio.service";
+import { ensureVisitor } from "../auth/session.service";
+import { type Config, linkBaseOf } from "../config";
+import { security } from "../http/api-security";
+import { errorResponses, tooManyRequests } from "../http-errors";
+import { hashToken } from "../ids";
+import type { RecordingLinksService } from "./recording-links.service";
+
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * A storyteller's personal recording link (ADR 0060): organizers make, print and stop it under
+ * /api/journals; whoever holds it records and listens under /api/record/{token}, and nowhere else.
+ */
+export const recordingLinksRoutes: FastifyPluginAsyncZod<{
+  links: RecordingLinksService;
+  audio: Pick<AudioService, "size" | "open">;
+  config: Pick<
+    Config,
+    | "APP_URL"
+    | "PORT"
+    | "COOKIE_SECURE"
+    | "RATE_LIMIT_SHARE_LINKS_PER_HOUR"
+    | "RATE_LIMIT_SHARE_OPEN_PER_MINUTE"
+    | "RATE_LIMIT_PROCESS_PER_HOUR"
+    | "RATE_LIMIT_PROCESS_PER_DAY_PER_IP"
+  >;
+}> = async (app, { links, audio, config }) => {
+  // Making links (and cards) is bounded per account, like share links.
+  const makeLimit = {
+    max: config.RATE_LIMIT_SHARE_LINKS_PER_HOUR,
+    timeWindow: "1 hour",
+    keyGenerator: (request: FastifyRequest) =>
+      `recording-link:${request.identity.userId ?? request.ip}`,
+  };
+
+  app.post(
+    "/journals/:id/members/:memberId/recording-link",
+    {
+      config: { rateLimit: makeLimit },
+      schema: {
+        operationId: "makeRecordingLink",
+        security: security.session,
+        summary:
+          "Makes a storyteller's personal recording link (organizers); the one before stops at once",
+        description:
+          "Only the token's hash is kept: `url` is shown this once. The link opens a recorder that saves memories in this journal as told by this member, and plays back their own stories; nothing else.",
+        params: memberParamsSchema,
+        response: { 201: createdRecordingLinkSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, memberId } = request.params;
+      const link = await links.make(request.identity, id, memberId, linkBaseOf(config, request));
+      return reply.code(201).header("cache-control", "no-store").send({ url: link.url });
+    },
+  );
+
+  app.delete(
+    "/journals/:id/members/:memberId/recording-link",
+    {
+      schema: {
+        operationId: "stopRecordingLink",
+        security: security.session,
+        summary: "Stops a storyteller's recording link at once (organizers)",
+        params: memberParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await links.stop(request.identity, request.params.id, request.params.memberId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/journals/:id/members/:memberId/card.pdf",
+    {
+      config: { rateLimit: makeLimit },
+      schema: {
+        operationId: "printRecordingCard",
+        security: security.session,
+        // An application/pdf on success; errors are the usual JSON.
+        summary:
+          "A one-page PDF for the fridge with the storyteller's name and their recording link as a QR code (organizers)",
+        description:
+          "Only a link's hash is kept, so the card holds a new link: the one before stops working.",
+        params: memberParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const { id, memberId } = request.params;
+      const card = await links.card(request.identity, id, memberId, linkBaseOf(config, request));
+      return reply
+        .header("content-type", "application/pdf")
+        .header(
+          "content-disposition",
+          `attachment; filename="${RECORDING_LINK_MESSAGES.cardFilename(card.name).replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+        )
+        .header("cache-control", "no-store")
+        .send(card.pdf);
+    },
+  );
+
+  app.get(
+    "/record/:token",
+    {
+      config: {
+        // Opened from a card or a mail, not polled: bounded per address like share links.
+        rateLimit: {
+          max: config.RATE_LIMIT_SHARE_OPEN_PER_MINUTE,
+          timeWindow: "1 minute",
+          keyGenerator: (request: FastifyRequest) => `record-open:${request.ip}`,
+        },
+      },
+      schema: {
+        operationId: "getRecordingPage",
+        security: security.none,
+        summary:
+          "A recording link's page: the journal's name, the storyteller's name, this week's question and a page of their own stories",
+        params: recordingTokenParamsSchema,
+        querystring: pageQuerySchema,
+        response: { 200: recordingPageSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return links.page(request.params.token, request.query.page);
+    },
+  );
+
+  // Processing costs money: limited per link and address, and per address per day with the same
+  // budget as POST /api/memories/process.
+  const perIpPerDay = app.createRateLimit({
+    max: config.RATE_LIMIT_PROCESS_PER_DAY_PER_IP,
+    timeWindow: 24 * HOUR_MS,
+    keyGenerator: (request) => `process-day:${request.ip}`,
+  });
+  const limitPerIpPerDay = async (request: FastifyRequest, reply: FastifyReply) => {
+    const limit = await perIpPerDay(request);
+    if (!limit.isAllowed && limit.isExceeded) {
+      reply.header("retry-after", limit.ttlInSeconds);
+      throw tooManyRequests();
+    }
+  };
+
+  app.post(
+    "/record/:token/memories",
+    {
+      config: {
+        rateLimit: {
+          max: config.RATE_LIMIT_PROCESS_PER_HOUR,
+          timeWindow: HOUR_MS,
+          keyGenerator: (request: FastifyRequest) => {
+            const { token } = request.params as { token?: string };
+            return `record:${request.ip}:${hashToken(token ?? "")}`;
+          },
+        },
+      },
+      preHandler: limitPerIpPerDay,
+      schema: {
+        operationId: "recordThroughLink",
+        security: security.none,
+        summary:
+          "Makes a memory of a recording this browser uploaded (POST /api/upload), told by the link's storyteller in their journal",
+        description:
+          "Answers the story (201) in state 'processing'; poll GET /api/record/{token}/memories/{id}. Sent again for the same recording, answers that story (200). `question` is kept when it is one of the built-in questions.",
+        params: recordingTokenParamsSchema,
+        body: recordThroughLinkBodySchema,
+        response: { 200: linkStorySchema, 201: linkStorySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (!request.identity.userId) ensureVisitor(request, reply, config);
+      const { story, created } = await links.record(
+        request.identity,
+        request.params.token,
+        request.body,
+      );
+      return reply.code(created ? 201 : 200).send(story);
+    },
+  );
+
+  app.get(
+    "/record/:token/memories/:id",
+    {
+      schema: {
+        operationId: "getStoryThroughLink",
+        security: security.none,
+        summary:
+          "One of the link's storyteller's own stories: its state while processing, then its title",
+        params: recordingStoryParamsSchema,
+        response: { 200: linkStorySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return links.story(request.params.token, request.params.id);
+    },
+  );
+
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/record/:token/memories/:id/audio",
+    exposeHeadRoute: false,
+    schema: {
+      operationId: "getStoryAudioThroughLink",
+      security: security.none,
+      summary:
+        "The recording of one of the link's storyteller's own stories, with HTTP Range support",
+      params: recordingStoryParamsSchema,
+    },
+    handler: async (request, reply) => {
+      const row = await links.storyAudio(request.params.token, request.params.id);
+      return sendAudio(request, reply, audio, row);
+    },
+  });
+};

@@ -1,0 +1,206 @@
+import { type Actor, can, type Membership } from "../../shared/authorization";
+import { isKnownQuestion } from "../../shared/questions";
+import type {
+  CreatedRecordingLink,
+  LinkStory,
+  Memory,
+  RecordingPage,
+  RecordThroughLinkBody,
+} from "../../shared/schemas";
+import type { AttachmentVisibility, AudioRow, AudioService } from "../audio/audio.service";
+import type { Identity } from "../auth/session.service";
+import { conflict, forbidden, HttpError, notFound, unauthorized } from "../http-errors";
+import { hashToken, newSecretToken } from "../ids";
+import type { MemoriesService } from "../memories/memories.service";
+import type { MemoryProcessingService } from "../memories/memory-processing.service";
+import type { QuestionsService } from "../reminders/questions.service";
+import type { JournalsRepo } from "./journals.repo";
+import { recordingCardPdf } from "./recording-card";
+
+/** Where a recording link lands in the web app (CLIENT_ROUTES.recordingLink). */
+export const recordingLinkUrl = (base: string, token: string) => `${base}/r/${token}`;
+
+/** The path a story's audio is heard at through its storyteller's link. */
+const storyAudioUrl = (token: string, id: string) =>
+  `/api/record/${encodeURIComponent(token)}/memories/${encodeURIComponent(id)}/audio`;
+
+function toLinkStory(memory: Memory, token: string): LinkStory {
+  return {
+    id: memory.id,
+    title: memory.title,
+    status: memory.status,
+    stage: memory.stage,
+    error: memory.error,
+    recordedAt: memory.recordedAt,
+    duration: memory.duration,
+    question: memory.question,
+    audioUrl: storyAudioUrl(token, memory.id),
+  };
+}
+
+/** A live link: the member it speaks for, and who asks through it. */
+interface OpenLink {
+  /** The rules' actor: the link's member and nothing else (no session, no share links). */
+  actor: Actor & Identity;
+  membership: Membership;
+  userId: string | null;
+  name: string;
+  journalName: string;
+}
+
+export interface RecordingLinksDeps {
+  repo: JournalsRepo;
+  processing: Pick<MemoryProcessingService, "startThroughLink">;
+  memories: Pick<MemoriesService, "listToldBy" | "getVisibleRow" | "toDto">;
+  questions: Pick<QuestionsService, "weekly">;
+  audio: Pick<AudioService, "findVisible">;
+  /** Who may hear an attached upload (compose.ts's rule: whoever may see its memory). */
+  mayHear: AttachmentVisibility;
+  now?: () => Date;
+}
+
+/**
+ * A storyteller's personal recording link (ADR 0060): a capability an organizer makes, renews,
+ * prints on a card or stops; only its hash is kept on the member. Opened, it records in that
+ * journal as that member and plays back that member's own stories, and nothing else: its actor
+ * carries the member alone, and only the link's routes make one.
+ */
+export class RecordingLinksService {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: RecordingLinksDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** 401 logged out, 404 not a member, 403 not an organizer, 404 no such member. */
+  private async managedMember(identity: Identity, journalId: string, memberId: string) {
+    if (!identity.userId) throw unauthorized();
+    if (!can(identity, "journal.view", { id: journalId })) throw notFound();
+    if (!can(identity, "journal.manage", { id: journalId }))
+      throw forbidden("journal.not_organizer");
+    const member = await this.deps.repo.findMember(journalId, memberId);
+    if (!member) throw notFound();
+    return member;
+  }
+
+  /** POST .../recording-link: a new link (the one before stops at once), its URL shown once. */
+  async make(
+    identity: Identity,
+    journalId: string,
+    memberId: string,
+    base: string,
+  ): Promise<CreatedRecordingLink & { name: string; journalName: string }> {
+    const member = await this.managedMember(identity, journalId, memberId);
+    if (member.role === "relative") throw conflict("recording_link.not_a_storyteller");
+    const journal = await this.deps.repo.findById(journalId);
+    if (!journal) throw notFound();
+    const token = newSecretToken();
+    await this.deps.repo.setRecordingLink(journalId, memberId, hashToken(token));
+    return { url: recordingLinkUrl(base, token), name: member.name, journalName: journal.name };
+  }
+
+  /** DELETE .../recording-link: the link stops at once (nothing to stop is fine). */
+  async stop(identity: Identity, journalId: string, memberId: string): Promise<void> {
+    await this.managedMember(identity, journalId, memberId);
+    await this.deps.repo.setRecordingLink(journalId, memberId, null);
+  }
+
+  /**
+   * POST .../card.pdf: the fridge card. Only the token's hash is kept, so the card's code is a new
+   * link; the one before stops.
+   */
+  async card(
+    identity: Identity,
+    journalId: string,
+    memberId: string,
+    base: string,
+  ): Promise<{ pdf: Buffer; name: string }> {
+    const link = await this.make(identity, journalId, memberId, base);
+    const pdf = await recordingCardPdf({
+      name: link.name,
+      journal: link.journalName,
+      url: link.url,
+    });
+    return { pdf, name: link.name };
+  }
+
+  /** The live link behind a token, read afresh on every request; 404 for a dead one. */
+  private async open(token: string): Promise<OpenLink> {
+    const row = await this.deps.repo.findByRecordingLink(hashToken(token));
+    if (!row) throw notFound("recording_link.invalid");
+    const membership: Membership = { journalId: row.journal_id, memberId: row.id, role: row.role };
+    const actor = { userId: null, visitorHash: null, recordingFor: membership };
+    // A member who no longer tells stories (made a relative) has a link that opens nothing.
+    if (!can(actor, "link.record", { id: row.journal_id }))
+      throw notFound("recording_link.invalid");
+    return {
+      actor,
+      membership,
+      userId: row.user_id,
+      name: row.name,
+      journalName: row.journal_name,
+    };
+  }
+
+  /** Whether a token is a live link (its page answers 404 otherwise). */
+  async isLive(token: string): Promise<boolean> {
+    try {
+      await this.open(token);
+      return true;
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 404) return false;
+      throw error;
+    }
+  }
+
+  /** GET /api/record/{token}: the journal's name, the member's name, this week's question, their stories. */
+  async page(token: string, page: number): Promise<RecordingPage> {
+    const link = await this.open(token);
+    const { journalId, memberId } = link.membership;
+    const stories = await this.deps.memories.listToldBy(journalId, memberId, page);
+    return {
+      journalName: link.journalName,
+      name: link.name,
+      question: this.deps.questions.weekly(memberId, this.now()),
+      stories: { ...stories, items: stories.items.map((memory) => toLinkStory(memory, token)) },
+    };
+  }
+
+  /**
+   * POST /api/record/{token}/memories: a memory of a recording this browser uploaded, told by the
+   * link's member in its journal. A question is kept only when it is one the product asks.
+   */
+  async record(
+    identity: Identity,
+    token: string,
+    body: RecordThroughLinkBody,
+  ): Promise<{ story: LinkStory; created: boolean }> {
+    const link = await this.open(token);
+    const question = body.question && isKnownQuestion(body.question) ? body.question : undefined;
+    const { memory, created } = await this.deps.processing.startThroughLink(
+      // The upload is checked against this browser; the memory is the link's member's.
+      { ...identity, recordingFor: link.membership },
+      { ...link.membership, userId: link.userId },
+      { audioUrl: body.audioUrl, recordedAt: body.recordedAt, question },
+    );
+    return { story: toLinkStory(memory, token), created };
+  }
+
+  /** GET /api/record/{token}/memories/{id}: one of the member's own stories (its progress). */
+  async story(token: string, id: string): Promise<LinkStory> {
+    const link = await this.open(token);
+    const row = await this.deps.memories.getVisibleRow(id, link.actor);
+    return toLinkStory(await this.deps.memories.toDto(row), token);
+  }
+
+  /** The audio of one of the member's own stories, decided by the usual rule for the link's actor. */
+  async storyAudio(token: string, id: string): Promise<AudioRow> {
+    const link = await this.open(token);
+    const row = await this.deps.memories.getVisibleRow(id, link.actor);
+    const audio = row.audio_id
+      ? await this.deps.audio.findVisible(row.audio_id, link.actor, this.deps.mayHear)
+      : null;
+    if (!audio) throw notFound();
+    return audio;
+  }
+}
