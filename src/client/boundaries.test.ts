@@ -23,6 +23,12 @@ const ALLOWED_CROSSINGS: Record<string, { imports: RegExp; why: string }[]> = {
     },
   ],
   comments: [{ imports: /^recorder\/components\/recorder$/, why: "a spoken comment is recorded" }],
+  journals: [
+    {
+      imports: /^recording-link\/components\/recording-link-actions$/,
+      why: "the family page offers a storyteller's recording link and fridge card",
+    },
+  ],
   memories: [
     {
       imports: /^auth\/components\/save-account-dialog$/,

@@ -7,6 +7,7 @@ import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { FormAlert } from "../../../components/ui/form-alert";
 import { toast } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
+import { RecordingLinkActions } from "../../recording-link/components/recording-link-actions";
 import { useRemoveMember } from "../api/remove-member";
 import { useChangeRole } from "../api/update-member";
 import { RoleSelect } from "./role-select";
@@ -36,6 +37,11 @@ export function MemberRow({
         {manages ? null : <p className="text-sm text-slate-700">{ROLE_LABELS[member.role]}</p>}
       </div>
       {manages ? <MemberControls journalId={journalId} member={member} /> : null}
+      {manages && member.role !== "relative" && !member.invitationPending ? (
+        <div className="w-full">
+          <RecordingLinkActions journalId={journalId} member={member} />
+        </div>
+      ) : null}
     </li>
   );
 }
