@@ -38,6 +38,10 @@ const ALLOWED_CROSSINGS: Record<string, { imports: RegExp; why: string }[]> = {
       imports: /^photos\/(components\/(memory-photos|photo-cover)|api\/add-photo)$/,
       why: "photos belong to memories: the memory page, its list covers",
     },
+    {
+      imports: /^transcripts\/(components\/(better-transcript|follow-along)|api\/transcript)$/,
+      why: "the memory page reads its transcript along with the audio, with captions, and offers the owner a better one",
+    },
   ],
   photos: [
     {
@@ -59,6 +63,12 @@ const ALLOWED_CROSSINGS: Record<string, { imports: RegExp; why: string }[]> = {
     {
       imports: /^memories\/processing\/memory-saved-events$/,
       why: "the weekly reminder is offered after a memory is saved",
+    },
+  ],
+  transcripts: [
+    {
+      imports: /^memories\/(api\/(get-memories|memory-keys)|processing\/use-regenerate)$/,
+      why: "a transcript is a memory's: cached under its keys, a new one refreshes it and the memory lists, and transcribing again runs its processing",
     },
   ],
 };

@@ -9,7 +9,7 @@ import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { toastError } from "../../../components/ui/use-toast";
 
-import { invalidateMemoryLists } from "../api/get-memories";
+import { invalidateMemoryLists } from "../../memories/api/get-memories";
 import { retranscribableQueryOptions, retranscribeAll } from "../api/transcript";
 
 /**

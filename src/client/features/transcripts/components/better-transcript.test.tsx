@@ -15,9 +15,9 @@ import {
   routes,
   userHandler,
 } from "../../../test/fake-api";
-import { PROCESSING_POLL_MS } from "../processing/run-processing";
+import { MemoryPage } from "../../memories/components/memory-page";
+import { PROCESSING_POLL_MS } from "../../memories/processing/run-processing";
 import { BetterTranscriptsSection } from "./better-transcripts-section";
-import { MemoryPage } from "./memory-page";
 
 afterEach(() => {
   act(() => dismissToast());

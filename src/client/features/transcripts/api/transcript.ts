@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { type Memory, memorySchema } from "../../../../shared/schemas";
 import { retranscribeCountSchema, transcriptInfoSchema } from "../../../../shared/transcript";
 import { apiRequest, getJson, requestJson } from "../../../lib/api-client";
-import { memoryKeys, memoryUrl } from "./memory-keys";
+import { memoryKeys, memoryUrl } from "../../memories/api/memory-keys";
 
 /** The captions file of a memory, for the audio player's track. */
 export const captionsUrl = (id: string) => `${memoryUrl(id)}/captions.vtt`;

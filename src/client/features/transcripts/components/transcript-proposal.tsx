@@ -5,8 +5,8 @@ import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { toast, toastError } from "../../../components/ui/use-toast";
 
-import { invalidateMemoryLists } from "../api/get-memories";
-import { memoryKeys } from "../api/memory-keys";
+import { invalidateMemoryLists } from "../../memories/api/get-memories";
+import { memoryKeys } from "../../memories/api/memory-keys";
 import {
   acceptProposedTranscript,
   dismissProposedTranscript,

@@ -4,8 +4,8 @@ import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { FALLBACK_ENGINE } from "../../../../shared/transcript";
 import { Button } from "../../../components/ui/button";
+import { useRegenerate } from "../../memories/processing/use-regenerate";
 import { retranscribeMemory, transcriptQueryOptions, useTranscript } from "../api/transcript";
-import { useRegenerate } from "../processing/use-regenerate";
 import { TranscriptProposal } from "./transcript-proposal";
 
 /**
