@@ -137,6 +137,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
       });
       await api.register(journalsRoutes, {
         journals: services.journals,
+        questions: services.familyQuestions,
         memories: services.memories,
         config,
       });

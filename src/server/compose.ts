@@ -22,6 +22,11 @@ import { HealthService } from "./health/health.service";
 import { createHousekeeping } from "./housekeeping/housekeeping";
 import { JobsRepo } from "./jobs/jobs.repo";
 import { JobWorker } from "./jobs/worker";
+import { FamilyQuestionsRepo } from "./journals/family-questions.repo";
+import {
+  FAMILY_QUESTION_ANSWERED_JOB,
+  FamilyQuestionsService,
+} from "./journals/family-questions.service";
 import { accountOfOwnJournal, JournalsRepo } from "./journals/journals.repo";
 import { JournalsService } from "./journals/journals.service";
 import { RecordingLinksService } from "./journals/recording-links.service";
@@ -112,6 +117,14 @@ export function createServices(deps: ServiceDeps) {
     log,
   });
   const journals = new JournalsService({ repo: journalsRepo, transactions, mailer });
+  const familyQuestions = new FamilyQuestionsService({
+    repo: new FamilyQuestionsRepo(db),
+    journals: journalsRepo,
+    users,
+    jobs,
+    mailer,
+    appUrl: () => config.APP_URL ?? publicAppUrl(config),
+  });
   const secrets = new ServerSecretsRepo(db);
   const memoriesRepo = new MemoriesRepo(db, database.kind);
   const shareLinksRepo = new ShareLinksRepo(db);
@@ -200,10 +213,11 @@ export function createServices(deps: ServiceDeps) {
       : null;
   /**
    * A memory was saved, in the transaction that saves it: the relatives its journal's share links
-   * reach get news.
+   * reach get news, and whoever asked the family question it answers hears of it.
    */
   const memorySaved = async (memory: MemoryRow, trx: Executor) => {
     if (memory.journal_id) await relativeNews.queue(memory.journal_id, trx);
+    await familyQuestions.memorySaved(memory, trx);
   };
   const worker = new JobWorker(
     jobs,
@@ -219,6 +233,9 @@ export function createServices(deps: ServiceDeps) {
         audio,
         transcriber: ai.transcriber,
       }),
+      [FAMILY_QUESTION_ANSWERED_JOB]: {
+        run: (questionId) => familyQuestions.tellAsker(questionId),
+      },
       [RELATIVE_NEWS_JOB]: {
         run: (journalId, _job, signal) => relativeNews.send(journalId, signal),
         // Tried again after a window, and so on until it goes: news is never dropped.
@@ -296,6 +313,7 @@ export function createServices(deps: ServiceDeps) {
     processing,
     memories,
     questions,
+    familyQuestions,
     audio,
     mayHear,
   });
@@ -365,6 +383,7 @@ export function createServices(deps: ServiceDeps) {
     sessions,
     auth,
     journals,
+    familyQuestions,
     recordingLinks,
     /** What every request's identity reads besides its session (plugins/identity.ts). */
     identitySources: { shareLinks, journals: journalsRepo },

@@ -99,6 +99,13 @@ describe("journal.view, journal.record and journal.manage", () => {
     expect(can(luis, "journal.record", { id: J })).toBe(false);
     expect(can(stranger, "journal.record", { id: J })).toBe(false);
   });
+  it("organizers and relatives ask a storyteller questions; storytellers and outsiders do not", () => {
+    expect(can(ana, "journal.ask", { id: J })).toBe(true);
+    expect(can(luis, "journal.ask", { id: J })).toBe(true);
+    expect(can(rosa, "journal.ask", { id: J })).toBe(false);
+    expect(can(removed, "journal.ask", { id: J })).toBe(false);
+    expect(can(linkHolder, "journal.ask", { id: J })).toBe(false);
+  });
   it("only organizers look after it, each in their own journals", () => {
     expect(can(ana, "journal.manage", { id: J })).toBe(true);
     expect(can(secondOrganizer, "journal.manage", { id: J })).toBe(true);

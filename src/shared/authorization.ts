@@ -73,6 +73,8 @@ interface Resources {
   "journal.view": Pick<JournalFacts, "id">;
   /** Record a memory in a journal. */
   "journal.record": Pick<JournalFacts, "id">;
+  /** Ask a storyteller of the journal a question: organizers and relatives. */
+  "journal.ask": Pick<JournalFacts, "id">;
   /**
    * Look after a journal: its members, invitations and name, its share links and relatives'
    * addresses, its book, backup and restore.
@@ -151,6 +153,7 @@ const RULES: { readonly [A in Action]: (actor: Actor, resource: Resources[A]) =>
   "profile.manage": (actor, profile) => isAccount(actor, profile.id),
   "journal.view": (actor, journal) => membershipOf(actor, journal.id) !== undefined,
   "journal.record": (actor, journal) => hasRole(actor, journal.id, ...TELLER_ROLES),
+  "journal.ask": (actor, journal) => hasRole(actor, journal.id, "organizer", "relative"),
   "link.record": (actor, journal) =>
     actor.recordingFor?.journalId === journal.id && TELLER_ROLES.includes(actor.recordingFor.role),
   "journal.manage": (actor, journal) => hasRole(actor, journal.id, "organizer"),

@@ -137,3 +137,23 @@ export const RECORDING_CARD = {
   ],
   journal: (journal: string) => `For ${journal}`,
 } as const;
+
+/** Questions the family asks a storyteller (ADR 0061). */
+export const FAMILY_QUESTION_MESSAGES = {
+  /** Shown with the question on the storyteller's page: who wants to hear the answer. */
+  asks: (name: string) => `${name} asks:`,
+  title: (name: string) => `Questions for ${name}`,
+  label: (name: string) => `Ask ${name} a question`,
+  submit: "Ask",
+  asked: (name: string) => `Your question was sent to ${name}`,
+  askFailed: "The question could not be sent",
+  waiting: "Waiting for an answer",
+  answered: "Answered",
+  remove: "Remove",
+  removeNamed: (question: string) => `Remove the question "${question}"`,
+  none: "No questions yet. What would you love to hear about?",
+  mailSubject: (teller: string) => `${teller} answered your question`,
+  mailBody: (teller: string, question: string) =>
+    `${teller} recorded an answer to your question: "${question}"`,
+  mailAction: "Listen to it here:",
+} as const;

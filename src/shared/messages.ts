@@ -374,6 +374,8 @@ export const ERROR_MESSAGES = {
   "journal.too_many_members": "This journal has as many members as it can hold",
   "invitation.invalid":
     "This invitation no longer works: it was used, revoked or is more than 7 days old. Ask for a new one.",
+  "question.cannot_ask": "Only an organizer or a relative can ask a storyteller a question",
+  "question.not_a_storyteller": "Questions are asked of the journal's storytellers",
   "recording_link.invalid": "This recording link no longer works. Ask your family for a new one.",
   "recording_link.not_a_storyteller":
     "Only an organizer or a storyteller can have a recording link",

@@ -21,7 +21,7 @@ import {
 import { JOURNAL_NAME_MAX_LENGTH, JOURNAL_ROLES, MEMBER_NAME_MAX_LENGTH } from "./journals";
 import { MEMORY_BOOK, MESSAGES } from "./messages";
 import { PHOTO_SIZE_NAMES, PHOTOS_PER_MEMORY, type PhotoSize } from "./photos";
-import { memoryQuestionSchema } from "./reminders";
+import { memoryQuestionSchema, QUESTION_MAX_LENGTH } from "./reminders";
 
 // The lists live with the other constants; exported here beside the schemas that use them.
 export { COMMENT_STATUSES, MEMORY_STATUSES, PIPELINE_STAGES } from "./constants";
@@ -639,6 +639,8 @@ export const recordingPageSchema = z.object({
   name: z.string(),
   /** This week's question, asked in large type above the record button. */
   question: z.string(),
+  /** Who in the family asked it ("Lucas asks:"); null for the library's question. */
+  askedBy: z.string().nullable(),
   stories: z.object({
     items: z.array(linkStorySchema),
     total: z.number().int(),
@@ -655,3 +657,25 @@ export const recordThroughLinkBodySchema = processMemoryBodySchema.pick({
   question: true,
 });
 export type RecordThroughLinkBody = z.input<typeof recordThroughLinkBodySchema>;
+
+/** A question the family asked a storyteller (ADR 0061). */
+export const familyQuestionSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  /** The name of who asked it. */
+  askedBy: z.string(),
+  /** The memory that answered it; null while it waits. */
+  memoryId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type FamilyQuestion = z.infer<typeof familyQuestionSchema>;
+export const familyQuestionListSchema = z.array(familyQuestionSchema);
+
+/** POST /api/journals/{id}/members/{memberId}/questions. */
+export const familyQuestionBodySchema = z.object({
+  text: z.string().trim().min(1, "must not be empty").max(QUESTION_MAX_LENGTH),
+});
+export type FamilyQuestionBody = z.infer<typeof familyQuestionBodySchema>;
+export const familyQuestionParamsSchema = memberParamsSchema.extend({
+  questionId: z.string().min(1).max(64),
+});

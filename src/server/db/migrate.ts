@@ -20,6 +20,7 @@ import { linkOrigins } from "./migrations/0021-link-origins";
 import { relativeNewsConfirmation } from "./migrations/0022-relative-news-confirmation";
 import { familyJournals } from "./migrations/0023-family-journals";
 import { recordingLinks } from "./migrations/0024-recording-links";
+import { familyQuestions } from "./migrations/0026-family-questions";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0022-relative-news-confirmation": relativeNewsConfirmation,
   "0023-family-journals": familyJournals,
   "0024-recording-links": recordingLinks,
+  "0026-family-questions": familyQuestions,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

@@ -240,7 +240,21 @@ export interface JournalMembersTable {
   recording_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** A question the family asks a storyteller (migration 0026); answered once a memory is saved for it. */
+export interface FamilyQuestionsTable {
+  id: string;
+  journal_id: string;
+  member_id: string;
+  asked_by_member_id: string | null;
+  asked_by_name: string;
+  text: string;
+  memory_id: string | null;
+  answered_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  family_questions: FamilyQuestionsTable;
   journals: JournalsTable;
   journal_members: JournalMembersTable;
   users: UsersTable;

@@ -21,6 +21,7 @@ const OWNERS: Record<string, string | string[]> = {
   users: "users/users.repo.ts",
   journals: "journals/journals.repo.ts",
   journal_members: "journals/journals.repo.ts",
+  family_questions: "journals/family-questions.repo.ts",
   sessions: "auth/sessions.repo.ts",
   password_reset_tokens: "auth/reset-tokens.repo.ts",
   audio_files: "audio/audio.repo.ts",

@@ -9,8 +9,10 @@ export const JOB_KINDS = {
   "process-memory": z.string().min(1).max(100),
   /** Transcribes one spoken comment (its id). */
   "transcribe-comment": z.string().min(1).max(100),
-  /** Mails an owner's relatives the memories saved since each one's last mail (the owner's id). */
+  /** Mails a journal's relatives the memories saved since each one's last mail (the journal's id). */
   "relative-news": z.string().min(1).max(100),
+  /** Tells whoever asked a family question that it was answered (the question's id). */
+  "family-question-answered": z.string().min(1).max(100),
 } as const;
 
 export type JobKind = keyof typeof JOB_KINDS;

@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
+  familyQuestionBodySchema,
+  familyQuestionListSchema,
+  familyQuestionParamsSchema,
+  familyQuestionSchema,
   invitationParamsSchema,
   invitationSchema,
   joinedSchema,
@@ -22,6 +26,7 @@ import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
 import { errorResponses } from "../http-errors";
 import type { MemoriesService } from "../memories/memories.service";
+import type { FamilyQuestionsService } from "./family-questions.service";
 import type { JournalsService } from "./journals.service";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
@@ -29,9 +34,10 @@ const errors = errorResponses(400, 401, 403, 404, 409, 429);
 /** A family's journal, its members and invitations (ADR 0057), under /api. */
 export const journalsRoutes: FastifyPluginAsyncZod<{
   journals: JournalsService;
+  questions: FamilyQuestionsService;
   memories: MemoriesService;
   config: Pick<Config, "APP_URL" | "PORT" | "RATE_LIMIT_SHARE_LINKS_PER_HOUR">;
-}> = async (app, { journals, memories, config }) => {
+}> = async (app, { journals, questions, memories, config }) => {
   app.get(
     "/journals",
     {
@@ -182,6 +188,58 @@ export const journalsRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       journals.assertView(request.identity, request.params.id);
       return memories.yearsOfJournal(request.params.id, request.query.storyteller);
+    },
+  );
+
+  app.get(
+    "/journals/:id/members/:memberId/questions",
+    {
+      schema: {
+        operationId: "listFamilyQuestions",
+        security: security.session,
+        summary: "The questions the family asked a storyteller, those waiting first",
+        params: memberParamsSchema,
+        response: { 200: familyQuestionListSchema, ...errors },
+      },
+    },
+    async (request) => questions.list(request.identity, request.params.id, request.params.memberId),
+  );
+
+  app.post(
+    "/journals/:id/members/:memberId/questions",
+    {
+      schema: {
+        operationId: "askFamilyQuestion",
+        security: security.session,
+        summary:
+          "Asks a storyteller a question (organizers and relatives); their page asks the oldest one waiting, and the memory recorded for it carries it as its question",
+        params: memberParamsSchema,
+        body: familyQuestionBodySchema,
+        response: { 201: familyQuestionSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, memberId } = request.params;
+      const asked = await questions.ask(request.identity, id, memberId, request.body.text);
+      return reply.code(201).send(asked);
+    },
+  );
+
+  app.delete(
+    "/journals/:id/members/:memberId/questions/:questionId",
+    {
+      schema: {
+        operationId: "removeFamilyQuestion",
+        security: security.session,
+        summary: "Removes a question (organizers, or whoever asked it)",
+        params: familyQuestionParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, memberId, questionId } = request.params;
+      await questions.remove(request.identity, id, memberId, questionId);
+      return reply.code(204).send(null);
     },
   );
 

@@ -3,9 +3,10 @@ import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RECORDING_CARD } from "../../shared/journals";
+import { FAMILY_QUESTION_MESSAGES, RECORDING_CARD } from "../../shared/journals";
 import { QUESTIONS } from "../../shared/questions";
 import type { LinkStory, Member, Memory, RecordingPage } from "../../shared/schemas";
+import { JobsRepo } from "../jobs/jobs.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import {
   buildAppOn,
@@ -249,7 +250,13 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
       expect(page.statusCode).toBe(200);
       expect(page.headers["cache-control"]).toBe("no-store");
       const body = page.json<RecordingPage>();
-      expect(Object.keys(body).sort()).toEqual(["journalName", "name", "question", "stories"]);
+      expect(Object.keys(body).sort()).toEqual([
+        "askedBy",
+        "journalName",
+        "name",
+        "question",
+        "stories",
+      ]);
       expect(body.journalName).toBe("The Alvarez family");
       expect(body.name).toBe("Grandpa Tomás");
       expect(QUESTIONS).toContain(body.question);
@@ -450,6 +457,67 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
         (await api("POST", `/api/journals/${journal}/members/${memberIds.luis}/card.pdf`, ana))
           .statusCode,
       ).toBe(409);
+    });
+  });
+
+  describe("questions from the family", () => {
+    it("a relative asks; the storyteller's page asks it; the answer is kept and the relative told", async () => {
+      const tomas = memberIds.tomas as string;
+      const path = `/api/journals/${journal}/members/${tomas}/questions`;
+      const text = "What was your first job, Grandpa?";
+      // Storytellers, outsiders and the logged out do not ask; relatives and organizers do.
+      expect((await api("POST", path, rosa, { text })).statusCode).toBe(403);
+      expect((await api("POST", path, stranger, { text })).statusCode).toBe(404);
+      expect((await api("POST", path, undefined, { text })).statusCode).toBe(401);
+      expect((await api("POST", path, luis, { text: " " })).statusCode).toBe(400);
+      const asked = await api("POST", path, luis, { text });
+      expect(asked.statusCode).toBe(201);
+      expect(asked.json()).toMatchObject({ text, askedBy: "Luis", memoryId: null });
+      const later = await api("POST", path, ana, { text: "Where did you meet Grandma?" });
+      expect(later.statusCode).toBe(201);
+      // A relative cannot be asked: they tell no stories.
+      const toRelative = `/api/journals/${journal}/members/${memberIds.luis}/questions`;
+      expect((await api("POST", toRelative, ana, { text })).statusCode).toBe(403);
+
+      // The oldest question waiting is the one the link's page asks, with who asked it.
+      const token = await makeLink(tomas);
+      const page = (await api("GET", `/api/record/${token}`)).json<RecordingPage>();
+      expect(page).toMatchObject({ question: text, askedBy: "Luis" });
+      const { made } = await recordThrough(token, { question: text });
+      expect(made.statusCode).toBe(201);
+      const story = made.json<LinkStory>();
+      expect(story.question).toBe(text);
+
+      // Processing saves it (its last stage): the question is answered and Luis is mailed.
+      await t.database.db
+        .updateTable("memories")
+        .set({ stage: "save", title: "My first job at the bakery" })
+        .where("id", "=", story.id)
+        .execute();
+      await new JobsRepo(t.database.db, kind).enqueue({
+        kind: "process-memory",
+        targetId: story.id,
+      });
+      await t.services.worker.drain();
+      await t.services.worker.drain();
+      const list = (await api("GET", path, rosa)).json<{ text: string; memoryId: string }[]>();
+      expect(list.map((q) => [q.text, q.memoryId])).toEqual([
+        ["Where did you meet Grandma?", null],
+        [text, story.id],
+      ]);
+      const mail = await sink.waitFor(
+        (m) => m.to.includes(`luis-${kind}@example.org`) && m.text.includes(text),
+      );
+      expect(mail.text).toContain(FAMILY_QUESTION_MESSAGES.mailBody("Grandpa Tomás", text));
+      expect(mail.text).toContain(`${APP_URL}/memory/${story.id}`);
+      // The next question waiting is asked now.
+      expect((await api("GET", `/api/record/${token}`)).json<RecordingPage>().question).toBe(
+        "Where did you meet Grandma?",
+      );
+      // Whoever asked, or an organizer, removes a question; another relative or storyteller not.
+      const laterId = later.json<{ id: string }>().id;
+      expect((await api("DELETE", `${path}/${laterId}`, luis)).statusCode).toBe(403);
+      expect((await api("DELETE", `${path}/${laterId}`, ana)).statusCode).toBe(204);
     });
   });
 });

@@ -14,6 +14,7 @@ import { hashToken, newSecretToken } from "../ids";
 import type { MemoriesService } from "../memories/memories.service";
 import type { MemoryProcessingService } from "../memories/memory-processing.service";
 import type { QuestionsService } from "../reminders/questions.service";
+import type { FamilyQuestionsService } from "./family-questions.service";
 import type { JournalsRepo } from "./journals.repo";
 import { recordingCardPdf } from "./recording-card";
 
@@ -53,6 +54,8 @@ export interface RecordingLinksDeps {
   processing: Pick<MemoryProcessingService, "startThroughLink">;
   memories: Pick<MemoriesService, "listToldBy" | "getVisibleRow" | "toDto">;
   questions: Pick<QuestionsService, "weekly">;
+  /** The family's questions: the oldest waiting one is asked before the library's. */
+  familyQuestions: Pick<FamilyQuestionsService, "next" | "isWaiting">;
   audio: Pick<AudioService, "findVisible">;
   /** Who may hear an attached upload (compose.ts's rule: whoever may see its memory). */
   mayHear: AttachmentVisibility;
@@ -158,17 +161,19 @@ export class RecordingLinksService {
     const link = await this.open(token);
     const { journalId, memberId } = link.membership;
     const stories = await this.deps.memories.listToldBy(journalId, memberId, page);
+    const asked = await this.deps.familyQuestions.next(memberId);
     return {
       journalName: link.journalName,
       name: link.name,
-      question: this.deps.questions.weekly(memberId, this.now()),
+      question: asked?.text ?? this.deps.questions.weekly(memberId, this.now()),
+      askedBy: asked?.askedBy ?? null,
       stories: { ...stories, items: stories.items.map((memory) => toLinkStory(memory, token)) },
     };
   }
 
   /**
    * POST /api/record/{token}/memories: a memory of a recording this browser uploaded, told by the
-   * link's member in its journal. A question is kept only when it is one the product asks.
+   * link's member in its journal. A question is kept only when it is one the product or the family asks.
    */
   async record(
     identity: Identity,
@@ -176,7 +181,11 @@ export class RecordingLinksService {
     body: RecordThroughLinkBody,
   ): Promise<{ story: LinkStory; created: boolean }> {
     const link = await this.open(token);
-    const question = body.question && isKnownQuestion(body.question) ? body.question : undefined;
+    const asked =
+      body.question &&
+      (isKnownQuestion(body.question) ||
+        (await this.deps.familyQuestions.isWaiting(link.membership.memberId, body.question)));
+    const question = asked ? body.question : undefined;
     const { memory, created } = await this.deps.processing.startThroughLink(
       // The upload is checked against this browser; the memory is the link's member's.
       { ...identity, recordingFor: link.membership },

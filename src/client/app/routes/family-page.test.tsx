@@ -2,13 +2,14 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  FAMILY_QUESTION_MESSAGES,
   JOURNAL_MESSAGES,
   type JournalRole,
   ROLE_DESCRIPTIONS,
   ROLE_LABELS,
 } from "../../../shared/journals";
 import { ERROR_MESSAGES } from "../../../shared/messages";
-import type { Journal, Member } from "../../../shared/schemas";
+import type { FamilyQuestion, Journal, Member } from "../../../shared/schemas";
 import { dismissToast } from "../../components/ui/use-toast";
 import {
   fakeApi,
@@ -37,10 +38,24 @@ function familyServer(
     makeMember(),
     makeMember({ id: "s-grandpa", name: "Grandpa", role: "storyteller", isYou: false }),
   ];
+  let questions: FamilyQuestion[] = [];
   const api = fakeApi([
     userHandler(me),
     ({ method, url }) =>
       method === "GET" && url === "/api/journals" ? json([journal]) : undefined,
+    ({ method, url, body }) => {
+      if (!url.endsWith("/questions")) return undefined;
+      if (method === "GET") return json(questions);
+      const asked: FamilyQuestion = {
+        id: `q${questions.length}`,
+        text: (body as { text: string }).text,
+        askedBy: "Me",
+        memoryId: null,
+        createdAt: "2026-11-28T10:00:00.000Z",
+      };
+      questions = [...questions, asked];
+      return json(asked, 201);
+    },
     ({ method, url, body }) => {
       if (method !== "PATCH" || url !== "/api/journals/j-me") return undefined;
       journal = { ...journal, ...(body as { name: string }) };
@@ -82,6 +97,25 @@ function familyServer(
 }
 
 describe("the family page, for an organizer", () => {
+  it("asks a storyteller a question, which then waits for their answer", async () => {
+    const { api, user } = familyServer();
+    renderWithApp(<FamilyPage />, "/family");
+    const field = await screen.findByLabelText(FAMILY_QUESTION_MESSAGES.label("Grandpa"));
+    await user.type(field, "What was your first job?");
+    await user.click(screen.getByRole("button", { name: FAMILY_QUESTION_MESSAGES.submit }));
+    expect(await screen.findByText(FAMILY_QUESTION_MESSAGES.asked("Grandpa"))).toBeInTheDocument();
+    expect(
+      await screen.findByText(`${FAMILY_QUESTION_MESSAGES.asks("Me")} What was your first job?`),
+    ).toBeInTheDocument();
+    expect(screen.getByText(FAMILY_QUESTION_MESSAGES.waiting)).toBeInTheDocument();
+    expect(
+      api.requests.find((r) => r.url.endsWith("/questions") && r.method === "POST"),
+    ).toMatchObject({
+      url: "/api/journals/j-me/members/s-grandpa/questions",
+      body: { text: "What was your first job?" },
+    });
+  });
+
   it("names the journal to rename, lists the members with their roles, and says what each role does", async () => {
     const { api, user } = familyServer();
     renderWithApp(<FamilyPage />, "/family");

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatDate } from "../../../shared/dates";
-import { RECORDING_LINK_MESSAGES } from "../../../shared/journals";
+import { FAMILY_QUESTION_MESSAGES, RECORDING_LINK_MESSAGES } from "../../../shared/journals";
 import type { LinkStory } from "../../../shared/schemas";
 import { AudioPlayer } from "../../components/audio-player";
 import { NotFound } from "../../components/not-found";
@@ -56,7 +56,9 @@ export function RecordingLinkPage({ token }: { token: string }) {
       </header>
       <section aria-labelledby="week-question" className="space-y-3 text-center">
         <h2 id="week-question" className="text-lg font-semibold text-brand-800">
-          {RECORDING_LINK_MESSAGES.questionHeading}
+          {data.askedBy
+            ? FAMILY_QUESTION_MESSAGES.asks(data.askedBy)
+            : RECORDING_LINK_MESSAGES.questionHeading}
         </h2>
         <p
           className="text-3xl leading-snug font-medium text-balance text-slate-900"

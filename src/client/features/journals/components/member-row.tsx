@@ -10,6 +10,7 @@ import { errorMessage } from "../../../lib/api-client";
 import { RecordingLinkActions } from "../../recording-link/components/recording-link-actions";
 import { useRemoveMember } from "../api/remove-member";
 import { useChangeRole } from "../api/update-member";
+import { MemberQuestions } from "./member-questions";
 import { RoleSelect } from "./role-select";
 
 /** One member: their name and role; an organizer also sees their email and changes or removes them. */
@@ -41,6 +42,9 @@ export function MemberRow({
         <div className="w-full">
           <RecordingLinkActions journalId={journalId} member={member} />
         </div>
+      ) : null}
+      {member.role !== "relative" && !member.invitationPending && !member.isYou ? (
+        <MemberQuestions journalId={journalId} member={member} manages={manages} />
       ) : null}
     </li>
   );

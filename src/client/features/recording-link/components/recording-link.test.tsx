@@ -33,6 +33,7 @@ const pageData = (items: LinkStory[] = [story()]): RecordingPage => ({
   journalName: "The Alvarez family",
   name: "Grandpa Tomás",
   question: QUESTION,
+  askedBy: null,
   stories: { items, total: items.length, page: 1, pageSize: 15 },
 });
 
