@@ -158,8 +158,17 @@ describe("words families understand", () => {
     const catalogues = [MESSAGES, MEMORY_BOOK, SHARE_MESSAGES, RELATIVES];
     for (const catalogue of catalogues) {
       for (const entry of Object.values(catalogue)) {
-        const text = typeof entry === "function" ? entry("Grandma Rose") : entry;
-        expect(text, String(text)).not.toMatch(/^\d{3}:|Internal Server Error|SQLITE_|FST_ERR/);
+        // A word, a function of a name, or a set of words (the book's paper sizes).
+        const texts: unknown[] =
+          typeof entry === "function"
+            ? [entry("Grandma Rose")]
+            : typeof entry === "object"
+              ? Object.values(entry)
+              : [entry];
+        for (const text of texts) {
+          expect(text, String(text)).toEqual(expect.any(String));
+          expect(text, String(text)).not.toMatch(/^\d{3}:|Internal Server Error|SQLITE_|FST_ERR/);
+        }
       }
     }
   });

@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownJournalId } from "../journals/journals.repo";
+import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { createBareUser } from "../test/auth-helpers";
 import { makeTempDir } from "../test/harness";
@@ -60,8 +60,8 @@ describe("an app-created SQLite database written by the sqlite3 shell", () => {
     expect(await shell(file, "select sqlite_version();")).toMatch(/^3\.40\./);
     await shell(
       file,
-      `insert into memories (id, user_id, title, transcript, recorded_at, status, created_at, updated_at)
-        values ('from-shell', '${userId}', 'Typed in the shell', 'about the lighthouse',
+      `insert into memories (id, user_id, journal_id, storyteller_id, title, transcript, recorded_at, status, created_at, updated_at)
+        values ('from-shell', '${userId}', '${ownJournalId(userId)}', '${ownMemberId(userId)}', 'Typed in the shell', 'about the lighthouse',
           '2021-06-01T10:00:00.000Z', 'processing', '2021-06-01T10:00:00.000Z', '2021-06-01T10:00:00.000Z');
        update memories set status = 'saved', title = 'Lighthouse keeper' where id = 'from-shell';
        update memories set title = 'Edited in the shell' where title = 'Written by the app';`,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_MESSAGES, isErrorCode } from "../../shared/messages";
 import { newId } from "../ids";
+import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 
@@ -113,6 +114,8 @@ describe.each(DATABASE_KINDS)("what a refusal says (%s)", (kind) => {
       .values({
         id: memoryId,
         user_id: owner.user.id,
+        journal_id: ownJournalId(owner.user.id),
+        storyteller_id: ownMemberId(owner.user.id),
         anon_owner_hash: null,
         claim_expires_at: null,
         audio_id: null,
