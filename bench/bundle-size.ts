@@ -9,10 +9,11 @@ import { gzipSync } from "node:zlib";
 
 /**
  * A tripwire, not a goal (ADR 0053): the first download with zod's schemas, the error catalogue
- * and the home page's components (the question prompt's choice, the recorder's pause) measured
- * 156.4 kB; other screens, dialogs and the MP3 encoder load when needed.
+ * and the home page's components (the question prompt's choice, the recorder's pause, the open
+ * journal and its switcher) measured 161.1 kB; other screens, dialogs and the MP3 encoder load
+ * when needed.
  */
-export const INITIAL_JS_BUDGET_KB = 160;
+export const INITIAL_JS_BUDGET_KB = 165;
 
 export async function measureInitialJs(
   dist = path.resolve("dist/client"),

@@ -88,15 +88,6 @@ export const JOURNAL_MESSAGES = {
   left: (journal: string) => `You left ${journal}`,
 } as const;
 
-/** The invitation mail: subject and lines (mail-text.ts lays them out). */
-export const INVITATION_MAIL = {
-  subject: (journal: string) => `You are invited to ${journal}`,
-  greeting: (name: string) => `Hello ${name},`,
-  body: (inviter: string, journal: string, role: string) =>
-    `${inviter} invites you to ${journal}, a family journal of spoken memories, as a ${role.toLowerCase()}.`,
-  action: "Open this link to join (it works once, for 7 days):",
-} as const;
-
 /**
  * A storyteller's personal recording link (ADR 0060): the actions beside a member on the Family
  * page, and the page the link opens, written for a grandparent.
@@ -128,16 +119,6 @@ export const RECORDING_LINK_MESSAGES = {
   moreStories: "More stories",
 } as const;
 
-/** The fridge card's words (server only: the PDF). */
-export const RECORDING_CARD = {
-  hello: (name: string) => `${name}, tell us your stories`,
-  lines: [
-    "1. Point your phone's camera at the square and open the link.",
-    "2. Press the big button, tell your story, and press it again when you are done.",
-  ],
-  journal: (journal: string) => `For ${journal}`,
-} as const;
-
 /** Questions the family asks a storyteller (ADR 0061). */
 export const FAMILY_QUESTION_MESSAGES = {
   /** Shown with the question on the storyteller's page: who wants to hear the answer. */
@@ -152,8 +133,4 @@ export const FAMILY_QUESTION_MESSAGES = {
   remove: "Remove",
   removeNamed: (question: string) => `Remove the question "${question}"`,
   none: "No questions yet. What would you love to hear about?",
-  mailSubject: (teller: string) => `${teller} answered your question`,
-  mailBody: (teller: string, question: string) =>
-    `${teller} recorded an answer to your question: "${question}"`,
-  mailAction: "Listen to it here:",
 } as const;

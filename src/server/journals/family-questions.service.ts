@@ -1,5 +1,5 @@
 import { can, membershipOf } from "../../shared/authorization";
-import { FAMILY_QUESTION_MESSAGES } from "../../shared/journals";
+import { FAMILY_QUESTION_MAIL } from "../../shared/journal-mails";
 import type { FamilyQuestion } from "../../shared/schemas";
 import type { Identity } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
@@ -158,10 +158,10 @@ export class FamilyQuestionsService {
     const name = mailLine(teller.name);
     await this.deps.mailer.send({
       to,
-      subject: FAMILY_QUESTION_MESSAGES.mailSubject(name),
+      subject: FAMILY_QUESTION_MAIL.subject(name),
       text: [
-        FAMILY_QUESTION_MESSAGES.mailBody(name, mailLine(row.text)),
-        FAMILY_QUESTION_MESSAGES.mailAction,
+        FAMILY_QUESTION_MAIL.body(name, mailLine(row.text)),
+        FAMILY_QUESTION_MAIL.action,
         "",
         `${this.deps.appUrl().replace(/\/+$/, "")}/memory/${row.memory_id}`,
       ].join("\n"),

@@ -1,10 +1,6 @@
 import { can, membershipOf } from "../../shared/authorization";
-import {
-  INVITATION_DAYS,
-  INVITATION_MAIL,
-  MEMBERS_PER_JOURNAL,
-  ROLE_LABELS,
-} from "../../shared/journals";
+import { INVITATION_MAIL } from "../../shared/journal-mails";
+import { INVITATION_DAYS, MEMBERS_PER_JOURNAL, ROLE_LABELS } from "../../shared/journals";
 import type {
   Invitation,
   Journal,

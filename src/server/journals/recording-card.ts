@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
-import { RECORDING_CARD } from "../../shared/journals";
+import { RECORDING_CARD } from "../../shared/journal-mails";
 
 // A4 in points, with 2 cm margins: one page, the code in the middle, large enough for an old
 // phone's camera from across a kitchen.

@@ -3,7 +3,7 @@ import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAMILY_QUESTION_MESSAGES, RECORDING_CARD } from "../../shared/journals";
+import { FAMILY_QUESTION_MAIL, RECORDING_CARD } from "../../shared/journal-mails";
 import { QUESTIONS } from "../../shared/questions";
 import type { LinkStory, Member, Memory, RecordingPage } from "../../shared/schemas";
 import { JobsRepo } from "../jobs/jobs.repo";
@@ -508,7 +508,7 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
       const mail = await sink.waitFor(
         (m) => m.to.includes(`luis-${kind}@example.org`) && m.text.includes(text),
       );
-      expect(mail.text).toContain(FAMILY_QUESTION_MESSAGES.mailBody("Grandpa Tomás", text));
+      expect(mail.text).toContain(FAMILY_QUESTION_MAIL.body("Grandpa Tomás", text));
       expect(mail.text).toContain(`${APP_URL}/memory/${story.id}`);
       // The next question waiting is asked now.
       expect((await api("GET", `/api/record/${token}`)).json<RecordingPage>().question).toBe(
