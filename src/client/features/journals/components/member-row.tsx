@@ -81,13 +81,17 @@ function MemberControls({ journalId, member }: { journalId: string; member: Memb
           }),
       },
     );
-  const confirmRemove = () =>
-    remove.mutate(member.id, {
-      onSuccess: () => {
-        setConfirming(false);
-        toast({ title: JOURNAL_MESSAGES.memberRemoved(member.name) });
-      },
-    });
+  const confirmRemove = async () => {
+    try {
+      await remove.mutateAsync(member.id);
+    } catch {
+      return; // The dialog says why (remove.error).
+    }
+    // The list is read again before the mutation settles and this row is gone by then, so a
+    // callback of `mutate` would never run: the toast is said here.
+    setConfirming(false);
+    toast({ title: JOURNAL_MESSAGES.memberRemoved(member.name) });
+  };
   return (
     <div className="flex items-end gap-2">
       <RoleSelect
