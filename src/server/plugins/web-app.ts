@@ -4,12 +4,19 @@ import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
 import type { CurrentQuestion } from "../../shared/reminders";
 import { CLIENT_ROUTES, type ClientRouteMatch, matchClientRoute } from "../../shared/routes";
-import { idParamsSchema, type Memory, type MemoryOwner, type User } from "../../shared/schemas";
+import {
+  idParamsSchema,
+  type Memory,
+  type MemoryOwner,
+  type SharedWithMe,
+  type User,
+} from "../../shared/schemas";
 import { AppShell } from "../app-shell";
 import { type Identity, SESSION_COOKIE, type SessionService } from "../auth/session.service";
 import { errorBody } from "../http-errors";
 import type { MemoriesService } from "../memories/memories.service";
 import type { QuestionsService } from "../reminders/questions.service";
+import { readShareTokens } from "../share-links/share-cookie";
 import type { UsersService } from "../users/users.service";
 import { type IdentitySources, identify } from "./identity";
 
@@ -77,9 +84,11 @@ export const webApp = fp<{
       let user: User | null | undefined;
       let question: CurrentQuestion | undefined;
       let memory: { memory: Memory; owner: MemoryOwner } | undefined;
+      let sharedWithMe: SharedWithMe | undefined;
+      let identity: Identity | undefined;
       try {
         if (route?.name === "memory") {
-          const identity = await identify(request, sessions, identitySources);
+          identity = await identify(request, sessions, identitySources);
           [user, memory] = await Promise.all([
             identity.userId ? users.getUser(identity.userId) : null,
             visibleMemory(route, identity),
@@ -101,6 +110,17 @@ export const webApp = fp<{
             user = userId ? await users.getUser(userId) : null;
           }
         }
+        // A logged-out browser learns with the page whether it is a relative's (its share links
+        // still open someone's memories), so its top bar never shows Log in while it asks.
+        if (user === null) {
+          const tokens = readShareTokens(request);
+          sharedWithMe =
+            tokens.length === 0
+              ? { owners: [] }
+              : await users.sharedWith(
+                  identity ?? (await identify(request, sessions, identitySources)),
+                );
+        }
       } catch (error) {
         // The page still loads (and shows the API's error) when the database is unreachable.
         request.log.warn({ err: error }, "app shell: lookup failed");
@@ -111,7 +131,12 @@ export const webApp = fp<{
         .header("cache-control", "private, no-cache")
         .type("text/html; charset=utf-8")
         .send(
-          await appShell.render(user, { question, memory: memory?.memory, owner: memory?.owner }),
+          await appShell.render(user, {
+            question,
+            memory: memory?.memory,
+            owner: memory?.owner,
+            sharedWithMe,
+          }),
         );
     });
   },
