@@ -19,6 +19,7 @@ import { relativeNewsAsJobs } from "./migrations/0020-relative-news-as-jobs";
 import { linkOrigins } from "./migrations/0021-link-origins";
 import { relativeNewsConfirmation } from "./migrations/0022-relative-news-confirmation";
 import { familyJournals } from "./migrations/0023-family-journals";
+import { reminderOrigins } from "./migrations/0025-reminder-origins";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0021-link-origins": linkOrigins,
   "0022-relative-news-confirmation": relativeNewsConfirmation,
   "0023-family-journals": familyJournals,
+  "0025-reminder-origins": reminderOrigins,
 };
 
 class DialectMigrationProvider implements MigrationProvider {
