@@ -29,7 +29,9 @@ import { type IdentitySources, identify } from "./identity";
  * moves only on POST /api/question/next), for the prompt above the recorder to paint with the page.
  * A
  * memory's page carries the memory when this request may see it, decided and shaped exactly as
- * GET /api/memories/{id} does (ADR 0031), and answers 404 when it may not.
+ * GET /api/memories/{id} does (ADR 0031), and answers 404 when it may not. A logged-out browser's
+ * page says whose memories its share links open (as GET /api/shared-with-me would), so a
+ * relative's top bar never offers Log in, even for a moment.
  */
 export const webApp = fp<{
   clientDir: string | undefined;
