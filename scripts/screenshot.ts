@@ -36,7 +36,7 @@ try {
   for (const memory of MEMORIES) await seedMemory(owner, memory);
   const browser = await launchBrowser();
   try {
-    const context = await browser.newContext({ viewport: { width: 900, height: 1140 } });
+    const context = await browser.newContext({ viewport: { width: 900, height: 1190 } });
     await addClientCookies(context, server.url, owner.cookieHeader());
     const page = await context.newPage();
     await page.goto(server.url);

@@ -6,6 +6,7 @@ import {
   PAGE_MEMORY_OWNER_SCRIPT_ID,
   PAGE_MEMORY_SCRIPT_ID,
   SESSION_USER_SCRIPT_ID,
+  SHARED_WITH_ME_SCRIPT_ID,
 } from "../shared/constants";
 import type { Memory, User } from "../shared/schemas";
 import { AppShell } from "./app-shell";
@@ -37,6 +38,27 @@ describe("AppShell", () => {
     const html = await shell.render(null);
     expect(embedded(html)).toBeNull();
     expect(html.indexOf(SESSION_USER_SCRIPT_ID)).toBeLessThan(html.indexOf("</head>"));
+  });
+
+  it("tells a logged-out browser whose memories its share links open, and a user nothing of it", async () => {
+    const sharedWithMe = { owners: [{ username: "rose", displayName: "Grandma Rose" }] };
+    const html = await shell.render(null, { sharedWithMe });
+    expect(embedded(html, SHARED_WITH_ME_SCRIPT_ID)).toEqual(sharedWithMe);
+    expect(
+      embedded(
+        await shell.render(null, { sharedWithMe: { owners: [] } }),
+        SHARED_WITH_ME_SCRIPT_ID,
+      ),
+    ).toEqual({ owners: [] });
+    const user = {
+      id: "u1",
+      username: "jo",
+      displayName: null,
+      isPublic: false,
+      email: "jo@example.com",
+    } as User;
+    expect(await shell.render(user, { sharedWithMe })).not.toContain(SHARED_WITH_ME_SCRIPT_ID);
+    expect(await shell.render(undefined, { sharedWithMe })).not.toContain(SHARED_WITH_ME_SCRIPT_ID);
   });
 
   it("embeds only the user's public fields, and no text can close the element", async () => {

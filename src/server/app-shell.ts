@@ -4,6 +4,7 @@ import {
   PAGE_MEMORY_OWNER_SCRIPT_ID,
   PAGE_MEMORY_SCRIPT_ID,
   SESSION_USER_SCRIPT_ID,
+  SHARED_WITH_ME_SCRIPT_ID,
 } from "../shared/constants";
 import { type CurrentQuestion, currentQuestionSchema } from "../shared/reminders";
 import {
@@ -11,6 +12,8 @@ import {
   type MemoryOwner,
   memoryOwnerSchema,
   memorySchema,
+  type SharedWithMe,
+  sharedWithMeSchema,
   type User,
   userSchema,
 } from "../shared/schemas";
@@ -35,6 +38,8 @@ export interface PageExtras {
   memory?: Memory | undefined;
   /** Whose it is, so its page names them from the first paint. */
   owner?: MemoryOwner | undefined;
+  /** For a logged-out browser: whose memories its share links open (none for a stranger). */
+  sharedWithMe?: SharedWithMe | undefined;
 }
 
 /**
@@ -55,7 +60,7 @@ export class AppShell {
    */
   async render(
     user: User | null | undefined,
-    { question, memory, owner }: PageExtras = {},
+    { question, memory, owner, sharedWithMe }: PageExtras = {},
   ): Promise<string> {
     this.template ??= readFile(this.indexHtmlPath, "utf8");
     const template = await this.template.catch((error: unknown) => {
@@ -73,6 +78,9 @@ export class AppShell {
     if (memory) blocks += dataBlock(PAGE_MEMORY_SCRIPT_ID, memorySchema.parse(memory));
     if (memory && owner) {
       blocks += dataBlock(PAGE_MEMORY_OWNER_SCRIPT_ID, memoryOwnerSchema.parse(owner));
+    }
+    if (user === null && sharedWithMe) {
+      blocks += dataBlock(SHARED_WITH_ME_SCRIPT_ID, sharedWithMeSchema.parse(sharedWithMe));
     }
     if (!blocks) return template;
     // A replacer function, not a replacement string: the user's text may hold `$&`, `$'` or `` $` ``.

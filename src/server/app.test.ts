@@ -9,6 +9,7 @@ import {
   CURRENT_QUESTION_SCRIPT_ID,
   PAGE_MEMORY_SCRIPT_ID,
   SESSION_USER_SCRIPT_ID,
+  SHARED_WITH_ME_SCRIPT_ID,
 } from "../shared/constants";
 import { ERROR_MESSAGES, type ErrorCode, MESSAGES } from "../shared/messages";
 import type { HealthResponse } from "../shared/schemas";
@@ -241,6 +242,34 @@ describe("the HTTP shell", () => {
       headers: { cookie: `${cookie.split("=")[0]}=not-a-session` },
     });
     expect(stale.body).toContain(`id="${SESSION_USER_SCRIPT_ID}">null</script>`);
+  });
+
+  it("tells a logged-out browser in the page whose memories its share links open", async () => {
+    const { cookie } = await createUserWithSession(t, { username: "shell_teller" });
+    const created = await app.inject({
+      method: "POST",
+      url: "/api/share-links",
+      headers: { cookie },
+      payload: { label: "Grandma" },
+    });
+    const opened = await app.inject({ method: "GET", url: new URL(created.json().url).pathname });
+    const shareCookie = String(opened.headers["set-cookie"]).split(";")[0] ?? "";
+    const blockOf = (html: string) =>
+      html.match(new RegExp(`id="${SHARED_WITH_ME_SCRIPT_ID}">(.*?)</script>`))?.[1];
+    for (const url of ["/", "/account", "/profile/shell_teller"]) {
+      const page = await app.inject({ method: "GET", url, headers: { cookie: shareCookie } });
+      const api = await app.inject({
+        method: "GET",
+        url: "/api/shared-with-me",
+        headers: { cookie: shareCookie },
+      });
+      expect(JSON.parse(blockOf(page.body) ?? ""), url).toEqual(api.json());
+      expect(api.json().owners).toEqual([{ username: "shell_teller", displayName: null }]);
+    }
+    // A stranger's page says there is nothing to ask; the owner's says nothing of it.
+    expect(blockOf((await app.inject({ method: "GET", url: "/" })).body)).toBe('{"owners":[]}');
+    const own = await app.inject({ method: "GET", url: "/", headers: { cookie } });
+    expect(own.body).not.toContain(SHARED_WITH_ME_SCRIPT_ID);
   });
 
   it("embeds the user's own current question in the home page only, and reading it moves nothing", async () => {

@@ -129,6 +129,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         reminders: services.reminders,
         questions: services.questions,
         unsubscribePerMinute: config.RATE_LIMIT_AUTH_PER_MINUTE,
+        config,
       });
       await api.register(shareLinksRoutes, {
         shareLinks: services.shareLinks,

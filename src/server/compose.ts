@@ -320,7 +320,8 @@ export function createServices(deps: ServiceDeps) {
   const reminders = new RemindersService(
     new RemindersRepo(db),
     { secrets, users, questions, mailer, log },
-    { appUrl: publicAppUrl(config) },
+    // Without APP_URL, the address the owner last saved their reminders at (remembered with them).
+    { linkBase: (remembered) => config.APP_URL ?? remembered ?? publicAppUrl(config) },
   );
 
   const rateLimitCounters = new RateLimitCounters(db);

@@ -91,6 +91,12 @@ export const PAGE_MEMORY_SCRIPT_ID = "page-memory";
 /** Beside it, whose memory it is (what GET /api/memories/{id}/owner would send the same browser). */
 export const PAGE_MEMORY_OWNER_SCRIPT_ID = "page-memory-owner";
 
+/**
+ * The id of the JSON data block in a logged-out browser's page holding what GET /api/shared-with-me
+ * would send it, so a relative's top bar never offers Log in while it waits for the answer.
+ */
+export const SHARED_WITH_ME_SCRIPT_ID = "shared-with-me";
+
 export const MEMORY_STATUSES = ["processing", "saved", "failed"] as const;
 /** Pipeline stages, in order; each has a progress notice in the browser. */
 export const PIPELINE_STAGES = ["transcribe", "summarize", "score", "tag", "save"] as const;

@@ -211,6 +211,9 @@ export const MESSAGES = {
   notLoggedIn: "Not logged in",
   notFound: "Not found",
   internalError: "Something went wrong on our side. Please try again.",
+  /** The installed app with no connection: what it shows is what this device saw last. */
+  youAreOffline:
+    "You are offline. You see your memories as they were last time; they update when the connection returns.",
   /** The browser could not reach the server at all (offline, or the server is down). */
   connectionLost: "Could not reach the server. Please check your connection and try again.",
   /** A request the server could not read (malformed JSON, a wrong content type). */

@@ -7,6 +7,9 @@ export const REMINDER_MESSAGES = {
   weekdayLabel: "Day",
   hourLabel: "Hour",
   timeZoneLabel: "Time zone",
+  /** The group holding the zone this browser is in, first in the list. */
+  yourTimeZone: "Your time zone",
+  otherTimeZones: "Other",
   specialDaysTitle: "Special days",
   specialDayLabel: "Name of the day",
   specialDayMonth: "Month",
@@ -34,3 +37,22 @@ export const REMINDER_MESSAGES = {
   unsubscribeButton: "Unsubscribe",
   unsubscribeDone: "You are unsubscribed. You can turn reminders on again on your account page.",
 } as const;
+
+/** A time zone as offered: its city (and country, when the name holds one) and offset now. */
+export function timeZoneOptionLabel(city: string, offset: string): string {
+  return `${city} (UTC${offset})`;
+}
+
+/** The regions time zone names begin with, as the list groups them. */
+export const TIME_ZONE_REGIONS: Readonly<Record<string, string>> = {
+  Africa: "Africa",
+  America: "Americas",
+  Antarctica: "Antarctica",
+  Arctic: "Arctic",
+  Asia: "Asia",
+  Atlantic: "Atlantic",
+  Australia: "Australia",
+  Europe: "Europe",
+  Indian: "Indian Ocean",
+  Pacific: "Pacific",
+};

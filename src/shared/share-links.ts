@@ -27,6 +27,10 @@ export const SHARE_MESSAGES = {
   createdAndMailed: "Share link created and sent",
   copy: "Copy link",
   copied: "Link copied!",
+  /** Opens the phone's share sheet (messages, mail, chat) with the link. */
+  shareSheet: "Share…",
+  shareSheetTitle: "Our family's voice memories",
+  shareSheetText: "Listen to the stories we recorded, and answer them with your voice.",
   copyOnce:
     "Copy this link now: for your family's safety it is stored only in a form that cannot be shown again.",
   none: "No share links yet.",

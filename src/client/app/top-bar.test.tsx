@@ -2,7 +2,7 @@ import { onlineManager } from "@tanstack/react-query";
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SESSION_USER_SCRIPT_ID } from "../../shared/constants";
+import { SESSION_USER_SCRIPT_ID, SHARED_WITH_ME_SCRIPT_ID } from "../../shared/constants";
 import { JOURNAL_MESSAGES } from "../../shared/journals";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import { RELATIVES } from "../../shared/relatives";
@@ -34,29 +34,39 @@ afterEach(() => {
 });
 
 /** Puts the session data block in the page, as the server does; the caller removes it. */
-function embedSessionUser(user: User | null): HTMLScriptElement {
+function embedBlock(id: string, value: unknown): HTMLScriptElement {
   const block = document.createElement("script");
   block.type = "application/json";
-  block.id = SESSION_USER_SCRIPT_ID;
-  block.textContent = JSON.stringify(user);
+  block.id = id;
+  block.textContent = JSON.stringify(value);
   document.head.append(block);
   return block;
 }
 
+function embedSessionUser(user: User | null): HTMLScriptElement {
+  return embedBlock(SESSION_USER_SCRIPT_ID, user);
+}
+
 describe("TopBar", () => {
   it("shows a spinner while the session loads", async () => {
-    let release: () => void = () => undefined;
+    const pending: (() => void)[] = [];
+    const release = () => {
+      for (const answer of pending.splice(0)) answer();
+    };
     vi.stubGlobal(
       "fetch",
       vi.fn(
         () =>
           new Promise<Response>((resolve) => {
-            release = () => resolve(new Response("", { status: 401 }));
+            pending.push(() => resolve(new Response("", { status: 401 })));
           }),
       ),
     );
     renderWithApp(<TopBar />);
     expect(screen.getByRole("status", { name: "Loading session" })).toBeInTheDocument();
+    release();
+    // Then whose memories this browser's links open (none: the answer below is a refusal).
+    await waitFor(() => expect(pending).toHaveLength(1));
     release();
     expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
   });
@@ -98,15 +108,35 @@ describe("TopBar", () => {
     }
   });
 
-  it("shows Log in at once when the page says nobody is logged in", async () => {
+  it("shows Log in at once when the page says nobody is logged in and no share link is held", async () => {
     const { requests: calls } = fakeApi({});
-    const block = embedSessionUser(null);
+    const blocks = [embedSessionUser(null), embedBlock(SHARED_WITH_ME_SCRIPT_ID, { owners: [] })];
     try {
       renderWithApp(<TopBar />);
       expect(screen.getByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
-      expect(calls.filter((c) => c.url === USER_PATH)).toEqual([]);
+      expect(calls).toEqual([]);
     } finally {
-      block.remove();
+      for (const block of blocks) block.remove();
+    }
+  });
+
+  it("shows no Log in at all when the page says the browser is a relative's", async () => {
+    const { requests: calls } = fakeApi({});
+    const owners = [{ username: "rose", displayName: "Grandma Rose" }];
+    const blocks = [embedSessionUser(null), embedBlock(SHARED_WITH_ME_SCRIPT_ID, { owners })];
+    try {
+      renderWithApp(
+        <>
+          <TopBar />
+          <RelativeGreeting />
+        </>,
+      );
+      expect(screen.getByText(RELATIVES.greeting(["Grandma Rose"]))).toBeInTheDocument();
+      expect(screen.queryByRole("button", { name: MESSAGES.logIn })).toBeNull();
+      expect(screen.queryByRole("link", { name: MESSAGES.watchView })).toBeNull();
+      expect(calls).toEqual([]);
+    } finally {
+      for (const block of blocks) block.remove();
     }
   });
 

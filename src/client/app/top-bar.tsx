@@ -26,7 +26,8 @@ export function TopBar() {
   // Offline (the installed app opened from its cache) nobody is known yet: offering Log in to
   // someone who is logged in would mislead. The user is asked for when the connection returns.
   const unknownOffline = user === undefined && fetchStatus === "paused";
-  // A relative come through a share link needs no account: no Log in or Sign up for them.
+  // A relative come through a share link needs no account: no Log in or Sign up for them, nor
+  // while it is not yet known whether this browser is a relative's.
   const relative = useIsRelativeView();
   return (
     <header className="border-b border-slate-200 bg-white">
@@ -49,7 +50,7 @@ export function TopBar() {
               <JournalSwitcher />
               <UserMenu user={user} />
             </>
-          ) : unknownOffline || relative ? null : (
+          ) : unknownOffline || relative !== false ? null : (
             <LoggedOutControls />
           )}
         </div>

@@ -20,6 +20,7 @@ import { linkOrigins } from "./migrations/0021-link-origins";
 import { relativeNewsConfirmation } from "./migrations/0022-relative-news-confirmation";
 import { familyJournals } from "./migrations/0023-family-journals";
 import { recordingLinks } from "./migrations/0024-recording-links";
+import { reminderOrigins } from "./migrations/0025-reminder-origins";
 import { familyQuestions } from "./migrations/0026-family-questions";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0022-relative-news-confirmation": relativeNewsConfirmation,
   "0023-family-journals": familyJournals,
   "0024-recording-links": recordingLinks,
+  "0025-reminder-origins": reminderOrigins,
   "0026-family-questions": familyQuestions,
 };
 

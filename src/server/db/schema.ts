@@ -138,6 +138,8 @@ export interface ReminderSettingsTable {
   /** JSON: [{ label, month, day }]. */
   special_days: string;
   unsubscribed_at: string | null;
+  /** The address the settings were last saved at; without APP_URL, the mails' links use it. */
+  origin: string | null;
   created_at: string;
   updated_at: string;
 }

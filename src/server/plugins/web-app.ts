@@ -4,13 +4,20 @@ import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
 import type { CurrentQuestion } from "../../shared/reminders";
 import { CLIENT_ROUTES, type ClientRouteMatch, matchClientRoute } from "../../shared/routes";
-import { idParamsSchema, type Memory, type MemoryOwner, type User } from "../../shared/schemas";
+import {
+  idParamsSchema,
+  type Memory,
+  type MemoryOwner,
+  type SharedWithMe,
+  type User,
+} from "../../shared/schemas";
 import { AppShell } from "../app-shell";
 import { type Identity, SESSION_COOKIE, type SessionService } from "../auth/session.service";
 import { errorBody } from "../http-errors";
 import type { RecordingLinksService } from "../journals/recording-links.service";
 import type { MemoriesService } from "../memories/memories.service";
 import type { QuestionsService } from "../reminders/questions.service";
+import { readShareTokens } from "../share-links/share-cookie";
 import type { UsersService } from "../users/users.service";
 import { type IdentitySources, identify } from "./identity";
 
@@ -24,7 +31,9 @@ import { type IdentitySources, identify } from "./identity";
  * A
  * memory's page carries the memory when this request may see it, decided and shaped exactly as
  * GET /api/memories/{id} does (ADR 0031), and answers 404 when it may not. A recording link's
- * page answers 404 when its link is dead (ADR 0060).
+ * page answers 404 when its link is dead (ADR 0060). A logged-out browser's page says whose
+ * memories its share links open (as GET /api/shared-with-me would), so a relative's top bar never
+ * offers Log in, even for a moment.
  */
 export const webApp = fp<{
   clientDir: string | undefined;
@@ -83,9 +92,11 @@ export const webApp = fp<{
       let user: User | null | undefined;
       let question: CurrentQuestion | undefined;
       let memory: { memory: Memory; owner: MemoryOwner } | undefined;
+      let sharedWithMe: SharedWithMe | undefined;
+      let identity: Identity | undefined;
       try {
         if (route?.name === "memory") {
-          const identity = await identify(request, sessions, identitySources);
+          identity = await identify(request, sessions, identitySources);
           [user, memory] = await Promise.all([
             identity.userId ? users.getUser(identity.userId) : null,
             visibleMemory(route, identity),
@@ -114,6 +125,17 @@ export const webApp = fp<{
         ) {
           status = 404;
         }
+        // A logged-out browser learns with the page whether it is a relative's (its share links
+        // still open someone's memories), so its top bar never shows Log in while it asks.
+        if (user === null) {
+          const tokens = readShareTokens(request);
+          sharedWithMe =
+            tokens.length === 0
+              ? { owners: [] }
+              : await users.sharedWith(
+                  identity ?? (await identify(request, sessions, identitySources)),
+                );
+        }
       } catch (error) {
         // The page still loads (and shows the API's error) when the database is unreachable.
         request.log.warn({ err: error }, "app shell: lookup failed");
@@ -126,7 +148,12 @@ export const webApp = fp<{
         .header("cache-control", "private, no-cache")
         .type("text/html; charset=utf-8")
         .send(
-          await appShell.render(user, { question, memory: memory?.memory, owner: memory?.owner }),
+          await appShell.render(user, {
+            question,
+            memory: memory?.memory,
+            owner: memory?.owner,
+            sharedWithMe,
+          }),
         );
     });
   },

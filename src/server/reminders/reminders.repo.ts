@@ -11,6 +11,8 @@ export interface ReminderSettingsValues {
   timeZone: string;
   /** JSON text of the special days. */
   specialDays: string;
+  /** The address they are saved at (left as it was when not given). */
+  origin?: string | undefined;
 }
 
 /** A reminder whose mail keeps failing is tried this often (once per check) on its day. */
@@ -45,6 +47,7 @@ export class RemindersRepo {
       special_days: values.specialDays,
       unsubscribed_at: null,
       updated_at: now.toISOString(),
+      ...(values.origin !== undefined ? { origin: values.origin } : {}),
     };
     await this.db
       .insertInto("reminder_settings")

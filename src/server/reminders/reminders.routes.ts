@@ -7,6 +7,7 @@ import {
   unsubscribeQuerySchema,
 } from "../../shared/reminders";
 import { okResponseSchema } from "../../shared/schemas";
+import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
 import { badRequest, errorResponses } from "../http-errors";
 import { requireUser } from "../users/account.routes";
@@ -18,6 +19,8 @@ export interface RemindersRoutesOptions {
   questions: QuestionsService;
   /** Unsubscribe attempts per client address per minute. */
   unsubscribePerMinute: number;
+  /** Without APP_URL, saving remembers the address in use for the mails' links. */
+  config: Pick<Config, "APP_URL" | "PORT">;
 }
 
 const errors = errorResponses(400, 401, 429);
@@ -28,7 +31,7 @@ const errors = errorResponses(400, 401, 429);
  */
 export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = async (
   app,
-  { reminders, questions, unsubscribePerMinute },
+  { reminders, questions, unsubscribePerMinute, config },
 ) => {
   // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` as a form; the link's query says who.
   app.addContentTypeParser(
@@ -61,7 +64,8 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
         response: { 200: reminderSettingsSchema, ...errors },
       },
     },
-    async (request) => reminders.save(requireUser(request), request.body),
+    async (request) =>
+      reminders.save(requireUser(request), request.body, new Date(), linkBaseOf(config, request)),
   );
 
   app.post(

@@ -39,9 +39,13 @@ function parseSpecialDays(text: string): SpecialDay[] {
   }
 }
 
-/** The mail's links point back at the app (APP_URL). */
+/** Where the mail's links point back at the app. */
 export interface RemindersOptions {
-  appUrl: string;
+  /**
+   * The address for one user's mail, given the one they last saved their reminders at (null when
+   * never remembered): APP_URL when set, else that one, else the configured address.
+   */
+  linkBase: (remembered: string | null) => string;
 }
 
 /**
@@ -73,10 +77,12 @@ export class RemindersService {
     return this.toSettings(row, Boolean(user?.email));
   }
 
+  /** Saves the settings; `origin`, the address they were saved at, is remembered for the mails. */
   async save(
     userId: string,
     body: ReminderSettingsBody,
     now = new Date(),
+    origin?: string,
   ): Promise<ReminderSettings> {
     // Two special days of the same name would be one reminder: the name says which day it is.
     const labels = new Set<string>();
@@ -99,6 +105,7 @@ export class RemindersService {
         hour: body.weekly.hour,
         timeZone: body.weekly.timeZone,
         specialDays: JSON.stringify(body.specialDays),
+        origin,
       },
       now,
     );
@@ -152,11 +159,14 @@ export class RemindersService {
   }
 
   /** The page a person opens from the mail, and the address mail providers POST to (RFC 8058). */
-  async unsubscribeLinks(userId: string): Promise<{ page: string; oneClick: string }> {
+  async unsubscribeLinks(
+    userId: string,
+    base = this.base(null),
+  ): Promise<{ page: string; oneClick: string }> {
     const query = `u=${encodeURIComponent(userId)}&t=${await this.unsubscribeToken(userId)}`;
     return {
-      page: `${this.base()}/unsubscribe?${query}`,
-      oneClick: `${this.base()}/api/reminders/unsubscribe?${query}`,
+      page: `${base}/unsubscribe?${query}`,
+      oneClick: `${base}/api/reminders/unsubscribe?${query}`,
     };
   }
 
@@ -205,7 +215,7 @@ export class RemindersService {
           now,
         );
         for (const reminder of due) {
-          if (await this.sendOne(row.user_id, reminder, now)) sent++;
+          if (await this.sendOne(row.user_id, reminder, now, this.base(row.origin))) sent++;
         }
       }
       if (rows.length < PAGE) return sent;
@@ -213,7 +223,12 @@ export class RemindersService {
     }
   }
 
-  private async sendOne(userId: string, reminder: DueReminder, now: Date): Promise<boolean> {
+  private async sendOne(
+    userId: string,
+    reminder: DueReminder,
+    now: Date,
+    base: string,
+  ): Promise<boolean> {
     const user = await this.deps.users.getUser(userId);
     if (!user?.email) return false;
     const key: OccurrenceKey = { userId, kind: reminder.kind, date: reminder.date };
@@ -222,8 +237,8 @@ export class RemindersService {
       const question = reminder.specialDay
         ? specialDayQuestion(reminder.specialDay.label)
         : (await this.deps.questions.current(userId)).question;
-      const record = `${this.base()}/?question=${encodeURIComponent(question)}`;
-      const unsubscribe = await this.unsubscribeLinks(userId);
+      const record = `${base}/?question=${encodeURIComponent(question)}`;
+      const unsubscribe = await this.unsubscribeLinks(userId, base);
       const name = mailLine(user.displayName || user.username);
       const label = mailLine(reminder.specialDay?.label ?? "");
       await this.deps.mailer.send({
@@ -267,7 +282,7 @@ export class RemindersService {
     }
   }
 
-  private base(): string {
-    return this.options.appUrl.replace(/\/+$/, "");
+  private base(remembered: string | null): string {
+    return this.options.linkBase(remembered).replace(/\/+$/, "");
   }
 }

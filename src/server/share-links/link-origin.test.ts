@@ -117,6 +117,49 @@ describe.each(DATABASE_KINDS)("links without APP_URL, on the address in use (%s)
     expect(news.text).not.toContain("localhost");
   });
 
+  it("mails reminders with links on the address the owner saved them at; a password reset stays on the configured one", async () => {
+    const teller = await createUserWithSession(t, { email: "teller@lan.example" });
+    const saved = await t.app.inject({
+      method: "PUT",
+      url: "/api/reminders",
+      headers: { host: LAN, cookie: teller.cookie },
+      payload: {
+        weekly: { enabled: true, weekday: 1, hour: 9, timeZone: "UTC" },
+        specialDays: [],
+      },
+    });
+    expect(saved.statusCode).toBe(200);
+    // As if saved long before the Monday below (the address saved with them is kept).
+    await t.services.reminders.save(
+      teller.user.id,
+      { weekly: { enabled: true, weekday: 1, hour: 9, timeZone: "UTC" }, specialDays: [] },
+      new Date("2026-01-01T00:00:00Z"),
+    );
+    sink.messages.length = 0;
+    expect(await t.services.reminders.sendDue(new Date("2026-03-02T09:00:00Z"))).toBe(1);
+    const reminder = sink.messages.find((m) => m.to.includes("teller@lan.example"));
+    if (!reminder) throw new Error("no reminder mail");
+    expect(reminder.text).toContain(`${LAN_URL}/?question=`);
+    expect(reminder.text).toContain(`${LAN_URL}/unsubscribe?`);
+    expect(mailHeader(reminder, "List-Unsubscribe")).toMatch(
+      new RegExp(`^<${LAN_URL}/api/reminders/unsubscribe\\?`),
+    );
+    expect(reminder.text).not.toContain("localhost");
+
+    // Asked for from the same address, a password reset still uses only the configured one.
+    sink.messages.length = 0;
+    const reset = await t.app.inject({
+      method: "POST",
+      url: "/api/forgot-password",
+      headers: { host: LAN },
+      payload: { email: "teller@lan.example" },
+    });
+    expect(reset.statusCode).toBe(200);
+    const resetMail = await sink.waitFor((m) => m.to.includes("teller@lan.example"));
+    expect(resetMail.text).toContain("http://localhost:5202/reset-password?token=");
+    expect(resetMail.raw).not.toContain(LAN);
+  });
+
   it("prints the memory book's QR codes on that address", async () => {
     const res = await onLan("GET", "/api/memory-book");
     expect(res.statusCode).toBe(200);

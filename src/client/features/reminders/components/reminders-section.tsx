@@ -17,18 +17,15 @@ import { toast, toastError } from "../../../components/ui/use-toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useReminders, useSaveReminders } from "../api/reminders";
 import { browserTimeZone } from "../browser-time-zone";
+import { TimeZoneList } from "../time-zones";
 
 const SELECT =
   "h-11 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900";
 const HOURS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
 const MONTHS = monthNames();
 
-/** Every zone the browser knows, with the chosen one (and UTC) always offered. */
-function timeZoneChoices(current: string): string[] {
-  const zones =
-    typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
-  return [...new Set([current, "UTC", ...zones])].sort();
-}
+/** Every zone the browser knows, labelled and grouped once per page. */
+const TIME_ZONES = new TimeZoneList(browserTimeZone);
 
 function SelectField({
   label,
@@ -90,7 +87,10 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
     },
     specialDays: settings.specialDays,
   }));
-  const zones = useMemo(() => timeZoneChoices(form.weekly.timeZone), [form.weekly.timeZone]);
+  const zoneGroups = useMemo(
+    () => TIME_ZONES.groupsWith(form.weekly.timeZone),
+    [form.weekly.timeZone],
+  );
   const enabledId = useId();
 
   const setWeekly = (change: Partial<ReminderSettingsBody["weekly"]>) =>
@@ -157,10 +157,14 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
           value={form.weekly.timeZone}
           onChange={(value) => setWeekly({ timeZone: value })}
         >
-          {zones.map((zone) => (
-            <option key={zone} value={zone}>
-              {zone}
-            </option>
+          {zoneGroups.map((group) => (
+            <optgroup key={group.label} label={group.label}>
+              {group.options.map((zone) => (
+                <option key={zone.value} value={zone.value}>
+                  {zone.label}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </SelectField>
       </div>

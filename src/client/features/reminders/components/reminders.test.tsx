@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CURRENT_QUESTION_SCRIPT_ID, SESSION_USER_SCRIPT_ID } from "../../../../shared/constants";
@@ -147,6 +147,16 @@ describe("RemindersSection", () => {
     renderWithApp(<RemindersSection />, "/account");
     const zone = await screen.findByLabelText(REMINDER_MESSAGES.timeZoneLabel);
     expect(zone).toHaveValue(browserZone);
+    // Humane names, the browser's zone first: "Madrid (UTC+01:00)", never "Europe/Madrid".
+    const options = within(zone).getAllByRole("option") as HTMLOptionElement[];
+    expect(options[0]?.value).toBe(browserZone);
+    expect(within(zone).getAllByRole("group")[0]).toHaveAttribute(
+      "label",
+      REMINDER_MESSAGES.yourTimeZone,
+    );
+    const madrid = options.find((option) => option.value === "Europe/Madrid");
+    expect(madrid?.textContent).toMatch(/^Madrid \(UTC\+0[12]:00\)$/);
+    expect(options.every((option) => !option.textContent?.includes("/"))).toBe(true);
     await userEvent.click(screen.getByLabelText(REMINDER_MESSAGES.weeklyLabel));
     await userEvent.selectOptions(
       screen.getByLabelText(REMINDER_MESSAGES.weekdayLabel, { exact: true }),

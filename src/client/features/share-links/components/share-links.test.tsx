@@ -106,6 +106,63 @@ describe("ShareLinksSection", () => {
   });
 });
 
+describe("a new link on a phone", () => {
+  /** The browser's share sheet, stubbed at the API's edge (jsdom has none). */
+  function stubShare(share: unknown) {
+    Object.defineProperty(navigator, "share", { value: share, configurable: true, writable: true });
+  }
+  afterEach(() => {
+    Reflect.deleteProperty(navigator, "share");
+  });
+  async function makeLink() {
+    linksServer();
+    const user = userEvent.setup();
+    renderWithApp(<ShareLinksSection />);
+    const region = await screen.findByRole("region", { name: SHARE_MESSAGES.sectionTitle });
+    await user.type(within(region).getByLabelText(SHARE_MESSAGES.labelField), "Grandpa");
+    await user.click(within(region).getByRole("button", { name: SHARE_MESSAGES.create }));
+    return { user, created: await screen.findByTestId("created-share-link") };
+  }
+  const url = `https://journal.example.org/s/${TOKEN}`;
+
+  it("offers the share sheet beside Copy, with the link, a title and a line of text", async () => {
+    const share = vi.fn(async (_data: ShareData) => undefined);
+    stubShare(share);
+    const { user, created } = await makeLink();
+    expect(within(created).getByRole("button", { name: SHARE_MESSAGES.copy })).toBeInTheDocument();
+    await user.click(within(created).getByRole("button", { name: SHARE_MESSAGES.shareSheet }));
+    expect(share).toHaveBeenCalledWith({
+      title: SHARE_MESSAGES.shareSheetTitle,
+      text: SHARE_MESSAGES.shareSheetText,
+      url,
+    });
+    expect(screen.queryByText(SHARE_MESSAGES.copied)).toBeNull();
+  });
+
+  it("says nothing when the sheet is closed, and copies when it cannot open", async () => {
+    const share = vi
+      .fn<(data: ShareData) => Promise<void>>()
+      .mockRejectedValueOnce(new DOMException("closed", "AbortError"))
+      .mockRejectedValueOnce(new DOMException("not allowed", "NotAllowedError"));
+    stubShare(share);
+    const { user, created } = await makeLink();
+    await navigator.clipboard.writeText("before");
+    const button = within(created).getByRole("button", { name: SHARE_MESSAGES.shareSheet });
+    await user.click(button);
+    await waitFor(() => expect(share).toHaveBeenCalledTimes(1));
+    await expect(navigator.clipboard.readText()).resolves.toBe("before");
+    await user.click(button);
+    expect(await screen.findByText(SHARE_MESSAGES.copied)).toBeInTheDocument();
+    await expect(navigator.clipboard.readText()).resolves.toBe(url);
+  });
+
+  it("offers only Copy where the browser has no share sheet", async () => {
+    const { created } = await makeLink();
+    expect(within(created).getByRole("button", { name: SHARE_MESSAGES.copy })).toBeInTheDocument();
+    expect(within(created).queryByRole("button", { name: SHARE_MESSAGES.shareSheet })).toBeNull();
+  });
+});
+
 describe("the addresses that get news through a link", () => {
   it("lists them under their link, says which wait for confirmation, and removes one", async () => {
     let subscribers = [
