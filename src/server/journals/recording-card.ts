@@ -1,47 +1,12 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import PDFDocument from "pdfkit";
-import QRCode from "qrcode";
 import { RECORDING_CARD } from "../../shared/journal-mails";
+import { drawQr, loadFonts } from "../pdf/pdf-parts";
 
 // A4 in points, with 2 cm margins: one page, the code in the middle, large enough for an old
 // phone's camera from across a kitchen.
 const PAGE = { width: 595.28, height: 841.89, margin: 56 };
 const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
 const QR_SIZE = 340;
-
-const require = createRequire(import.meta.url);
-let fonts: { regular: Buffer; bold: Buffer } | undefined;
-/** DejaVu Sans, as the memory book uses: names with accents print as written. */
-function loadFonts(): { regular: Buffer; bold: Buffer } {
-  fonts ??= {
-    regular: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf")),
-    bold: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf")),
-  };
-  return fonts;
-}
-
-/** A QR code as vector squares (crisp at any print resolution), one rect per dark run. */
-function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number): void {
-  const qr = QRCode.create(text, { errorCorrectionLevel: "M" });
-  const count = qr.modules.size;
-  const cell = size / count;
-  doc.save();
-  for (let row = 0; row < count; row++) {
-    let col = 0;
-    while (col < count) {
-      if (!qr.modules.get(row, col)) {
-        col++;
-        continue;
-      }
-      const start = col;
-      while (col < count && qr.modules.get(row, col)) col++;
-      doc.rect(x + start * cell, y + row * cell, (col - start) * cell, cell);
-    }
-  }
-  doc.fill("#000000");
-  doc.restore();
-}
 
 /**
  * The fridge card of a storyteller's recording link (ADR 0060): their name, the link as a large QR

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { RECORDING_LINK_MESSAGES } from "../../shared/journals";
@@ -17,8 +17,9 @@ import type { AudioService } from "../audio/audio.service";
 import { ensureVisitor } from "../auth/session.service";
 import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
-import { errorResponses, tooManyRequests } from "../http-errors";
+import { errorResponses } from "../http-errors";
 import { hashToken } from "../ids";
+import { dailyProcessingLimit } from "../memories/memory-processing.routes";
 import type { RecordingLinksService } from "./recording-links.service";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
@@ -147,18 +148,7 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
 
   // Processing costs money: limited per link and address, and per address per day with the same
   // budget as POST /api/memories/process.
-  const perIpPerDay = app.createRateLimit({
-    max: config.RATE_LIMIT_PROCESS_PER_DAY_PER_IP,
-    timeWindow: 24 * HOUR_MS,
-    keyGenerator: (request) => `process-day:${request.ip}`,
-  });
-  const limitPerIpPerDay = async (request: FastifyRequest, reply: FastifyReply) => {
-    const limit = await perIpPerDay(request);
-    if (!limit.isAllowed && limit.isExceeded) {
-      reply.header("retry-after", limit.ttlInSeconds);
-      throw tooManyRequests();
-    }
-  };
+  const limitPerIpPerDay = dailyProcessingLimit(app, config);
 
   app.post(
     "/record/:token/memories",

@@ -1,11 +1,9 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { PassThrough, type Readable } from "node:stream";
 import PDFDocument from "pdfkit";
-import QRCode from "qrcode";
 import { formatDate } from "../../shared/dates";
 import { MEMORY_BOOK_PDF } from "../../shared/messages";
 import { type BookPaperSize, DEFAULT_BOOK_PAPER, type MemoryBookQuery } from "../../shared/schemas";
+import { drawQr, loadFonts } from "../pdf/pdf-parts";
 import type { BookPhoto } from "../photos/photos.service";
 import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
@@ -66,17 +64,6 @@ function fitPhoto(
 ): { width: number; height: number } {
   const scale = Math.min(width / photo.width, height / photo.height);
   return { width: photo.width * scale, height: photo.height * scale };
-}
-
-const require = createRequire(import.meta.url);
-let fonts: { regular: Buffer; bold: Buffer } | undefined;
-/** DejaVu Sans covers Latin, Greek and Cyrillic with their accents; read once, embedded (subset). */
-function loadFonts(): { regular: Buffer; bold: Buffer } {
-  fonts ??= {
-    regular: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf")),
-    bold: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf")),
-  };
-  return fonts;
 }
 
 /** Which memories go in a book: recorded dates as UTC days (inclusive), one tag, the paper. */
@@ -240,28 +227,6 @@ class Typesetter {
     const { margin, contentWidth } = this.paper;
     this.doc.text(text, margin, this.doc.y, { width: contentWidth, ...options });
   }
-}
-
-/** Draws a QR code as vector squares (crisp at any print resolution), one rect per dark run. */
-function drawQr(doc: Doc, text: string, x: number, y: number, size: number): void {
-  const qr = QRCode.create(text, { errorCorrectionLevel: "M" });
-  const count = qr.modules.size;
-  const cell = size / count;
-  doc.save();
-  for (let row = 0; row < count; row++) {
-    let col = 0;
-    while (col < count) {
-      if (!qr.modules.get(row, col)) {
-        col++;
-        continue;
-      }
-      const start = col;
-      while (col < count && qr.modules.get(row, col)) col++;
-      doc.rect(x + start * cell, y + row * cell, (col - start) * cell, cell);
-    }
-  }
-  doc.fill("#000000");
-  doc.restore();
 }
 
 /** What the book asks of the photos feature. */

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   idParamsSchema,
@@ -43,18 +43,7 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
   };
   // A new visitor cookie or a new account starts a fresh session budget above, so the address
   // alone also has a daily one (shared by processing and retries, which both call the AI).
-  const perIpPerDay = app.createRateLimit({
-    max: config.RATE_LIMIT_PROCESS_PER_DAY_PER_IP,
-    timeWindow: 24 * 60 * 60 * 1000,
-    keyGenerator: (request) => `process-day:${request.ip}`,
-  });
-  const limitPerIpPerDay = async (request: FastifyRequest, reply: FastifyReply) => {
-    const limit = await perIpPerDay(request);
-    if (!limit.isAllowed && limit.isExceeded) {
-      reply.header("retry-after", limit.ttlInSeconds);
-      throw tooManyRequests();
-    }
-  };
+  const limitPerIpPerDay = dailyProcessingLimit(app, config);
 
   app.post(
     "/memories/process",
@@ -142,3 +131,25 @@ export const memoryProcessingRoutes: FastifyPluginAsyncZod<MemoryProcessingRoute
     },
   );
 };
+
+/**
+ * The address's daily budget of AI processing (RATE_LIMIT_PROCESS_PER_DAY_PER_IP), one counter for
+ * every route that makes a memory, as a preHandler: 429 with Retry-After past it.
+ */
+export function dailyProcessingLimit(
+  app: FastifyInstance,
+  config: Pick<Config, "RATE_LIMIT_PROCESS_PER_DAY_PER_IP">,
+) {
+  const perIpPerDay = app.createRateLimit({
+    max: config.RATE_LIMIT_PROCESS_PER_DAY_PER_IP,
+    timeWindow: 24 * 60 * 60 * 1000,
+    keyGenerator: (request) => `process-day:${request.ip}`,
+  });
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const limit = await perIpPerDay(request);
+    if (!limit.isAllowed && limit.isExceeded) {
+      reply.header("retry-after", limit.ttlInSeconds);
+      throw tooManyRequests();
+    }
+  };
+}
