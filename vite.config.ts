@@ -4,7 +4,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { precompressDir } from "./scripts/precompress.ts";
-import { APP_DESCRIPTION, APP_SHORT_NAME, APP_TITLE } from "./src/shared/messages.ts";
+import { MESSAGES } from "./src/shared/messages.ts";
 
 /** After the build, writes .br and .gz copies of the text assets for the server to send. */
 function precompress(): Plugin {
@@ -42,9 +42,9 @@ function installableApp(): Plugin[] {
     strategies: "generateSW",
     manifest: {
       id: "/",
-      name: APP_TITLE,
-      short_name: APP_SHORT_NAME,
-      description: APP_DESCRIPTION,
+      name: MESSAGES.appTitle,
+      short_name: MESSAGES.appShortName,
+      description: MESSAGES.appDescription,
       lang: "en",
       start_url: "/",
       scope: "/",

@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatReply, defaultStubHandler } from "../src/server/test/openai-stub";
 import { type SmtpSink, startSmtpSink } from "../src/server/test/smtp-sink";
+import { formatMessage } from "../src/shared/i18n/format";
 import { JOURNAL_MESSAGES, type ROLE_LABELS } from "../src/shared/journals";
 import { MESSAGES } from "../src/shared/messages";
 import type { Journal, Memory, MemoryPage } from "../src/shared/schemas";
@@ -70,7 +71,10 @@ describe("journey: one family journal", () => {
     await form.getByLabel(JOURNAL_MESSAGES.inviteRole).selectOption(role);
     await form.getByLabel(JOURNAL_MESSAGES.inviteEmail).fill(email);
     await form.getByRole("button", { name: JOURNAL_MESSAGES.inviteSubmit }).click();
-    await page.getByText(JOURNAL_MESSAGES.invitationMailed(name)).first().waitFor();
+    await page
+      .getByText(formatMessage(JOURNAL_MESSAGES.invitationMailed, { name }))
+      .first()
+      .waitFor();
     const mail = await smtp.waitFor((m) => m.to.includes(email));
     const link = /https?:\/\/\S+\/join\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
     expect(link).toBeTruthy();
@@ -81,7 +85,10 @@ describe("journey: one family journal", () => {
     const opened = await pageOf(person);
     await opened.page.goto(`${server.url}${path}`);
     await opened.page.getByRole("button", { name: JOURNAL_MESSAGES.joinAccept }).click();
-    await opened.page.getByText(JOURNAL_MESSAGES.joined("The Alvarez family")).first().waitFor();
+    await opened.page
+      .getByText(formatMessage(JOURNAL_MESSAGES.joined, { journal: "The Alvarez family" }))
+      .first()
+      .waitFor();
     return opened;
   }
 
@@ -124,7 +131,10 @@ describe("journey: one family journal", () => {
     await brother.page.getByRole("searchbox").fill("orchard");
     await brother.page.getByRole("link", { name: TITLE }).first().click();
     await brother.page.getByRole("heading", { name: TITLE }).waitFor();
-    await brother.page.getByText(JOURNAL_MESSAGES.toldBy("Rosa")).first().waitFor();
+    await brother.page
+      .getByText(formatMessage(JOURNAL_MESSAGES.toldBy, { name: "Rosa" }))
+      .first()
+      .waitFor();
     await brother.page.getByRole("button", { name: "Play" }).first().click();
     await brother.page.waitForFunction(() =>
       [...document.querySelectorAll("audio")].some((audio) => audio.currentTime > 0),
@@ -141,11 +151,16 @@ describe("journey: one family journal", () => {
     // The daughter removes her brother; his next request is refused.
     await daughter.page.reload();
     await daughter.page
-      .getByRole("button", { name: JOURNAL_MESSAGES.removeMemberNamed("Luis") })
+      .getByRole("button", {
+        name: formatMessage(JOURNAL_MESSAGES.removeMemberNamed, { name: "Luis" }),
+      })
       .click();
     const confirm = daughter.page.getByRole("alertdialog");
     await confirm.getByRole("button", { name: JOURNAL_MESSAGES.removeMember }).click();
-    await daughter.page.getByText(JOURNAL_MESSAGES.memberRemoved("Luis")).first().waitFor();
+    await daughter.page
+      .getByText(formatMessage(JOURNAL_MESSAGES.memberRemoved, { name: "Luis" }))
+      .first()
+      .waitFor();
     const refused = await luis.api.request("GET", `/api/memories/${story.id}`);
     expect(refused.status).toBe(404);
     await brother.page.reload();

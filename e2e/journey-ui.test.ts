@@ -4,13 +4,7 @@ import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "../src/shared/constants";
-import {
-  APP_TITLE,
-  documentTitle,
-  MESSAGES,
-  profileTitle,
-  removeCommentLabel,
-} from "../src/shared/messages";
+import { documentTitle, MESSAGES, profileTitle, removeCommentLabel } from "../src/shared/messages";
 import { QUESTIONS } from "../src/shared/questions";
 import type { Comment, Memory } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
@@ -155,7 +149,7 @@ describe("journey: the everyday screens at phone and desktop sizes", () => {
       nav.getByRole("button", { name: MESSAGES.logIn }),
       nav.getByRole("button", { name: MESSAGES.signUp }),
     ];
-    const title = await box(nav.getByRole("link", { name: APP_TITLE }));
+    const title = await box(nav.getByRole("link", { name: MESSAGES.appTitle }));
     const boxes = await Promise.all(controls.map(box));
     // One row: every control's vertical centre on one line, beside the title.
     const centres = boxes.map((b) => b.y + b.height / 2);
@@ -457,7 +451,7 @@ describe("journey: the everyday screens at phone and desktop sizes", () => {
     await notFound.getByRole("heading", { name: MESSAGES.notFoundPage }).waitFor();
     await notFound.getByRole("link", { name: MESSAGES.returnToHome }).click();
     await page.getByRole("heading", { name: MESSAGES.homeHeader }).waitFor();
-    await expect.poll(() => page.title()).toBe(APP_TITLE);
+    await expect.poll(() => page.title()).toBe(MESSAGES.appTitle);
 
     for (const [url, status] of [
       ["/", 200],

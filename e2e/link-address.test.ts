@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SmtpSink, startSmtpSink } from "../src/server/test/smtp-sink";
+import { formatMessage } from "../src/shared/i18n/format";
 import { MEMORY_BOOK } from "../src/shared/messages";
 import { SHARE_MESSAGES } from "../src/shared/share-links";
 import { ApiClient } from "./api-client";
@@ -95,7 +96,9 @@ describe("links without APP_URL, on the address the owner uses", () => {
     await page.goto(`${local}/account`);
     const warning = page.getByTestId("loopback-warning");
     await warning.waitFor();
-    expect(await warning.textContent()).toBe(SHARE_MESSAGES.loopbackWarning(local));
+    expect(await warning.textContent()).toBe(
+      formatMessage(SHARE_MESSAGES.loopbackWarning, { base: local }),
+    );
     await page.screenshot({ path: path.join("test-results", "share-link-loopback-phone.png") });
 
     await page.goto(local);

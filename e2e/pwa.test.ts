@@ -4,13 +4,7 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { precompressDir } from "../scripts/precompress";
 import { SESSION_USER_SCRIPT_ID } from "../src/shared/constants";
-import {
-  APP_SHORT_NAME,
-  APP_TITLE,
-  MESSAGES,
-  pendingRecordingsLabel,
-  UPDATE_MESSAGES,
-} from "../src/shared/messages";
+import { MESSAGES, pendingRecordingsLabel, UPDATE_MESSAGES } from "../src/shared/messages";
 import type { MemoryPage } from "../src/shared/schemas";
 import { ApiClient } from "./api-client";
 import { seriousViolations } from "./axe";
@@ -121,8 +115,8 @@ describe("the installable app in Chromium", () => {
     expect(res.headers()["content-type"]).toMatch(/^application\/manifest\+json/);
     const manifest = (await res.json()) as Manifest;
     expect(manifest).toMatchObject({
-      name: APP_TITLE,
-      short_name: APP_SHORT_NAME,
+      name: MESSAGES.appTitle,
+      short_name: MESSAGES.appShortName,
       start_url: "/",
       scope: "/",
       display: "standalone",

@@ -5,6 +5,7 @@ import {
   type SmtpSink,
   startSmtpSink,
 } from "../src/server/test/smtp-sink";
+import { formatMessage } from "../src/shared/i18n/format";
 import type { CreatedShareLink } from "../src/shared/share-links";
 import { SHARE_MESSAGES } from "../src/shared/share-links";
 import { ApiClient } from "./api-client";
@@ -40,7 +41,8 @@ describe("journey: a relative confirms their address, is mailed news of new stor
     await smtp?.close();
   });
 
-  const isNews = (mail: ReceivedMail) => mail.text.includes(SHARE_MESSAGES.newsMailIntro(NAME));
+  const isNews = (mail: ReceivedMail) =>
+    mail.text.includes(formatMessage(SHARE_MESSAGES.newsMailIntro, { name: NAME }));
   const newsTo = (email: string) => smtp.messages.filter((m) => isNews(m) && m.to.includes(email));
 
   it("Aunt May asks on the shared view, confirms from the mail, gets one mail for two memories saved together, opens one, stops the mails and gets none for the next", async () => {

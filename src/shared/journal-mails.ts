@@ -5,27 +5,25 @@
 
 /** The invitation mail: subject and lines (mail-text.ts lays them out). */
 export const INVITATION_MAIL = {
-  subject: (journal: string) => `You are invited to ${journal}`,
-  greeting: (name: string) => `Hello ${name},`,
-  body: (inviter: string, journal: string, role: string) =>
-    `${inviter} invites you to ${journal}, a family journal of spoken memories, as a ${role.toLowerCase()}.`,
+  subject: "You are invited to {journal}",
+  greeting: "Hello {name},",
+  body: "{inviter} invites you to {journal}, a family journal of spoken memories, as {role, select, organizer {an organizer} storyteller {a storyteller} other {a relative}}.",
   action: "Open this link to join (it works once, for 7 days):",
 } as const;
 
 /** The fridge card's words (server only: the PDF). */
 export const RECORDING_CARD = {
-  hello: (name: string) => `${name}, tell us your stories`,
+  hello: "{name}, tell us your stories",
   lines: [
     "1. Point your phone's camera at the square and open the link.",
     "2. Press the big button, tell your story, and press it again when you are done.",
   ],
-  journal: (journal: string) => `For ${journal}`,
+  journal: "For {journal}",
 } as const;
 
 /** The mail telling whoever asked a family question that it was answered. */
 export const FAMILY_QUESTION_MAIL = {
-  subject: (teller: string) => `${teller} answered your question`,
-  body: (teller: string, question: string) =>
-    `${teller} recorded an answer to your question: "${question}"`,
+  subject: "{teller} answered your question",
+  body: '{teller} recorded an answer to your question: "{question}"',
   action: "Listen to it here:",
 } as const;

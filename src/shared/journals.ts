@@ -1,3 +1,4 @@
+import { formatMessage } from "./i18n/format";
 /**
  * The family journal (PRODUCT.md, ADR 0057): a journal belongs to a family and has members with
  * roles. The words here are the product's; client, server and mails take them from this file.
@@ -14,9 +15,15 @@ export const INVITATION_DAYS = 7;
 /** A journal has at most this many members (pending invitations included). */
 export const MEMBERS_PER_JOURNAL = 100;
 
+/** The fridge card's file name, with the storyteller's name in letters and dashes. */
+export function recordingCardFilename(name: string): string {
+  const safe = name.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "storyteller";
+  return formatMessage(RECORDING_LINK_MESSAGES.cardFilename, { name: safe });
+}
+
 /** The name a journal made with an account starts with; its organizers can rename it. */
 export function defaultJournalName(personName: string): string {
-  return `${personName}'s journal`;
+  return formatMessage(JOURNAL_MESSAGES.defaultJournalName, { name: personName });
 }
 
 export const ROLE_LABELS: Readonly<Record<JournalRole, string>> = {
@@ -33,6 +40,7 @@ export const ROLE_DESCRIPTIONS: Readonly<Record<JournalRole, string>> = {
 };
 
 export const JOURNAL_MESSAGES = {
+  defaultJournalName: "{name}''s journal",
   familyTitle: "Family",
   journalLabel: "Journal",
   switchJournal: "Switch journal",
@@ -47,25 +55,25 @@ export const JOURNAL_MESSAGES = {
   invitationPending: "Invitation sent",
   noAccount: "Records through their link",
   removeMember: "Remove",
-  removeMemberConfirm: (name: string) =>
-    `Remove ${name}? They can no longer open this journal. Their stories stay.`,
-  memberRemoved: (name: string) => `${name} was removed`,
-  memberAdded: (name: string) => `${name} was added`,
-  invitationMailed: (name: string) => `${name} was added and an invitation was mailed`,
-  roleChanged: (name: string, role: string) => `${name} is now a ${role.toLowerCase()}`,
+  removeMemberConfirm: "Remove {name}? They can no longer open this journal. Their stories stay.",
+  memberRemoved: "{name} was removed",
+  memberAdded: "{name} was added",
+  invitationMailed: "{name} was added and an invitation was mailed",
+  roleChanged:
+    "{name} is now {role, select, organizer {an organizer} storyteller {a storyteller} other {a relative}}",
   renameJournal: "Journal name",
   renameSubmit: "Save name",
   journalRenamed: "The journal's name was saved",
   secondOrganizerHint: "Name a second organizer, so the journal is looked after if you cannot.",
   allStorytellers: "Everyone",
-  toldBy: (name: string) => `Told by ${name}`,
+  toldBy: "Told by {name}",
   joinTitle: "Join the family journal",
-  joinInvited: (journal: string, role: string) =>
-    `You are invited to ${journal} as a ${role.toLowerCase()}.`,
+  joinInvited:
+    "You are invited to {journal} as {role, select, organizer {an organizer} storyteller {a storyteller} other {a relative}}.",
   joinLogIn: "Log in to join",
   joinSignUp: "Sign up to join",
   joinAccept: "Join",
-  joined: (journal: string) => `You joined ${journal}`,
+  joined: "You joined {journal}",
   joinInvalid:
     "This invitation no longer works: it was used, revoked or is more than 7 days old. Ask for a new one.",
   joinFailed: "You could not join the journal",
@@ -73,8 +81,8 @@ export const JOURNAL_MESSAGES = {
   membersFailed: "The members could not be loaded",
   storytellerFilter: "Stories told by",
   you: "You",
-  memberRole: (name: string) => `Role of ${name}`,
-  removeMemberNamed: (name: string) => `Remove ${name}`,
+  memberRole: "Role of {name}",
+  removeMemberNamed: "Remove {name}",
   removeMemberTitle: "Remove a member",
   rolesTitle: "What each role may do",
   addMemberFailed: "The member could not be added",
@@ -82,10 +90,10 @@ export const JOURNAL_MESSAGES = {
   removeMemberFailed: "The member could not be removed",
   renameFailed: "The journal's name could not be saved",
   leaveJournal: "Leave this journal",
-  leaveConfirm: (journal: string) =>
-    `Leave ${journal}? You can no longer open it unless you are invited again. Your stories stay.`,
+  leaveConfirm:
+    "Leave {journal}? You can no longer open it unless you are invited again. Your stories stay.",
   leaveFailed: "You could not leave the journal",
-  left: (journal: string) => `You left ${journal}`,
+  left: "You left {journal}",
 } as const;
 
 /**
@@ -96,23 +104,22 @@ export const RECORDING_LINK_MESSAGES = {
   make: "Make a recording link",
   makeNew: "Make a new recording link",
   makeNote: "A new link replaces the one before: the old link stops working at once.",
-  made: (name: string) => `${name}'s recording link`,
+  made: "{name}''s recording link",
   copyOnce: "Copy it now and send it to them: it is shown only this once.",
   printCard: "Print a card for the fridge",
   cardNote: "Printing a card makes a new link for its code: a link sent before stops working.",
-  cardReady: (name: string) => `${name}'s card is ready to print`,
-  cardFilename: (name: string) =>
-    `recording-card-${name.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "storyteller"}.pdf`,
+  cardReady: "{name}''s card is ready to print",
+  /** The card's file name; {name} is the storyteller's, in letters and dashes. */
+  cardFilename: "recording-card-{name}.pdf",
   stop: "Stop this link",
-  stopConfirm: (name: string) =>
-    `Stop ${name}'s recording link? It stops working at once. Their stories stay.`,
-  stopped: (name: string) => `${name}'s recording link was stopped`,
+  stopConfirm: "Stop {name}''s recording link? It stops working at once. Their stories stay.",
+  stopped: "{name}''s recording link was stopped",
   failed: "That did not work",
-  hello: (name: string) => `Hello, ${name}`,
+  hello: "Hello, {name}",
   questionHeading: "This week's question",
   record: "Record your answer",
   thankYou: "Thank you!",
-  savedTitle: (title: string) => `Your story "${title}" is saved.`,
+  savedTitle: 'Your story "{title}" is saved.',
   savedUntitled: "Your story is saved. Your family will hear it soon.",
   yourStories: "Your stories",
   noStories: "The stories you record will be listed here.",
@@ -122,15 +129,15 @@ export const RECORDING_LINK_MESSAGES = {
 /** Questions the family asks a storyteller (ADR 0061). */
 export const FAMILY_QUESTION_MESSAGES = {
   /** Shown with the question on the storyteller's page: who wants to hear the answer. */
-  asks: (name: string) => `${name} asks:`,
-  title: (name: string) => `Questions for ${name}`,
-  label: (name: string) => `Ask ${name} a question`,
+  asks: "{name} asks:",
+  title: "Questions for {name}",
+  label: "Ask {name} a question",
   submit: "Ask",
-  asked: (name: string) => `Your question was sent to ${name}`,
+  asked: "Your question was sent to {name}",
   askFailed: "The question could not be sent",
   waiting: "Waiting for an answer",
   answered: "Answered",
   remove: "Remove",
-  removeNamed: (question: string) => `Remove the question "${question}"`,
+  removeNamed: 'Remove the question "{question}"',
   none: "No questions yet. What would you love to hear about?",
 } as const;

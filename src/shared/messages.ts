@@ -1,4 +1,5 @@
 import { MIN_RECORDING_BYTES, SHARE_LINKS_PER_USER } from "./constants";
+import { formatMessage } from "./i18n/format";
 import {
   PHOTO_FIELD,
   PHOTO_MAX_DECODED_BYTES,
@@ -309,6 +310,40 @@ export const MESSAGES = {
   remove: "Remove",
   pageNotFoundTitle: "Page Not Found",
   resetPasswordTitle: "Reset password",
+
+  // Words with values (ICU messages, see i18n/format.ts)
+  commentCount: "{count, plural, one {# comment} other {# comments}}",
+  profileTitle: "{name}''s Memories",
+  signedInAs: "Signed in as {name}",
+  editMemoryNamed: "Edit {title}",
+  memoryWord: "memory",
+  pendingRecordings:
+    "{count, plural, one {# recording is waiting to be uploaded.} other {# recordings are waiting to be uploaded.}}",
+  restoreSummary:
+    "{imported, plural, one {# memory} other {# memories}} restored{skipped, plural, =0 {} one {, # memory already here} other {, # memories already here}}{failed, plural, =0 {} one {, # memory could not be restored} other {, # memories could not be restored}}.",
+  tagsUsed: "{count}/{max} tags used",
+  wordsThenTryAgain: "{words}. Please try again.",
+  unclaimedDeadline: "Save it to an account by {when}.",
+  attachOffer:
+    "{count, plural, one {This browser has # recording made without an account. Add it to your account?} other {This browser has # recordings made without an account. Add them to your account?}}",
+  recordingsAdded:
+    "{count, plural, one {# recording added to your account} other {# recordings added to your account}}",
+  yearNavigator: "Years",
+  yearLabel: "{year}, {count, plural, one {# memory} other {# memories}}",
+  playbackPositionText: "{elapsed} of {total}",
+  commentBy: "Comment by {name}",
+  removeCommentBy: "Remove comment by {name}",
+  removeCommentDescription: "The spoken comment by {name} will be removed for good.",
+  documentTitle: "{page} - {app}",
+  betterTranscripts:
+    "{count, plural, one {# memory was} other {# memories were}} transcribed by the rough offline engine. A better transcription is available.",
+  transcribingAgain:
+    "{count, plural, one {# memory is} other {# memories are}} being transcribed again",
+
+  // The app itself: its name, and the installed app's (web app manifest) name and purpose
+  appTitle: "Voice Memory Journal",
+  appShortName: "Memories",
+  appDescription: "Record spoken memories for your children and keep them safe.",
 } as const;
 
 const PHOTO_FORMATS = "JPEG, PNG, WebP or AVIF";
@@ -472,8 +507,8 @@ export const MEMORY_BOOK = {
   toBeforeFrom: "'To' must not be before 'From'",
   defaultFilename: "memory-book.pdf",
   /** While the codes would open a loopback address: said, and asked before printing. */
-  loopbackWarning: (base: string) =>
-    `The QR codes would open ${base}, which works only on this computer: scanned with a phone they open nothing. Open the journal at its network address (or set APP_URL) before printing.`,
+  loopbackWarning:
+    "The QR codes would open {base}, which works only on this computer: scanned with a phone they open nothing. Open the journal at its network address (or set APP_URL) before printing.",
   loopbackConfirm: "Print these codes anyway?",
   createAnyway: "Create book anyway",
 } as const;
@@ -507,33 +542,37 @@ export const BACKUP_INDEX = {
   comments: "Comments",
   recordingMissing: "The recording was missing from the server when this backup was made.",
   downloadRecording: "Download the recording",
+  /** A photo's alternative text. */
+  photoAlt: "Photo {position} of {count}: {title}",
+  /** The count under the heading. */
+  memoryCount: "{count, plural, one {# memory} other {# memories}}",
 } as const;
 
 /** A photo's alternative text in the backup's index.html: 'Photo 2 of 3: {title}'. */
 export function photoAlt(position: number, count: number, title: string): string {
-  return `Photo ${position} of ${count}: ${title}`;
+  return formatMessage(BACKUP_INDEX.photoAlt, { position, count, title });
 }
 
 /** The count under the backup's heading: '1 memory', '42 memories'. */
 export function memoryCount(count: number): string {
-  return count === 1 ? "1 memory" : `${count} memories`;
+  return formatMessage(BACKUP_INDEX.memoryCount, { count });
 }
 
 /** 'No comments', '1 comment', 'N comments'. */
 export function commentCountLabel(count: number): string {
   if (count === 0) return MESSAGES.noComments;
   if (count === 1) return MESSAGES.oneComment;
-  return `${count} comments`;
+  return formatMessage(MESSAGES.commentCount, { count });
 }
 
 /** '{displayName or username}'s Memories'. */
 export function profileTitle(user: { username: string; displayName?: string | null }): string {
-  return `${user.displayName || user.username}'s Memories`;
+  return formatMessage(MESSAGES.profileTitle, { name: user.displayName || user.username });
 }
 
 /** 'Signed in as {display name or username}'. */
 export function signedInAs(user: { username: string; displayName?: string | null }): string {
-  return `Signed in as ${user.displayName || user.username}`;
+  return formatMessage(MESSAGES.signedInAs, { name: user.displayName || user.username });
 }
 
 /** The time recorded so far, as m:ss (1:05; 12:00 after twelve minutes). */
@@ -544,29 +583,26 @@ export function recordingClock(ms: number): string {
 
 /** The pencil beside a memory in a list: "Edit" and its title. */
 export function editMemoryNamed(title: string): string {
-  return `Edit ${title || "memory"}`;
+  return formatMessage(MESSAGES.editMemoryNamed, { title: title || MESSAGES.memoryWord });
 }
 
 /** The home page's indicator of recordings kept in the browser until they are uploaded. */
 export function pendingRecordingsLabel(count: number): string {
-  return count === 1
-    ? "1 recording is waiting to be uploaded."
-    : `${count} recordings are waiting to be uploaded.`;
+  return formatMessage(MESSAGES.pendingRecordings, { count });
 }
 
 /** What a restore brought back, in words. */
 export function restoreSummary(result: { imported: number; skipped: number; failed: unknown[] }) {
-  const memories = (n: number) => (n === 1 ? "1 memory" : `${n} memories`);
-  const parts = [`${memories(result.imported)} restored`];
-  if (result.skipped > 0) parts.push(`${memories(result.skipped)} already here`);
-  if (result.failed.length > 0)
-    parts.push(`${memories(result.failed.length)} could not be restored`);
-  return `${parts.join(", ")}.`;
+  return formatMessage(MESSAGES.restoreSummary, {
+    imported: result.imported,
+    skipped: result.skipped,
+    failed: result.failed.length,
+  });
 }
 
 /** 'n/5 tags used'. */
 export function tagsUsedLabel(count: number, max: number): string {
-  return `${count}/${max} tags used`;
+  return formatMessage(MESSAGES.tagsUsed, { count, max });
 }
 
 /**
@@ -599,33 +635,23 @@ const SAYS_WHAT_TO_DO: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 export function failedSaveMemoryDescription(code: ErrorCode): string {
   const words = ERROR_MESSAGES[code];
   if (SAYS_WHAT_TO_DO.has(code)) return words;
-  return `${words.replace(/\.$/, "")}. Please try again.`;
+  return formatMessage(MESSAGES.wordsThenTryAgain, { words: words.replace(/[.。]$/, "") });
 }
 
 /** Under an unclaimed recording: until when it can still be saved to an account. */
 export function unclaimedDeadline(when: string): string {
-  return `Save it to an account by ${when}.`;
+  return formatMessage(MESSAGES.unclaimedDeadline, { when });
 }
 
 /** The offer after logging in or signing up in a browser that recorded without an account. */
 export function attachOfferDescription(count: number): string {
-  return count === 1
-    ? "This browser has 1 recording made without an account. Add it to your account?"
-    : `This browser has ${count} recordings made without an account. Add them to your account?`;
+  return formatMessage(MESSAGES.attachOffer, { count });
 }
 
 /** After recordings were attached to the account. */
 export function recordingsAdded(count: number): string {
-  return count === 1
-    ? "1 recording added to your account"
-    : `${count} recordings added to your account`;
+  return formatMessage(MESSAGES.recordingsAdded, { count });
 }
-
-export const APP_TITLE = "Voice Memory Journal";
-
-/** The installed app (web app manifest): the name under its icon, and what it is for. */
-export const APP_SHORT_NAME = "Memories";
-export const APP_DESCRIPTION = "Record spoken memories for your children and keep them safe.";
 
 /** The prompt shown when a new version of the app has been deployed (its service worker waits). */
 export const UPDATE_MESSAGES = {
@@ -645,38 +671,39 @@ export const COMING_SOON = [
 ];
 
 /** The year navigator's name, and each year's accessible name ('2019, 42 memories'). */
-export const YEAR_NAVIGATOR_LABEL = "Years";
 export function yearLabel(year: string, count: number): string {
-  return `${year}, ${count} ${count === 1 ? "memory" : "memories"}`;
+  return formatMessage(MESSAGES.yearLabel, { year, count });
 }
 
 /** A player's position for screen readers: '0:12 of 1:05'. */
 export function playbackPositionText(elapsed: string, total: string): string {
-  return `${elapsed} of ${total}`;
+  return formatMessage(MESSAGES.playbackPositionText, { elapsed, total });
 }
 
 /** The accessible name of a spoken comment's player and of its remove button. */
 export function commentPlayerLabel(name: string): string {
-  return `Comment by ${name}`;
+  return formatMessage(MESSAGES.commentBy, { name });
 }
 export function removeCommentLabel(name: string): string {
-  return `Remove comment by ${name}`;
+  return formatMessage(MESSAGES.removeCommentBy, { name });
 }
 export function removeCommentDescription(name: string): string {
-  return `The spoken comment by ${name} will be removed for good.`;
+  return formatMessage(MESSAGES.removeCommentDescription, { name });
 }
 
 /** The browser tab's title: the page's own name first, then the product ('Voice Memory Journal' alone on the home page). */
 export function documentTitle(page?: string): string {
-  return page ? `${page} - ${APP_TITLE}` : APP_TITLE;
+  return page
+    ? formatMessage(MESSAGES.documentTitle, { page, app: MESSAGES.appTitle })
+    : MESSAGES.appTitle;
 }
 
 /** The Account page's offer to transcribe the fallback's memories again (ADR 0041). */
 export function betterTranscriptsLabel(count: number): string {
-  return `${count === 1 ? "1 memory was" : `${count} memories were`} transcribed by the rough offline engine. ${MESSAGES.betterTranscriptAvailable}.`;
+  return formatMessage(MESSAGES.betterTranscripts, { count });
 }
 
 /** What the Account page says once they are queued. */
 export function transcribingAgainLabel(count: number): string {
-  return `${count === 1 ? "1 memory is" : `${count} memories are`} being transcribed again`;
+  return formatMessage(MESSAGES.transcribingAgain, { count });
 }

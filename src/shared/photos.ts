@@ -57,5 +57,5 @@ export const PHOTO_MESSAGES = {
   removed: "Photo removed",
   addFailed: "Could not add the photo",
   changeFailed: "Could not change the photos",
-  view: (index: number, count: number) => `Photo ${index} of ${count}`,
+  view: "Photo {index} of {count}",
 } as const;

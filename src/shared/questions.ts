@@ -1,3 +1,4 @@
+import { formatMessage } from "./i18n/format";
 /**
  * The built-in family-memory questions shown above the recorder and sent in weekly reminders. The
  * one list (client and server); each user goes through all of them in a shuffled order before any
@@ -118,11 +119,18 @@ export const QUESTIONS: readonly string[] = [
 export function specialDayQuestion(label: string): string {
   const name = label.trim();
   const birthday = /^(.+?)['’]s?\s+birthday$/i.exec(name);
-  if (birthday?.[1]) return `Tell ${birthday[1]} about the day they were born.`;
+  if (birthday?.[1]) return formatMessage(SPECIAL_DAY_QUESTIONS.birthday, { name: birthday[1] });
   const anniversary = /^(.+?)\s+anniversary$/i.exec(name);
-  if (anniversary?.[1]) return `Tell the story of the day behind ${name}: how did it begin?`;
-  return `What do you remember about ${name}? Tell the story of that day.`;
+  if (anniversary?.[1]) return formatMessage(SPECIAL_DAY_QUESTIONS.anniversary, { name });
+  return formatMessage(SPECIAL_DAY_QUESTIONS.other, { name });
 }
+
+/** A special day's question: a birthday's, an anniversary's, any other day's. */
+export const SPECIAL_DAY_QUESTIONS = {
+  birthday: "Tell {name} about the day they were born.",
+  anniversary: "Tell the story of the day behind {name}: how did it begin?",
+  other: "What do you remember about {name}? Tell the story of that day.",
+};
 
 /** Whether `text` is a question the product asks: a built-in one or one of these special days'. */
 export function isKnownQuestion(text: string, specialDayLabels: readonly string[] = []): boolean {

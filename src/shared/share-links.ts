@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatDate } from "./dates";
+import { formatMessage } from "./i18n/format";
 import { ERROR_MESSAGES } from "./messages";
 import { emailSchema } from "./schemas";
 
@@ -61,26 +62,27 @@ export const SHARE_MESSAGES = {
   subscribers: "News by mail to",
   awaitingConfirmation: "(waiting for them to confirm)",
   removeSubscriber: "Remove",
-  removeSubscriberLabel: (email: string) => `Stop news mails to ${email}`,
+  removeSubscriberLabel: "Stop news mails to {email}",
   subscriberRemoved: "They will get no more news mails",
   removeSubscriberFailed: "Could not remove the address",
-  newsMailSubject: (name: string) => `New stories from ${name}`,
-  newsMailIntro: (name: string) => `${name} saved new stories in Voice Memory Journal:`,
-  newsMailWhy: (name: string) =>
-    `You get this mail because this address asked for news of ${name}'s stories.`,
+  newsMailSubject: "New stories from {name}",
+  newsMailIntro: "{name} saved new stories in Voice Memory Journal:",
+  newsMailWhy: "You get this mail because this address asked for news of {name}''s stories.",
   newsMailStop: "Stop these mails:",
+  /** The label of the share link a memory book's QR codes open. */
+  memoryBookLinkLabel: "Memory book, {date}",
   unsubscribeTitle: "Stop news of new stories",
   unsubscribeExplain: "This address will get no more mails about new stories.",
   unsubscribeButton: "Stop the mails",
   unsubscribeDone: "Done: this address will get no more mails about new stories.",
   unsubscribeInvalid: ERROR_MESSAGES["share.unsubscribe_invalid"],
   /** Shown while links would be built on a loopback address (see `isLoopbackAddress`). */
-  loopbackWarning: (base: string) =>
-    `Links made here start with ${base}, which opens only on this computer. To share with relatives, open the journal at its network address (for example http://192.168.1.20:5202) and make the link there, or set APP_URL.`,
+  loopbackWarning:
+    "Links made here start with {base}, which opens only on this computer. To share with relatives, open the journal at its network address (for example http://192.168.1.20:5202) and make the link there, or set APP_URL.",
   // Double opt-in: the address asked for on the shared view confirms it wants the news.
-  confirmMailSubject: (name: string) => `Please confirm: news of ${name}'s stories`,
-  confirmMailIntro: (name: string) =>
-    `Someone holding ${name}'s share link asked for this address to be mailed when ${name} saves new stories in Voice Memory Journal.`,
+  confirmMailSubject: "Please confirm: news of {name}''s stories",
+  confirmMailIntro:
+    "Someone holding {name}''s share link asked for this address to be mailed when {name} saves new stories in Voice Memory Journal.",
   confirmMailAsk: "To get these mails, open this link and confirm:",
   confirmMailIgnore: "If it was not you, ignore this mail: nothing more will be sent.",
   confirmTitle: "Confirm news of new stories",
@@ -115,7 +117,9 @@ export const SUBSCRIBERS_PER_LINK = 10;
 
 /** The label of the share link a memory book's QR codes open: "Memory book, November 26, 2026". */
 export function memoryBookLinkLabel(day: Date): string {
-  return `Memory book, ${formatDate(day, "date", { timeZone: "UTC" })}`;
+  return formatMessage(SHARE_MESSAGES.memoryBookLinkLabel, {
+    date: formatDate(day, "date", { timeZone: "UTC" }),
+  });
 }
 
 export const shareLinkLabelSchema = z

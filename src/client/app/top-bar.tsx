@@ -1,7 +1,7 @@
 import { Watch } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { Link } from "wouter";
-import { APP_TITLE, MESSAGES } from "../../shared/messages";
+import { MESSAGES } from "../../shared/messages";
 import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
 import { useUser } from "../features/auth/api/get-user";
@@ -40,7 +40,7 @@ export function TopBar() {
           href="/"
           className="min-w-0 text-lg leading-tight font-bold text-balance text-brand-800"
         >
-          {APP_TITLE}
+          {MESSAGES.appTitle}
         </Link>
         <div className="flex shrink-0 items-center gap-1 sm:gap-2" data-testid="session-controls">
           {isLoading ? (

@@ -1,4 +1,5 @@
 import { can, membershipOf } from "../../shared/authorization";
+import { formatMessage } from "../../shared/i18n/format";
 import { FAMILY_QUESTION_MAIL } from "../../shared/journal-mails";
 import type { FamilyQuestion } from "../../shared/schemas";
 import type { Identity } from "../auth/session.service";
@@ -158,9 +159,9 @@ export class FamilyQuestionsService {
     const name = mailLine(teller.name);
     await this.deps.mailer.send({
       to,
-      subject: FAMILY_QUESTION_MAIL.subject(name),
+      subject: formatMessage(FAMILY_QUESTION_MAIL.subject, { teller: name }),
       text: [
-        FAMILY_QUESTION_MAIL.body(name, mailLine(row.text)),
+        formatMessage(FAMILY_QUESTION_MAIL.body, { teller: name, question: mailLine(row.text) }),
         FAMILY_QUESTION_MAIL.action,
         "",
         `${this.deps.appUrl().replace(/\/+$/, "")}/memory/${row.memory_id}`,

@@ -1,6 +1,7 @@
 import { can, membershipOf } from "../../shared/authorization";
+import { formatMessage } from "../../shared/i18n/format";
 import { INVITATION_MAIL } from "../../shared/journal-mails";
-import { INVITATION_DAYS, MEMBERS_PER_JOURNAL, ROLE_LABELS } from "../../shared/journals";
+import { INVITATION_DAYS, MEMBERS_PER_JOURNAL } from "../../shared/journals";
 import type {
   Invitation,
   Journal,
@@ -165,11 +166,15 @@ export class JournalsService {
       const inviter = await this.inviterName(identity, journalId);
       await this.deps.mailer.send({
         to: body.email,
-        subject: INVITATION_MAIL.subject(mailLine(journal.name)),
+        subject: formatMessage(INVITATION_MAIL.subject, { journal: mailLine(journal.name) }),
         text: [
-          INVITATION_MAIL.greeting(mailLine(body.name)),
+          formatMessage(INVITATION_MAIL.greeting, { name: mailLine(body.name) }),
           "",
-          INVITATION_MAIL.body(mailLine(inviter), mailLine(journal.name), ROLE_LABELS[body.role]),
+          formatMessage(INVITATION_MAIL.body, {
+            inviter: mailLine(inviter),
+            journal: mailLine(journal.name),
+            role: body.role,
+          }),
           INVITATION_MAIL.action,
           "",
           `${base}/join/${token}`,

@@ -1,4 +1,5 @@
 import PDFDocument from "pdfkit";
+import { formatMessage } from "../../shared/i18n/format";
 import { RECORDING_CARD } from "../../shared/journal-mails";
 import { drawQr, loadFonts } from "../pdf/pdf-parts";
 
@@ -21,7 +22,7 @@ export function recordingCardPdf(card: {
   const doc = new PDFDocument({
     size: [PAGE.width, PAGE.height],
     margin: PAGE.margin,
-    info: { Title: RECORDING_CARD.hello(card.name) },
+    info: { Title: formatMessage(RECORDING_CARD.hello, { name: card.name }) },
   });
   doc.registerFont("regular", regular);
   doc.registerFont("bold", bold);
@@ -33,13 +34,21 @@ export function recordingCardPdf(card: {
   });
 
   doc.font("bold").fontSize(34).fillColor("#1f2937");
-  doc.text(RECORDING_CARD.hello(card.name), PAGE.margin, PAGE.margin + 10, {
+  doc.text(
+    formatMessage(RECORDING_CARD.hello, { name: card.name }),
+    PAGE.margin,
+    PAGE.margin + 10,
+    {
+      width: CONTENT_WIDTH,
+      align: "center",
+    },
+  );
+  doc.moveDown(0.3);
+  doc.font("regular").fontSize(16).fillColor("#4b5563");
+  doc.text(formatMessage(RECORDING_CARD.journal, { journal: card.journal }), {
     width: CONTENT_WIDTH,
     align: "center",
   });
-  doc.moveDown(0.3);
-  doc.font("regular").fontSize(16).fillColor("#4b5563");
-  doc.text(RECORDING_CARD.journal(card.journal), { width: CONTENT_WIDTH, align: "center" });
   const qrTop = doc.y + 30;
   drawQr(doc, card.url, (PAGE.width - QR_SIZE) / 2, qrTop, QR_SIZE);
   doc.font("regular").fontSize(20).fillColor("#111827");

@@ -3,6 +3,7 @@ import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatMessage } from "../../shared/i18n/format";
 import { FAMILY_QUESTION_MAIL, RECORDING_CARD } from "../../shared/journal-mails";
 import { QUESTIONS } from "../../shared/questions";
 import type { LinkStory, Member, Memory, RecordingPage } from "../../shared/schemas";
@@ -441,7 +442,7 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
       expect(codes).toHaveLength(1);
       expect(codes[0]).toMatch(/^https:\/\/journal\.example\.org\/r\/[A-Za-z0-9_-]{43}$/);
       const words = text.replace(/\s+/g, " ");
-      expect(words).toContain(RECORDING_CARD.hello("Grandpa Tomás"));
+      expect(words).toContain(formatMessage(RECORDING_CARD.hello, { name: "Grandpa Tomás" }));
       for (const line of RECORDING_CARD.lines) expect(words).toContain(line);
       const printed = tokenOf(codes[0] as string);
       expect((await api("GET", `/api/record/${printed}`)).statusCode).toBe(200);
@@ -508,7 +509,9 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
       const mail = await sink.waitFor(
         (m) => m.to.includes(`luis-${kind}@example.org`) && m.text.includes(text),
       );
-      expect(mail.text).toContain(FAMILY_QUESTION_MAIL.body("Grandpa Tomás", text));
+      expect(mail.text).toContain(
+        formatMessage(FAMILY_QUESTION_MAIL.body, { teller: "Grandpa Tomás", question: text }),
+      );
       expect(mail.text).toContain(`${APP_URL}/memory/${story.id}`);
       // The next question waiting is asked now.
       expect((await api("GET", `/api/record/${token}`)).json<RecordingPage>().question).toBe(

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { RECORDING_LINK_MESSAGES } from "../../shared/journals";
+import { recordingCardFilename } from "../../shared/journals";
 import {
   createdRecordingLinkSchema,
   linkStorySchema,
@@ -112,7 +112,7 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
         .header("content-type", "application/pdf")
         .header(
           "content-disposition",
-          `attachment; filename="${RECORDING_LINK_MESSAGES.cardFilename(card.name).replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+          `attachment; filename="${recordingCardFilename(card.name).replace(/[^A-Za-z0-9._-]/g, "_")}"`,
         )
         .header("cache-control", "no-store")
         .send(card.pdf);

@@ -1,7 +1,7 @@
 import { formatDate, PRODUCT_LOCALE } from "../../shared/dates";
+import { formatMessage } from "../../shared/i18n/format";
 import { JOURNAL_MESSAGES } from "../../shared/journals";
 import {
-  APP_TITLE,
   BACKUP_INDEX,
   commentPlayerLabel,
   MESSAGES,
@@ -52,7 +52,7 @@ const STYLE = [
 
 /** The page up to its first memory: no script, no link or font from elsewhere, the style inline. */
 export function indexStart(count: number, exportedAt: string): string {
-  const title = escapeHtml(APP_TITLE);
+  const title = escapeHtml(MESSAGES.appTitle);
   // The policy forbids any script and any address outside the unzipped folder.
   const policy =
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' file:; media-src 'self' file:";
@@ -86,7 +86,9 @@ export function indexMemory(memory: IndexMemory): string {
   const date = formatDate(memory.recordedAt, "date", { timeZone: "UTC" });
   const meta = [
     date ? `<time datetime="${escapeHtml(memory.recordedAt)}">${escapeHtml(date)}</time>` : "",
-    memory.storyteller?.name ? escapeHtml(JOURNAL_MESSAGES.toldBy(memory.storyteller.name)) : "",
+    memory.storyteller?.name
+      ? escapeHtml(formatMessage(JOURNAL_MESSAGES.toldBy, { name: memory.storyteller.name }))
+      : "",
   ].filter(Boolean);
   let html = `<article><h2>${escapeHtml(title)}</h2>`;
   if (meta.length > 0) html += `<p class="meta">${meta.join(" · ")}</p>`;

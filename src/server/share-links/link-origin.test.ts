@@ -3,6 +3,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { formatMessage } from "../../shared/i18n/format";
 import type { Memory } from "../../shared/schemas";
 import { type CreatedShareLink, SHARE_MESSAGES } from "../../shared/share-links";
 import { newId } from "../ids";
@@ -107,7 +108,7 @@ describe.each(DATABASE_KINDS)("links without APP_URL, on the address in use (%s)
       .execute();
     await t.services.worker.drain();
     const news = sink.messages.find((m) =>
-      m.text.includes(SHARE_MESSAGES.newsMailIntro(owner.user.username)),
+      m.text.includes(formatMessage(SHARE_MESSAGES.newsMailIntro, { name: owner.user.username })),
     );
     expect(news?.text).toContain(`${link.url}/${memory.id}`);
     if (!news) throw new Error("no news mail");

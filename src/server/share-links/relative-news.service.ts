@@ -7,6 +7,7 @@ import {
 } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { can } from "../../shared/authorization";
+import { formatMessage } from "../../shared/i18n/format";
 import { JOURNAL_MESSAGES } from "../../shared/journals";
 import { MESSAGES } from "../../shared/messages";
 import {
@@ -153,11 +154,11 @@ export class RelativeNewsService {
     try {
       await this.deps.mailer.send({
         to: email,
-        subject: SHARE_MESSAGES.confirmMailSubject(name),
+        subject: formatMessage(SHARE_MESSAGES.confirmMailSubject, { name }),
         text: [
           "Hello,",
           "",
-          SHARE_MESSAGES.confirmMailIntro(name),
+          formatMessage(SHARE_MESSAGES.confirmMailIntro, { name }),
           "",
           SHARE_MESSAGES.confirmMailAsk,
           await this.confirmUrl(id, linkId),
@@ -394,23 +395,25 @@ export class RelativeNewsService {
     );
     await this.deps.mailer.send({
       to: row.email,
-      subject: SHARE_MESSAGES.newsMailSubject(name),
+      subject: formatMessage(SHARE_MESSAGES.newsMailSubject, { name }),
       text: [
         "Hello,",
         "",
-        SHARE_MESSAGES.newsMailIntro(name),
+        formatMessage(SHARE_MESSAGES.newsMailIntro, { name }),
         "",
         ...listed.flatMap((memory) => {
           const teller = tellers.get(memory.storyteller_id ?? "");
           return [
             `- ${mailLine(memory.title) || MESSAGES.untitledMemory}`,
-            ...(teller ? [`  ${JOURNAL_MESSAGES.toldBy(mailLine(teller))}`] : []),
+            ...(teller
+              ? [`  ${formatMessage(JOURNAL_MESSAGES.toldBy, { name: mailLine(teller) })}`]
+              : []),
             `  ${base}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
           ];
         }),
         "",
         "--",
-        SHARE_MESSAGES.newsMailWhy(name),
+        formatMessage(SHARE_MESSAGES.newsMailWhy, { name }),
         `${SHARE_MESSAGES.newsMailStop} ${unsubscribe}`,
       ].join("\n"),
       // The share link's token and the signed unsubscribe stay out of the outbox's log line.

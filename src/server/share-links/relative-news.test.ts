@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { formatMessage } from "../../shared/i18n/format";
 import { ERROR_MESSAGES } from "../../shared/messages";
 import type { Memory } from "../../shared/schemas";
 import {
@@ -137,7 +138,9 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     return t.services.worker.drain();
   }
   const news = () =>
-    sink.messages.filter((m) => m.text.includes(SHARE_MESSAGES.newsMailIntro("Grandma Rose")));
+    sink.messages.filter((m) =>
+      m.text.includes(formatMessage(SHARE_MESSAGES.newsMailIntro, { name: "Grandma Rose" })),
+    );
   const mailsTo = (email: string) => sink.messages.filter((m) => m.to.includes(email));
   const oneClick = (mail: ReceivedMail) => {
     const url = new URL(mailHeader(mail, "List-Unsubscribe")?.slice(1, -1) ?? "");
@@ -183,7 +186,9 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     const [ask, ...more] = mailsTo("lou@example.org");
     expect(more).toEqual([]);
     if (!ask) throw new Error("no confirmation mail");
-    expect(mailHeader(ask, "Subject")).toBe(SHARE_MESSAGES.confirmMailSubject("Grandma Rose"));
+    expect(mailHeader(ask, "Subject")).toBe(
+      formatMessage(SHARE_MESSAGES.confirmMailSubject, { name: "Grandma Rose" }),
+    );
     expect(ask.text).toContain(SHARE_MESSAGES.confirmMailIgnore);
     const confirmUrl = ask.text.match(/https:\/\/\S+\/api\/relative-news\/confirm\?\S+/)?.[0];
     if (!confirmUrl) throw new Error("no confirmation link");
@@ -281,11 +286,13 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
         mail.text = mail.text.replace(/\r\n/g, "\n");
       }
       expect(linkMail.text).toContain(`${name} shared their family's voice memories`);
-      expect(newsMail.text).toContain(`${SHARE_MESSAGES.newsMailIntro(name)}\n`);
+      expect(newsMail.text).toContain(`${formatMessage(SHARE_MESSAGES.newsMailIntro, { name })}\n`);
       expect(newsMail.text).toContain("\n- Our first car - A fake story https://evil.example/x\n");
       expect(newsMail.text).not.toMatch(/^- A fake story/m);
-      expect(mailHeader(newsMail, "Subject")).toBe(SHARE_MESSAGES.newsMailSubject(name));
-      expect(confirmMail.text).toContain(SHARE_MESSAGES.confirmMailIntro(name));
+      expect(mailHeader(newsMail, "Subject")).toBe(
+        formatMessage(SHARE_MESSAGES.newsMailSubject, { name }),
+      );
+      expect(confirmMail.text).toContain(formatMessage(SHARE_MESSAGES.confirmMailIntro, { name }));
       for (const mail of [linkMail, newsMail, confirmMail]) {
         expect(mail.text).not.toMatch(/^Click here/m);
       }
@@ -333,7 +340,9 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     const [mail, ...more] = mailsTo("grandpa@example.org");
     expect(more).toEqual([]);
     if (!mail) throw new Error("no mail");
-    expect(mailHeader(mail, "Subject")).toBe(SHARE_MESSAGES.newsMailSubject("Grandma Rose"));
+    expect(mailHeader(mail, "Subject")).toBe(
+      formatMessage(SHARE_MESSAGES.newsMailSubject, { name: "Grandma Rose" }),
+    );
     expect(mail.text).toContain("The seaside in 1962");
     expect(mail.text).toContain("Our first car");
     expect(mail.text).not.toContain("Deleted soon");

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { formatMessage } from "../../../shared/i18n/format";
 import {
   FAMILY_QUESTION_MESSAGES,
   JOURNAL_MESSAGES,
@@ -100,12 +101,18 @@ describe("the family page, for an organizer", () => {
   it("asks a storyteller a question, which then waits for their answer", async () => {
     const { api, user } = familyServer();
     renderWithApp(<FamilyPage />, "/family");
-    const field = await screen.findByLabelText(FAMILY_QUESTION_MESSAGES.label("Grandpa"));
+    const field = await screen.findByLabelText(
+      formatMessage(FAMILY_QUESTION_MESSAGES.label, { name: "Grandpa" }),
+    );
     await user.type(field, "What was your first job?");
     await user.click(screen.getByRole("button", { name: FAMILY_QUESTION_MESSAGES.submit }));
-    expect(await screen.findByText(FAMILY_QUESTION_MESSAGES.asked("Grandpa"))).toBeInTheDocument();
     expect(
-      await screen.findByText(`${FAMILY_QUESTION_MESSAGES.asks("Me")} What was your first job?`),
+      await screen.findByText(formatMessage(FAMILY_QUESTION_MESSAGES.asked, { name: "Grandpa" })),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        `${formatMessage(FAMILY_QUESTION_MESSAGES.asks, { name: "Me" })} What was your first job?`,
+      ),
     ).toBeInTheDocument();
     expect(screen.getByText(FAMILY_QUESTION_MESSAGES.waiting)).toBeInTheDocument();
     expect(
@@ -125,7 +132,9 @@ describe("the family page, for an organizer", () => {
     const name = screen.getByLabelText(JOURNAL_MESSAGES.renameJournal);
     expect(name).toHaveValue(myJournal.name);
     expect(
-      await screen.findByRole("combobox", { name: JOURNAL_MESSAGES.memberRole("Grandpa") }),
+      await screen.findByRole("combobox", {
+        name: formatMessage(JOURNAL_MESSAGES.memberRole, { name: "Grandpa" }),
+      }),
     ).toHaveValue("storyteller");
     for (const description of Object.values(ROLE_DESCRIPTIONS)) {
       expect(screen.getAllByText(description).length).toBeGreaterThan(0);
@@ -157,14 +166,18 @@ describe("the family page, for an organizer", () => {
 
     await user.type(within(form).getByLabelText(JOURNAL_MESSAGES.inviteName), "Aunt May");
     await user.click(within(form).getByRole("button", { name: JOURNAL_MESSAGES.inviteSubmit }));
-    expect(await screen.findByText(JOURNAL_MESSAGES.memberAdded("Aunt May"))).toBeInTheDocument();
+    expect(
+      await screen.findByText(formatMessage(JOURNAL_MESSAGES.memberAdded, { name: "Aunt May" })),
+    ).toBeInTheDocument();
     expect(await screen.findByText(JOURNAL_MESSAGES.noAccount)).toBeInTheDocument();
 
     await user.type(within(form).getByLabelText(JOURNAL_MESSAGES.inviteName), "Ann");
     await user.selectOptions(within(form).getByLabelText(JOURNAL_MESSAGES.inviteRole), "relative");
     await user.type(within(form).getByLabelText(JOURNAL_MESSAGES.inviteEmail), "ann@example.org");
     await user.click(within(form).getByRole("button", { name: JOURNAL_MESSAGES.inviteSubmit }));
-    expect(await screen.findByText(JOURNAL_MESSAGES.invitationMailed("Ann"))).toBeInTheDocument();
+    expect(
+      await screen.findByText(formatMessage(JOURNAL_MESSAGES.invitationMailed, { name: "Ann" })),
+    ).toBeInTheDocument();
     expect(await screen.findByText("ann@example.org")).toBeInTheDocument();
     expect(screen.getByText(JOURNAL_MESSAGES.invitationPending)).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === "POST").map((r) => r.body)).toEqual([
@@ -177,11 +190,13 @@ describe("the family page, for an organizer", () => {
     const { api, user } = familyServer();
     renderWithApp(<FamilyPage />, "/family");
     const role = await screen.findByRole("combobox", {
-      name: JOURNAL_MESSAGES.memberRole("Grandpa"),
+      name: formatMessage(JOURNAL_MESSAGES.memberRole, { name: "Grandpa" }),
     });
     await user.selectOptions(role, "organizer");
     expect(
-      await screen.findByText(JOURNAL_MESSAGES.roleChanged("Grandpa", ROLE_LABELS.organizer)),
+      await screen.findByText(
+        formatMessage(JOURNAL_MESSAGES.roleChanged, { name: "Grandpa", role: "organizer" }),
+      ),
     ).toBeInTheDocument();
     expect(api.requests.find((r) => r.method === "PATCH")).toMatchObject({
       url: `${MEMBERS}/s-grandpa`,
@@ -197,19 +212,27 @@ describe("the family page, for an organizer", () => {
     const { api, user } = familyServer();
     renderWithApp(<FamilyPage />, "/family");
     await user.click(
-      await screen.findByRole("button", { name: JOURNAL_MESSAGES.removeMemberNamed("Grandpa") }),
+      await screen.findByRole("button", {
+        name: formatMessage(JOURNAL_MESSAGES.removeMemberNamed, { name: "Grandpa" }),
+      }),
     );
     const dialog = await screen.findByRole("alertdialog");
-    expect(dialog).toHaveTextContent(JOURNAL_MESSAGES.removeMemberConfirm("Grandpa"));
+    expect(dialog).toHaveTextContent(
+      formatMessage(JOURNAL_MESSAGES.removeMemberConfirm, { name: "Grandpa" }),
+    );
     expect(api.requests.some((r) => r.method === "DELETE")).toBe(false);
     await user.click(within(dialog).getByRole("button", { name: JOURNAL_MESSAGES.removeMember }));
-    expect(await screen.findByText(JOURNAL_MESSAGES.memberRemoved("Grandpa"))).toBeInTheDocument();
+    expect(
+      await screen.findByText(formatMessage(JOURNAL_MESSAGES.memberRemoved, { name: "Grandpa" })),
+    ).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === "DELETE").map((r) => r.url)).toEqual([
       `${MEMBERS}/s-grandpa`,
     ]);
     await waitFor(() =>
       expect(
-        screen.queryByRole("combobox", { name: JOURNAL_MESSAGES.memberRole("Grandpa") }),
+        screen.queryByRole("combobox", {
+          name: formatMessage(JOURNAL_MESSAGES.memberRole, { name: "Grandpa" }),
+        }),
       ).toBeNull(),
     );
   });
@@ -218,7 +241,9 @@ describe("the family page, for an organizer", () => {
     const { user } = familyServer({ removeStatus: 409 });
     renderWithApp(<FamilyPage />, "/family");
     await user.click(
-      await screen.findByRole("button", { name: JOURNAL_MESSAGES.removeMemberNamed("Nana") }),
+      await screen.findByRole("button", {
+        name: formatMessage(JOURNAL_MESSAGES.removeMemberNamed, { name: "Nana" }),
+      }),
     );
     const dialog = await screen.findByRole("alertdialog");
     await user.click(within(dialog).getByRole("button", { name: JOURNAL_MESSAGES.removeMember }));
@@ -252,15 +277,21 @@ describe("the family page, for a relative", () => {
     expect(screen.queryByLabelText(JOURNAL_MESSAGES.renameJournal)).toBeNull();
     expect(screen.queryByRole("heading", { name: JOURNAL_MESSAGES.inviteTitle })).toBeNull();
     expect(
-      screen.queryByRole("button", { name: JOURNAL_MESSAGES.removeMemberNamed("Rose") }),
+      screen.queryByRole("button", {
+        name: formatMessage(JOURNAL_MESSAGES.removeMemberNamed, { name: "Rose" }),
+      }),
     ).toBeNull();
     expect(screen.queryByText(JOURNAL_MESSAGES.secondOrganizerHint)).toBeNull();
 
     await user.click(screen.getByRole("button", { name: JOURNAL_MESSAGES.leaveJournal }));
     const dialog = await screen.findByRole("alertdialog");
-    expect(dialog).toHaveTextContent(JOURNAL_MESSAGES.leaveConfirm(theirs.name));
+    expect(dialog).toHaveTextContent(
+      formatMessage(JOURNAL_MESSAGES.leaveConfirm, { journal: theirs.name }),
+    );
     await user.click(within(dialog).getByRole("button", { name: JOURNAL_MESSAGES.leaveJournal }));
-    expect(await screen.findByText(JOURNAL_MESSAGES.left(theirs.name))).toBeInTheDocument();
+    expect(
+      await screen.findByText(formatMessage(JOURNAL_MESSAGES.left, { journal: theirs.name })),
+    ).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === "DELETE").map((r) => r.url)).toEqual([
       `${MEMBERS}/s-nana`,
     ]);

@@ -1,7 +1,8 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { JOURNAL_MESSAGES, ROLE_LABELS } from "../../../shared/journals";
+import { formatMessage } from "../../../shared/i18n/format";
+import { JOURNAL_MESSAGES } from "../../../shared/journals";
 import { ERROR_MESSAGES, MESSAGES } from "../../../shared/messages";
 import type { Journal } from "../../../shared/schemas";
 import { dismissToast } from "../../components/ui/use-toast";
@@ -56,7 +57,9 @@ describe("the join page", () => {
     const { user } = invitationServer({ loggedIn: false });
     renderWithApp(<JoinPage token="tok-1" />, "/join/tok-1");
     expect(
-      await screen.findByText(JOURNAL_MESSAGES.joinInvited("The Smiths", ROLE_LABELS.relative)),
+      await screen.findByText(
+        formatMessage(JOURNAL_MESSAGES.joinInvited, { journal: "The Smiths", role: "relative" }),
+      ),
     ).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: JOURNAL_MESSAGES.joinTitle })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: JOURNAL_MESSAGES.joinSignUp })).toBeInTheDocument();
@@ -88,7 +91,9 @@ describe("the join page", () => {
       "/join/tok-1",
     );
     await user.click(await screen.findByRole("button", { name: JOURNAL_MESSAGES.joinAccept }));
-    expect(await screen.findByText(JOURNAL_MESSAGES.joined("The Smiths"))).toBeInTheDocument();
+    expect(
+      await screen.findByText(formatMessage(JOURNAL_MESSAGES.joined, { journal: "The Smiths" })),
+    ).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual([INVITATION]);
     await waitFor(() => expect(screen.getByTestId("open-journal")).toHaveTextContent("The Smiths"));
     expect(location.history?.at(-1)).toBe("/");

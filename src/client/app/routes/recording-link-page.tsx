@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatDate } from "../../../shared/dates";
+import { formatMessage } from "../../../shared/i18n/format";
 import { FAMILY_QUESTION_MESSAGES, RECORDING_LINK_MESSAGES } from "../../../shared/journals";
 import type { LinkStory } from "../../../shared/schemas";
 import { AudioPlayer } from "../../components/audio-player";
@@ -30,7 +31,9 @@ export function RecordingLinkPage({ token }: { token: string }) {
   const { data, error, isPending } = useRecordingPage(token, page);
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState<LinkStory | null>(null);
-  useDocumentTitle(data ? RECORDING_LINK_MESSAGES.hello(data.name) : undefined);
+  useDocumentTitle(
+    data ? formatMessage(RECORDING_LINK_MESSAGES.hello, { name: data.name }) : undefined,
+  );
 
   if (isPending) return <PageLoading />;
   if (error || !data) {
@@ -51,13 +54,13 @@ export function RecordingLinkPage({ token }: { token: string }) {
       <header className="space-y-2 text-center">
         <p className="text-lg text-slate-700">{data.journalName}</p>
         <h1 className="text-4xl font-bold text-balance text-brand-800">
-          {RECORDING_LINK_MESSAGES.hello(data.name)}
+          {formatMessage(RECORDING_LINK_MESSAGES.hello, { name: data.name })}
         </h1>
       </header>
       <section aria-labelledby="week-question" className="space-y-3 text-center">
         <h2 id="week-question" className="text-lg font-semibold text-brand-800">
           {data.askedBy
-            ? FAMILY_QUESTION_MESSAGES.asks(data.askedBy)
+            ? formatMessage(FAMILY_QUESTION_MESSAGES.asks, { name: data.askedBy })
             : RECORDING_LINK_MESSAGES.questionHeading}
         </h2>
         <p
@@ -93,7 +96,7 @@ export function RecordingLinkPage({ token }: { token: string }) {
           <p className="text-3xl font-bold text-emerald-900">{RECORDING_LINK_MESSAGES.thankYou}</p>
           <p className="text-xl text-slate-900">
             {saved.status === "saved" && saved.title
-              ? RECORDING_LINK_MESSAGES.savedTitle(saved.title)
+              ? formatMessage(RECORDING_LINK_MESSAGES.savedTitle, { title: saved.title })
               : RECORDING_LINK_MESSAGES.savedUntitled}
           </p>
         </section>

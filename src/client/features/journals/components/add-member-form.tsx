@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { JOURNAL_MESSAGES, type JournalRole, ROLE_DESCRIPTIONS } from "../../../../shared/journals";
 import { memberCreateBodySchema } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -26,8 +27,8 @@ export function AddMemberForm({ journalId }: { journalId: string }) {
             form.reset();
             toast({
               title: member.invitationPending
-                ? JOURNAL_MESSAGES.invitationMailed(member.name)
-                : JOURNAL_MESSAGES.memberAdded(member.name),
+                ? formatMessage(JOURNAL_MESSAGES.invitationMailed, { name: member.name })
+                : formatMessage(JOURNAL_MESSAGES.memberAdded, { name: member.name }),
             });
           },
         },

@@ -1,5 +1,6 @@
 import { useLocation } from "wouter";
-import { JOURNAL_MESSAGES, ROLE_LABELS } from "../../../../shared/journals";
+import { formatMessage } from "../../../../shared/i18n/format";
+import { JOURNAL_MESSAGES } from "../../../../shared/journals";
 import type { Invitation } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
@@ -33,10 +34,10 @@ export function JoinInvitation({
       {invitation.data ? (
         <>
           <p className="text-slate-800">
-            {JOURNAL_MESSAGES.joinInvited(
-              invitation.data.journalName,
-              ROLE_LABELS[invitation.data.role],
-            )}
+            {formatMessage(JOURNAL_MESSAGES.joinInvited, {
+              journal: invitation.data.journalName,
+              role: invitation.data.role,
+            })}
           </p>
           {user ? (
             <JoinButton token={token} invitation={invitation.data} />
@@ -70,7 +71,9 @@ function JoinButton({ token, invitation }: { token: string; invitation: Invitati
     join.mutate(undefined, {
       onSuccess: ({ journalId }) => {
         open(journalId);
-        toast({ title: JOURNAL_MESSAGES.joined(invitation.journalName) });
+        toast({
+          title: formatMessage(JOURNAL_MESSAGES.joined, { journal: invitation.journalName }),
+        });
         navigate("/");
       },
     });

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { JOURNAL_MESSAGES } from "../../../../shared/journals";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Journal, Memory } from "../../../../shared/schemas";
@@ -118,7 +119,7 @@ describe("the journal switcher", () => {
     expect(await screen.findByText("My garden")).toBeInTheDocument();
     expect(screen.queryByRole("combobox")).toBeNull();
     // Nor who told each story, nor a storyteller to choose: the list is as it always was.
-    expect(screen.queryByText(JOURNAL_MESSAGES.toldBy("Me"))).toBeNull();
+    expect(screen.queryByText(formatMessage(JOURNAL_MESSAGES.toldBy, { name: "Me" }))).toBeNull();
     expect(screen.getByRole("heading", { name: MESSAGES.recentMemories })).toBeInTheDocument();
   });
 });
@@ -160,8 +161,12 @@ describe("a family's list", () => {
     familyApi();
     renderWithApp(<HomeMemories />);
     const list = await screen.findByRole("list", { name: "Memories" });
-    expect(within(list).getByText(JOURNAL_MESSAGES.toldBy("Grandpa"))).toBeInTheDocument();
-    expect(within(list).getByText(JOURNAL_MESSAGES.toldBy("Nana"))).toBeInTheDocument();
+    expect(
+      within(list).getByText(formatMessage(JOURNAL_MESSAGES.toldBy, { name: "Grandpa" })),
+    ).toBeInTheDocument();
+    expect(
+      within(list).getByText(formatMessage(JOURNAL_MESSAGES.toldBy, { name: "Nana" })),
+    ).toBeInTheDocument();
   });
 
   it("narrows the list to one storyteller, kept in the URL, and back to everyone", async () => {

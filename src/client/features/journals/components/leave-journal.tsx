@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useLocation } from "wouter";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { JOURNAL_MESSAGES } from "../../../../shared/journals";
 import type { Journal } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -17,7 +18,7 @@ export function LeaveJournal({ journal }: { journal: Journal }) {
     leave.mutate(journal.memberId, {
       onSuccess: () => {
         setConfirming(false);
-        toast({ title: JOURNAL_MESSAGES.left(journal.name) });
+        toast({ title: formatMessage(JOURNAL_MESSAGES.left, { journal: journal.name }) });
         navigate("/");
       },
     });
@@ -36,7 +37,7 @@ export function LeaveJournal({ journal }: { journal: Journal }) {
       {confirming ? (
         <ConfirmDialog
           title={JOURNAL_MESSAGES.leaveJournal}
-          description={JOURNAL_MESSAGES.leaveConfirm(journal.name)}
+          description={formatMessage(JOURNAL_MESSAGES.leaveConfirm, { journal: journal.name })}
           action={JOURNAL_MESSAGES.leaveJournal}
           pending={leave.isPending}
           onConfirm={confirm}

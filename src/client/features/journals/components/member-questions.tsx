@@ -1,4 +1,5 @@
 import { type FormEvent, useId, useState } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { FAMILY_QUESTION_MESSAGES } from "../../../../shared/journals";
 import type { Member } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -34,7 +35,7 @@ export function MemberQuestions({
     ask.mutate(text.trim(), {
       onSuccess: () => {
         setText("");
-        toast({ title: FAMILY_QUESTION_MESSAGES.asked(member.name) });
+        toast({ title: formatMessage(FAMILY_QUESTION_MESSAGES.asked, { name: member.name }) });
       },
     });
   };
@@ -42,7 +43,7 @@ export function MemberQuestions({
   return (
     <section aria-labelledby={titleId} className="w-full space-y-2">
       <h3 id={titleId} className="text-sm font-semibold text-slate-900">
-        {FAMILY_QUESTION_MESSAGES.title(member.name)}
+        {formatMessage(FAMILY_QUESTION_MESSAGES.title, { name: member.name })}
       </h3>
       {list.length === 0 && !questions.isLoading ? (
         <p className="text-sm text-slate-700">{FAMILY_QUESTION_MESSAGES.none}</p>
@@ -51,7 +52,8 @@ export function MemberQuestions({
           {list.map((question) => (
             <li key={question.id} className="flex flex-wrap items-center gap-2 text-sm">
               <span className="text-slate-900">
-                {FAMILY_QUESTION_MESSAGES.asks(question.askedBy)} {question.text}
+                {formatMessage(FAMILY_QUESTION_MESSAGES.asks, { name: question.askedBy })}{" "}
+                {question.text}
               </span>
               <span className="text-slate-700">
                 {question.memoryId
@@ -62,7 +64,9 @@ export function MemberQuestions({
                 <Button
                   variant="outline"
                   size="lg"
-                  aria-label={FAMILY_QUESTION_MESSAGES.removeNamed(question.text)}
+                  aria-label={formatMessage(FAMILY_QUESTION_MESSAGES.removeNamed, {
+                    question: question.text,
+                  })}
                   disabled={remove.isPending}
                   onClick={() => remove.mutate(question.id)}
                 >
@@ -77,7 +81,7 @@ export function MemberQuestions({
         <form className="flex flex-wrap items-end gap-2" onSubmit={submit} noValidate>
           <div className="min-w-0 flex-1">
             <TextField
-              label={FAMILY_QUESTION_MESSAGES.label(member.name)}
+              label={formatMessage(FAMILY_QUESTION_MESSAGES.label, { name: member.name })}
               value={text}
               maxLength={300}
               onChange={(event) => setText(event.target.value)}

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { JOURNAL_MESSAGES, type JournalRole, ROLE_LABELS } from "../../../../shared/journals";
 import type { Member } from "../../../../shared/schemas";
 import { Badge } from "../../../components/ui/badge";
@@ -72,7 +73,12 @@ function MemberControls({ journalId, member }: { journalId: string; member: Memb
       { memberId: member.id, role },
       {
         onSuccess: (changed) =>
-          toast({ title: JOURNAL_MESSAGES.roleChanged(changed.name, ROLE_LABELS[changed.role]) }),
+          toast({
+            title: formatMessage(JOURNAL_MESSAGES.roleChanged, {
+              name: changed.name,
+              role: changed.role,
+            }),
+          }),
         onError: (error) =>
           toast({
             title: JOURNAL_MESSAGES.changeRoleFailed,
@@ -90,12 +96,12 @@ function MemberControls({ journalId, member }: { journalId: string; member: Memb
     // The list is read again before the mutation settles and this row is gone by then, so a
     // callback of `mutate` would never run: the toast is said here.
     setConfirming(false);
-    toast({ title: JOURNAL_MESSAGES.memberRemoved(member.name) });
+    toast({ title: formatMessage(JOURNAL_MESSAGES.memberRemoved, { name: member.name }) });
   };
   return (
     <div className="flex items-end gap-2">
       <RoleSelect
-        label={JOURNAL_MESSAGES.memberRole(member.name)}
+        label={formatMessage(JOURNAL_MESSAGES.memberRole, { name: member.name })}
         hideLabel
         value={member.role}
         onChange={choose}
@@ -104,7 +110,7 @@ function MemberControls({ journalId, member }: { journalId: string; member: Memb
       <Button
         variant="outline"
         size="lg"
-        aria-label={JOURNAL_MESSAGES.removeMemberNamed(member.name)}
+        aria-label={formatMessage(JOURNAL_MESSAGES.removeMemberNamed, { name: member.name })}
         onClick={() => {
           remove.reset();
           setConfirming(true);
@@ -115,7 +121,7 @@ function MemberControls({ journalId, member }: { journalId: string; member: Memb
       {confirming ? (
         <ConfirmDialog
           title={JOURNAL_MESSAGES.removeMemberTitle}
-          description={JOURNAL_MESSAGES.removeMemberConfirm(member.name)}
+          description={formatMessage(JOURNAL_MESSAGES.removeMemberConfirm, { name: member.name })}
           action={JOURNAL_MESSAGES.removeMember}
           pending={remove.isPending}
           onConfirm={confirmRemove}

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { TAG_MAX_LENGTH } from "../../../../shared/constants";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { MEMORY_BOOK, MESSAGES } from "../../../../shared/messages";
 import {
   BOOK_PAPER_SIZES,
@@ -77,7 +78,7 @@ export function MemoryBookDialog({
           <p className="text-sm text-slate-700">{MEMORY_BOOK.shareLinkNote}</p>
           {loopback ? (
             <Notice testId="loopback-warning">
-              {MEMORY_BOOK.loopbackWarning(loopback)}
+              {formatMessage(MEMORY_BOOK.loopbackWarning, { base: loopback })}
               {asked ? (
                 <>
                   {" "}

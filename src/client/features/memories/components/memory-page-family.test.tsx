@@ -1,5 +1,6 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { JOURNAL_MESSAGES } from "../../../../shared/journals";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Journal, Memory } from "../../../../shared/schemas";
@@ -47,7 +48,9 @@ function show(memory: Memory, journal: Journal) {
 describe("a family's memory page", () => {
   it("says who told it to a relative, who may not change it", async () => {
     show(toldBy("s-grandpa", "Grandpa"), family("relative"));
-    expect(await screen.findByText(JOURNAL_MESSAGES.toldBy("Grandpa"))).toBeInTheDocument();
+    expect(
+      await screen.findByText(formatMessage(JOURNAL_MESSAGES.toldBy, { name: "Grandpa" })),
+    ).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: MESSAGES.editMemoryLabel })).toBeNull();
     expect(screen.queryByRole("button", { name: MESSAGES.deleteMemoryLabel })).toBeNull();
   });
@@ -58,7 +61,9 @@ describe("a family's memory page", () => {
       await screen.findByRole("button", { name: MESSAGES.editMemoryLabel }),
     ).toBeInTheDocument();
     expect(screen.getByRole("button", { name: MESSAGES.deleteMemoryLabel })).toBeInTheDocument();
-    expect(screen.getByText(JOURNAL_MESSAGES.toldBy("Grandpa"))).toBeInTheDocument();
+    expect(
+      screen.getByText(formatMessage(JOURNAL_MESSAGES.toldBy, { name: "Grandpa" })),
+    ).toBeInTheDocument();
   });
 
   it("lets a storyteller change their own story, without naming them to themselves", async () => {
@@ -66,12 +71,14 @@ describe("a family's memory page", () => {
     expect(
       await screen.findByRole("button", { name: MESSAGES.editMemoryLabel }),
     ).toBeInTheDocument();
-    expect(screen.queryByText(JOURNAL_MESSAGES.toldBy("Nana"))).toBeNull();
+    expect(screen.queryByText(formatMessage(JOURNAL_MESSAGES.toldBy, { name: "Nana" }))).toBeNull();
   });
 
   it("keeps a storyteller from changing another's story", async () => {
     show(toldBy("s-grandpa", "Grandpa"), family("storyteller"));
-    expect(await screen.findByText(JOURNAL_MESSAGES.toldBy("Grandpa"))).toBeInTheDocument();
+    expect(
+      await screen.findByText(formatMessage(JOURNAL_MESSAGES.toldBy, { name: "Grandpa" })),
+    ).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: MESSAGES.editMemoryLabel })).toBeNull();
   });
 
@@ -88,6 +95,6 @@ describe("a family's memory page", () => {
     expect(
       await screen.findByRole("button", { name: MESSAGES.editMemoryLabel }),
     ).toBeInTheDocument();
-    expect(screen.queryByText(JOURNAL_MESSAGES.toldBy("Me"))).toBeNull();
+    expect(screen.queryByText(formatMessage(JOURNAL_MESSAGES.toldBy, { name: "Me" }))).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { formatMessage } from "../../../../shared/i18n/format";
 import { JOURNAL_MESSAGES } from "../../../../shared/journals";
 import type { Memory } from "../../../../shared/schemas";
 import { useJournals } from "../../journals/api/get-journals";
@@ -7,7 +8,7 @@ export function ToldBy({ memory }: { memory: Memory }) {
   if (!memory.storyteller) return null;
   return (
     <span className="block text-sm text-slate-700">
-      {JOURNAL_MESSAGES.toldBy(memory.storyteller.name)}
+      {formatMessage(JOURNAL_MESSAGES.toldBy, { name: memory.storyteller.name })}
     </span>
   );
 }

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
-import { YEAR_NAVIGATOR_LABEL } from "../../../../shared/messages";
+import { MESSAGES } from "../../../../shared/messages";
 import type { MemoryYears } from "../../../../shared/schemas";
 import { fakeApi, json, renderWithApp } from "../../../test/fake-api";
 import { YearNavigator } from "./year-navigator";
@@ -28,7 +28,7 @@ describe("the year navigator", () => {
     fakeApi([yearsHandler(THREE_YEARS)]);
     const user = userEvent.setup();
     const { location } = renderWithApp(<YearNavigator list={LIST} total={52} />);
-    const nav = await screen.findByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
+    const nav = await screen.findByRole("navigation", { name: MESSAGES.yearNavigator });
     const buttons = within(nav).getAllByRole("button");
     expect(buttons.map((b) => b.textContent)).toEqual(["2024", "2001", "1998"]);
     expect(buttons.map((b) => b.getAttribute("aria-label"))).toEqual([
@@ -57,14 +57,14 @@ describe("the year navigator", () => {
     const { location } = renderWithApp(<YearNavigator list={LIST} total={52} />, "/?year=1998");
     await waitFor(() => expect(location.history?.at(-1)).toBe("/?year=1998&page=4"));
     expect(location.history).toHaveLength(1);
-    const nav = screen.getByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
+    const nav = screen.getByRole("navigation", { name: MESSAGES.yearNavigator });
     expect(within(nav).getByRole("button", { current: true })).toHaveTextContent("1998");
   });
 
   it("is one row that scrolls sideways on a phone, wrapping only on wider screens", async () => {
     fakeApi([yearsHandler(THREE_YEARS)]);
     renderWithApp(<YearNavigator list={LIST} total={52} />);
-    const nav = await screen.findByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
+    const nav = await screen.findByRole("navigation", { name: MESSAGES.yearNavigator });
     expect(nav).toHaveClass("flex-nowrap", "overflow-x-auto", "sm:flex-wrap");
     for (const chip of within(nav).getAllByRole("button")) expect(chip).toHaveClass("shrink-0");
   });
@@ -91,7 +91,7 @@ describe("the year navigator", () => {
         </ul>
       </>,
     );
-    const nav = await screen.findByRole("navigation", { name: YEAR_NAVIGATOR_LABEL });
+    const nav = await screen.findByRole("navigation", { name: MESSAGES.yearNavigator });
     await user.click(within(nav).getByRole("button", { name: "2001, 31 memories" }));
     expect(scrolled).toEqual([]);
 

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "wouter";
-import { YEAR_NAVIGATOR_LABEL, yearLabel } from "../../../../shared/messages";
+import { MESSAGES, yearLabel } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
 import { memoryYearsQueryOptions } from "../api/get-memories";
 import type { YearsOf } from "../api/memory-keys";
@@ -70,7 +70,7 @@ export function YearNavigator({ list, total }: { list: YearsOf; total: number | 
   };
   return (
     <nav
-      aria-label={YEAR_NAVIGATOR_LABEL}
+      aria-label={MESSAGES.yearNavigator}
       className="-mx-1 flex flex-nowrap gap-1 overflow-x-auto px-1 pb-1 sm:flex-wrap sm:overflow-visible"
     >
       {years.map(({ year, count, page: yearPage }, index) => {

@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp, Star, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { PHOTO_MESSAGES, photoSrc } from "../../../../shared/photos";
 import type { Photo } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -65,7 +66,7 @@ export function ArrangePhotosDialog({
         <DialogDescription>{PHOTO_MESSAGES.arrangeDescription}</DialogDescription>
         <ol className="mt-4 space-y-2">
           {photos.map((photo, index) => {
-            const name = PHOTO_MESSAGES.view(index + 1, count);
+            const name = formatMessage(PHOTO_MESSAGES.view, { index: index + 1, count });
             return (
               <li key={photo.id} className="flex items-center gap-2">
                 <img

@@ -1,5 +1,6 @@
 import { ArrowDownUp, ImagePlus } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import {
   PHOTO_ACCEPT,
   PHOTO_MESSAGES,
@@ -108,7 +109,10 @@ export function MemoryPhotos({
                 type="button"
                 className="relative block w-full overflow-hidden rounded-lg bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-700"
                 onClick={() => setViewing(index)}
-                aria-label={PHOTO_MESSAGES.view(index + 1, photos.length)}
+                aria-label={formatMessage(PHOTO_MESSAGES.view, {
+                  index: index + 1,
+                  count: photos.length,
+                })}
               >
                 <img
                   src={photoSrc(photo.url, "medium")}

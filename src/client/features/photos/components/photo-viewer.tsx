@@ -1,6 +1,7 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { useRef } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { PHOTO_MESSAGES, photoSrc } from "../../../../shared/photos";
 import type { Photo } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -38,7 +39,7 @@ export function PhotoViewer({
         }}
       >
         <DialogPrimitive.Title className="px-2 py-3 pr-14 text-base font-medium">
-          {PHOTO_MESSAGES.view(index + 1, count)}
+          {formatMessage(PHOTO_MESSAGES.view, { index: index + 1, count })}
         </DialogPrimitive.Title>
         <div
           className="flex min-h-0 flex-1 items-center justify-center"
@@ -58,7 +59,7 @@ export function PhotoViewer({
             src={photoSrc(photo.url, "full")}
             width={photo.width}
             height={photo.height}
-            alt={PHOTO_MESSAGES.view(index + 1, count)}
+            alt={formatMessage(PHOTO_MESSAGES.view, { index: index + 1, count })}
             className="h-auto max-h-full w-auto max-w-full touch-pan-y object-contain select-none"
             draggable={false}
           />

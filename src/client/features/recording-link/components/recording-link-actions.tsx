@@ -1,6 +1,7 @@
 import { Link2, Printer, X } from "lucide-react";
 import { useState } from "react";
-import { RECORDING_LINK_MESSAGES } from "../../../../shared/journals";
+import { formatMessage } from "../../../../shared/i18n/format";
+import { RECORDING_LINK_MESSAGES, recordingCardFilename } from "../../../../shared/journals";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Member } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -65,11 +66,13 @@ export function RecordingLinkActions({ journalId, member, onChanged }: Recording
           className="min-h-11"
           disabled={busy}
           onClick={() =>
-            print.mutate(RECORDING_LINK_MESSAGES.cardFilename(member.name), {
+            print.mutate(recordingCardFilename(member.name), {
               onSuccess: () => {
                 // The link shown before no longer works: the card holds the new one.
                 setMade(null);
-                toast({ title: RECORDING_LINK_MESSAGES.cardReady(member.name) });
+                toast({
+                  title: formatMessage(RECORDING_LINK_MESSAGES.cardReady, { name: member.name }),
+                });
                 onChanged?.();
               },
               onError: failed,
@@ -104,7 +107,7 @@ export function RecordingLinkActions({ journalId, member, onChanged }: Recording
           className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3"
         >
           <p id={`stop-link-${member.id}`} className="text-sm text-slate-900">
-            {RECORDING_LINK_MESSAGES.stopConfirm(member.name)}
+            {formatMessage(RECORDING_LINK_MESSAGES.stopConfirm, { name: member.name })}
           </p>
           <div className="flex gap-2">
             <Button
@@ -116,7 +119,9 @@ export function RecordingLinkActions({ journalId, member, onChanged }: Recording
                   onSuccess: () => {
                     setMade(null);
                     setConfirming(false);
-                    toast({ title: RECORDING_LINK_MESSAGES.stopped(member.name) });
+                    toast({
+                      title: formatMessage(RECORDING_LINK_MESSAGES.stopped, { name: member.name }),
+                    });
                     onChanged?.();
                   },
                   onError: failed,
@@ -131,7 +136,12 @@ export function RecordingLinkActions({ journalId, member, onChanged }: Recording
           </div>
         </div>
       ) : null}
-      {made ? <CreatedLink label={RECORDING_LINK_MESSAGES.made(member.name)} url={made} /> : null}
+      {made ? (
+        <CreatedLink
+          label={formatMessage(RECORDING_LINK_MESSAGES.made, { name: member.name })}
+          url={made}
+        />
+      ) : null}
     </div>
   );
 }

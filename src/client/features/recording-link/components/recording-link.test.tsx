@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { RECORDING_LINK_MESSAGES } from "../../../../shared/journals";
 import { MESSAGES } from "../../../../shared/messages";
 import type { LinkStory, RecordingPage } from "../../../../shared/schemas";
@@ -42,7 +43,9 @@ describe("the recording link's page", () => {
     fakeApi({ [`GET /api/record/${TOKEN}`]: { body: pageData() } });
     renderWithApp(<RecordingLinkPage token={TOKEN} />, `/r/${TOKEN}`);
     expect(
-      await screen.findByRole("heading", { name: RECORDING_LINK_MESSAGES.hello("Grandpa Tomás") }),
+      await screen.findByRole("heading", {
+        name: formatMessage(RECORDING_LINK_MESSAGES.hello, { name: "Grandpa Tomás" }),
+      }),
     ).toBeInTheDocument();
     expect(screen.getByText("The Alvarez family")).toBeInTheDocument();
     expect(screen.getByTestId("link-question")).toHaveTextContent(QUESTION);
@@ -52,7 +55,9 @@ describe("the recording link's page", () => {
     expect(document.querySelector("audio")?.getAttribute("src")).toBe(story().audioUrl);
     // Nothing else of the app: no top bar, no menu, no log in.
     expect(screen.queryByRole("button", { name: MESSAGES.userMenu })).toBeNull();
-    expect(document.title).toContain(RECORDING_LINK_MESSAGES.hello("Grandpa Tomás"));
+    expect(document.title).toContain(
+      formatMessage(RECORDING_LINK_MESSAGES.hello, { name: "Grandpa Tomás" }),
+    );
   });
 
   it("says where the stories will be before there are any", async () => {
@@ -142,7 +147,9 @@ describe("RecordingLinkActions", () => {
     expect(screen.getByText(RECORDING_LINK_MESSAGES.cardNote)).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: RECORDING_LINK_MESSAGES.make }));
     expect(await screen.findByDisplayValue(url)).toBeInTheDocument();
-    expect(screen.getByText(RECORDING_LINK_MESSAGES.made("Grandpa Tomás"))).toBeInTheDocument();
+    expect(
+      screen.getByText(formatMessage(RECORDING_LINK_MESSAGES.made, { name: "Grandpa Tomás" })),
+    ).toBeInTheDocument();
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([`POST ${base}/recording-link`]);
     expect(onChanged).toHaveBeenCalled();
   });
@@ -173,7 +180,9 @@ describe("RecordingLinkActions", () => {
     expect(screen.getByText(new RegExp(RECORDING_LINK_MESSAGES.makeNote))).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: RECORDING_LINK_MESSAGES.printCard }));
     expect(
-      await screen.findByText(RECORDING_LINK_MESSAGES.cardReady("Grandpa Tomás")),
+      await screen.findByText(
+        formatMessage(RECORDING_LINK_MESSAGES.cardReady, { name: "Grandpa Tomás" }),
+      ),
     ).toBeInTheDocument();
     expect(clicked).toEqual([{ href: "blob:card", download: "recording-card-Grandpa-Tomás.pdf" }]);
   });
@@ -189,11 +198,15 @@ describe("RecordingLinkActions", () => {
     );
     await user.click(screen.getByRole("button", { name: RECORDING_LINK_MESSAGES.stop }));
     const dialog = screen.getByRole("alertdialog");
-    expect(dialog).toHaveTextContent(RECORDING_LINK_MESSAGES.stopConfirm("Grandpa Tomás"));
+    expect(dialog).toHaveTextContent(
+      formatMessage(RECORDING_LINK_MESSAGES.stopConfirm, { name: "Grandpa Tomás" }),
+    );
     expect(requests).toEqual([]);
     await user.click(within(dialog).getByRole("button", { name: RECORDING_LINK_MESSAGES.stop }));
     expect(
-      await screen.findByText(RECORDING_LINK_MESSAGES.stopped("Grandpa Tomás")),
+      await screen.findByText(
+        formatMessage(RECORDING_LINK_MESSAGES.stopped, { name: "Grandpa Tomás" }),
+      ),
     ).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([`DELETE ${base}/recording-link`]);

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import {
   type CreatedShareLink,
   createShareLinkBodySchema,
@@ -34,7 +35,9 @@ export function CreateShareLinkForm() {
   return (
     <div className="space-y-4">
       {loopback ? (
-        <Notice testId="loopback-warning">{SHARE_MESSAGES.loopbackWarning(loopback)}</Notice>
+        <Notice testId="loopback-warning">
+          {formatMessage(SHARE_MESSAGES.loopbackWarning, { base: loopback })}
+        </Notice>
       ) : null}
       <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
         <TextField

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { SHARE_MESSAGES, type ShareLink } from "../../../../shared/share-links";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
@@ -84,7 +85,9 @@ function Subscribers({ link }: { link: ShareLink }) {
               variant="outline"
               size="tap"
               disabled={remove.isPending}
-              aria-label={SHARE_MESSAGES.removeSubscriberLabel(subscriber.email)}
+              aria-label={formatMessage(SHARE_MESSAGES.removeSubscriberLabel, {
+                email: subscriber.email,
+              })}
               onClick={() =>
                 remove.mutate(
                   { linkId: link.id, subscriberId: subscriber.id },

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { MESSAGES } from "../../../../shared/messages";
 import type { User } from "../../../../shared/schemas";
 import { SHARE_MESSAGES, type ShareLink } from "../../../../shared/share-links";
@@ -191,7 +192,7 @@ describe("the addresses that get news through a link", () => {
     ]);
     await user.click(
       within(list).getByRole("button", {
-        name: SHARE_MESSAGES.removeSubscriberLabel("may@example.org"),
+        name: formatMessage(SHARE_MESSAGES.removeSubscriberLabel, { email: "may@example.org" }),
       }),
     );
     expect(await screen.findByText(SHARE_MESSAGES.subscriberRemoved)).toBeInTheDocument();
