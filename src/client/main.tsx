@@ -5,6 +5,7 @@ import { registerAppUpdate } from "./features/app-update/register-app-update";
 import { embeddedSessionUser } from "./features/auth/api/get-user";
 import { seedEmbeddedMemory } from "./features/memories/api/get-memory";
 import "./index.css";
+import { pageLanguage, speak } from "./lib/language";
 import { deviceStorage, LastSeen } from "./lib/last-seen";
 import { createQueryClient } from "./lib/query-client";
 
@@ -19,6 +20,7 @@ const pageUser = embeddedSessionUser();
 if (pageUser === null) lastSeen.forget();
 else if (pageUser === undefined && !navigator.onLine) lastSeen.restore(queryClient);
 lastSeen.keep(queryClient);
+await speak(pageLanguage(pageUser));
 createRoot(root).render(
   <StrictMode>
     <App queryClient={queryClient} />

@@ -1,3 +1,5 @@
+import { currentLanguage, intlLocale } from "./i18n/languages";
+
 /**
  * Every date a family reads, written by this one function through Intl (ADR 0054): the browser's
  * memories, comments, uploads waiting and share links; the memory book and its links' labels; the
@@ -9,15 +11,15 @@ export type DateStyle =
   /** "June 1, 2024" */
   | "date"
   /** "June" */
-  | "month";
-
-/** The product's language until the interface speaks others. */
-export const PRODUCT_LOCALE = "en-US";
+  | "month"
+  /** "Monday" */
+  | "weekday";
 
 const OPTIONS: Record<DateStyle, Intl.DateTimeFormatOptions> = {
   dateTime: { dateStyle: "long", timeStyle: "short" },
   date: { dateStyle: "long" },
   month: { month: "long" },
+  weekday: { weekday: "long" },
 };
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -29,7 +31,7 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 export function formatDate(
   value: Date | string,
   style: DateStyle,
-  { timeZone, locale = PRODUCT_LOCALE }: { timeZone?: string; locale?: string } = {},
+  { timeZone, locale = intlLocale(currentLanguage()) }: { timeZone?: string; locale?: string } = {},
 ): string {
   const date = typeof value === "string" ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return "";
@@ -44,8 +46,16 @@ export function formatDate(
 }
 
 /** The twelve month names, January first. */
-export function monthNames(locale = PRODUCT_LOCALE): string[] {
+export function monthNames(locale = intlLocale(currentLanguage())): string[] {
   return Array.from({ length: 12 }, (_, month) =>
     formatDate(new Date(Date.UTC(2024, month, 15)), "month", { timeZone: "UTC", locale }),
+  );
+}
+
+/** The seven weekday names, Sunday first. */
+export function weekdayNames(locale = intlLocale(currentLanguage())): string[] {
+  // 2024-06-02 was a Sunday.
+  return Array.from({ length: 7 }, (_, day) =>
+    formatDate(new Date(Date.UTC(2024, 5, 2 + day, 12)), "weekday", { timeZone: "UTC", locale }),
   );
 }

@@ -18,6 +18,7 @@ import {
   USERNAME_MIN_LENGTH,
   USERNAME_PATTERN,
 } from "./constants";
+import { LANGUAGES } from "./i18n/languages";
 import { JOURNAL_NAME_MAX_LENGTH, JOURNAL_ROLES, MEMBER_NAME_MAX_LENGTH } from "./journals";
 import { MEMORY_BOOK, MESSAGES } from "./messages";
 import { PHOTO_SIZE_NAMES, PHOTOS_PER_MEMORY, type PhotoSize } from "./photos";
@@ -95,10 +96,12 @@ export const userSchema = z.object({
   displayName: z.string().nullable(),
   isPublic: z.boolean(),
   email: z.string().nullable(),
+  /** The account's language (null: the browser's). */
+  language: z.enum(LANGUAGES).nullable().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 
-export const publicProfileSchema = userSchema.omit({ email: true }).extend({
+export const publicProfileSchema = userSchema.omit({ email: true, language: true }).extend({
   /** True when this browser sees the profile through a share link (a relative, not the owner). */
   sharedWithYou: z.boolean().optional(),
 });
@@ -131,6 +134,8 @@ export const registerBodySchema = z.object({
   // Private unless chosen: an account made without saying so starts private.
   isPublic: z.boolean().default(false),
   displayName: displayNameSchema,
+  /** The language the browser showed while signing up: the account's from then on. */
+  language: z.enum(LANGUAGES).optional(),
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;
 
@@ -170,10 +175,14 @@ export const updateAccountBodySchema = z
     displayName: displayNameSchema.optional(),
     email: optionalEmailSchema.optional(),
     currentPassword: currentPasswordSchema.optional(),
+    /** The account's language; null: the browser's. */
+    language: z.enum(LANGUAGES).nullable().optional(),
   })
-  .refine((body) => body.displayName !== undefined || body.email !== undefined, {
-    message: "Send displayName or email to change",
-  })
+  .refine(
+    (body) =>
+      body.displayName !== undefined || body.email !== undefined || body.language !== undefined,
+    { message: "Send displayName, email or language to change" },
+  )
   .refine((body) => body.email === undefined || body.currentPassword !== undefined, {
     message: "Current password is required",
     path: ["currentPassword"],
@@ -578,6 +587,8 @@ export const memberCreateBodySchema = z.object({
   name: z.string().trim().min(1, "must not be empty").max(MEMBER_NAME_MAX_LENGTH),
   role: z.enum(JOURNAL_ROLES),
   email: optionalEmailSchema,
+  /** The language of the invitation and of the member's link page (the journal's when absent). */
+  language: z.enum(LANGUAGES).optional(),
 });
 export type MemberCreateBody = z.input<typeof memberCreateBodySchema>;
 

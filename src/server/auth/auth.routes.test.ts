@@ -76,7 +76,12 @@ describe.each(DATABASE_KINDS)("accounts API on %s", (kind) => {
   describe("POST /api/register", () => {
     it("creates the account, logs it in with a safe cookie and hides the hash", async () => {
       const username = uniqueName("Reg");
-      const res = await register({ username, displayName: "Grandma Jo", isPublic: false });
+      const res = await register({
+        username,
+        displayName: "Grandma Jo",
+        isPublic: false,
+        language: "es",
+      });
       expect(res.statusCode).toBe(201);
       const user = res.json();
       expect(user).toEqual({
@@ -85,6 +90,8 @@ describe.each(DATABASE_KINDS)("accounts API on %s", (kind) => {
         displayName: "Grandma Jo",
         isPublic: false,
         email: expect.stringMatching(/@example\.com$/),
+        // The language the browser showed while signing up is the account's.
+        language: "es",
       });
       expect(res.body).not.toContain("argon2");
       const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE);

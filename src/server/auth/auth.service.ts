@@ -27,6 +27,7 @@ type RegisterInput = Required<Pick<RegisterBody, "username" | "password">> & {
   email: string | null;
   displayName: string | null;
   isPublic: boolean;
+  language?: RegisterBody["language"];
 };
 
 /** Registration, login, logout and password reset. Routes handle cookies; this handles rules. */
@@ -46,6 +47,7 @@ export class AuthService {
         email: input.email,
         passwordHash,
         isPublic: input.isPublic,
+        language: input.language ?? null,
       });
       const session = await this.deps.sessions.start(row.id);
       return { user: toUser(row), ...session };

@@ -10,6 +10,8 @@ export interface UsersTable {
   email_lower: string | null;
   password_hash: string;
   is_public: number;
+  /** The account's language; null: the browser's. */
+  language: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -199,6 +201,7 @@ export interface ShareLinkSubscriptionsTable {
   confirmed_at: string | null;
   /** When the last confirmation mail went; an unconfirmed address is not mailed again soon. */
   confirm_sent_at: string | null;
+  language: ColumnType<string, string | undefined, string>;
 }
 
 /** A memory's photos (migration 0016): three stored sizes each; position 0 is the cover. */
@@ -222,6 +225,7 @@ export interface JournalsTable {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  language: ColumnType<string, string | undefined, string>;
 }
 
 /**
@@ -240,6 +244,7 @@ export interface JournalMembersTable {
   created_at: string;
   /** The hash of the member's personal recording link's token (ADR 0060); null without one. */
   recording_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  language: string | null;
 }
 
 /** A question the family asks a storyteller (migration 0026); answered once a memory is saved for it. */

@@ -158,6 +158,7 @@ export class JournalsService {
             : null,
           created_at: this.now().toISOString(),
           recording_token_hash: null,
+          language: body.language ?? null,
         },
         trx,
       );

@@ -1,4 +1,4 @@
-import { formatDate, PRODUCT_LOCALE } from "../../shared/dates";
+import { formatDate } from "../../shared/dates";
 import { formatMessage } from "../../shared/i18n/format";
 import { JOURNAL_MESSAGES } from "../../shared/journals";
 import {
@@ -57,7 +57,7 @@ export function indexStart(count: number, exportedAt: string): string {
   const policy =
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' file:; media-src 'self' file:";
   return (
-    `<!doctype html>\n<html lang="${PRODUCT_LOCALE}"><head><meta charset="utf-8">` +
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${policy}">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${title}</title><style>${STYLE}</style></head><body><main>\n` +

@@ -137,6 +137,7 @@ export class RelativeNewsService {
       covered_until: new Date(now.getTime() - 1).toISOString(),
       confirmed_at: confirm.confirmed ? now.toISOString() : null,
       confirm_sent_at: null,
+      language: "en",
     });
     if (!confirm.confirmed) await this.mailConfirmation(link.id, address, confirm.ownerName);
   }

@@ -1,3 +1,4 @@
+import type { Language } from "../../shared/i18n/languages";
 import { isDeleteConfirmed } from "../../shared/rules";
 import type { User } from "../../shared/schemas";
 import type { AudioService } from "../audio/audio.service";
@@ -32,7 +33,12 @@ export class AccountService {
    */
   async update(
     userId: string,
-    changes: { displayName?: string | null; email?: string | null; currentPassword?: string },
+    changes: {
+      displayName?: string | null;
+      email?: string | null;
+      language?: Language | null;
+      currentPassword?: string;
+    },
   ): Promise<User> {
     const { currentPassword, ...fields } = changes;
     if (fields.email !== undefined) {

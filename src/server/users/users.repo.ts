@@ -14,6 +14,7 @@ export interface NewUser {
   email: string | null;
   passwordHash: string;
   isPublic: boolean;
+  language?: string | null;
 }
 
 /** The only code that reads or writes the users table. */
@@ -39,6 +40,7 @@ export class UsersRepo {
       email_lower: input.email ? input.email.toLowerCase() : null,
       password_hash: input.passwordHash,
       is_public: input.isPublic ? 1 : 0,
+      language: input.language ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -96,7 +98,7 @@ export class UsersRepo {
   /** Sets the fields given (undefined leaves a field as it is); the row after, or undefined. */
   async updateProfile(
     id: string,
-    changes: { displayName?: string | null; email?: string | null },
+    changes: { displayName?: string | null; email?: string | null; language?: string | null },
   ): Promise<UserRow | undefined> {
     await this.db
       .updateTable("users")
@@ -105,6 +107,7 @@ export class UsersRepo {
         ...(changes.email !== undefined
           ? { email: changes.email, email_lower: changes.email?.toLowerCase() ?? null }
           : {}),
+        ...(changes.language !== undefined ? { language: changes.language } : {}),
         updated_at: nowIso(),
       })
       .where("id", "=", id)

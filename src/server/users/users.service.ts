@@ -1,4 +1,5 @@
 import { can, type ProfileFacts } from "../../shared/authorization";
+import { isLanguage, type Language } from "../../shared/i18n/languages";
 import type { PublicProfile, SharedWithMe, User } from "../../shared/schemas";
 import type { Viewer } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
@@ -7,7 +8,11 @@ import type { UserRow, UsersRepo } from "./users.repo";
 
 /** The API shape of the logged-in user (includes the email). */
 export function toUser(row: UserRow): User {
-  return { ...toPublicProfile(row), email: row.email };
+  return {
+    ...toPublicProfile(row),
+    email: row.email,
+    language: isLanguage(row.language) ? row.language : null,
+  };
 }
 
 /** The API shape anyone may see of a visible profile (no email). */
@@ -80,7 +85,7 @@ export class UsersService {
   /** The account page: sets the display name and/or email (undefined leaves one as it is). */
   async updateAccount(
     userId: string,
-    changes: { displayName?: string | null; email?: string | null },
+    changes: { displayName?: string | null; email?: string | null; language?: Language | null },
   ): Promise<User | null> {
     const row = await this.users.updateProfile(userId, changes);
     return row ? toUser(row) : null;

@@ -6,6 +6,8 @@
  * language by `catalogues.test.ts`; kept small so the first download carries no parser library.
  */
 
+import { currentLanguage } from "./languages";
+
 export type MessageValues = Readonly<Record<string, string | number>>;
 
 type Part =
@@ -190,7 +192,11 @@ function render(parts: Part[], values: MessageValues, locale: string, pound?: nu
 }
 
 /** `message` with its values put in, by `locale`'s plural rules and number format. */
-export function formatMessage(message: string, values: MessageValues = {}, locale = "en"): string {
+export function formatMessage(
+  message: string,
+  values: MessageValues = {},
+  locale: string = currentLanguage(),
+): string {
   let parts = parsed.get(message);
   if (!parts) {
     parts = new Parser(message).parse();

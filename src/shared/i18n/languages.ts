@@ -55,3 +55,22 @@ export function acceptedLanguages(header: string | undefined): string[] {
     .sort((a, b) => b.q - a.q || a.index - b.index)
     .map((entry) => entry.tag);
 }
+
+let pageLanguage: Language = SOURCE_LANGUAGE;
+
+/**
+ * The language this browser page speaks, chosen once before it renders; words and dates written
+ * without a language use it. The server never sets it: it names the reader's language each time.
+ */
+export function currentLanguage(): Language {
+  return pageLanguage;
+}
+
+export function setCurrentLanguage(language: Language) {
+  pageLanguage = language;
+}
+
+/** The locale Intl writes a language's dates in: English keeps the spec's American dates. */
+export function intlLocale(language: string): string {
+  return language === "en" ? "en-US" : language;
+}

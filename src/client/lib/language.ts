@@ -1,0 +1,70 @@
+import { APP_CATALOGUES, applyTranslation, type Translation } from "../../shared/i18n/catalogues";
+import {
+  directionOf,
+  isLanguage,
+  type Language,
+  matchLanguage,
+  SOURCE_LANGUAGE,
+  setCurrentLanguage,
+} from "../../shared/i18n/languages";
+
+/** Each language's words, a chunk of its own loaded only by a page that speaks it. */
+const LOCALES = import.meta.glob<Translation>("../../shared/i18n/locales/*.json", {
+  import: "default",
+});
+
+/** A visitor's choice from the footer, kept in this browser (an account keeps its own). */
+const CHOICE_KEY = "language";
+
+function storedChoice(): string | null {
+  try {
+    return localStorage.getItem(CHOICE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The language this page speaks: the account's, else the one chosen in this browser, else the
+ * browser's own.
+ */
+export function pageLanguage(account: { language?: string | null } | null | undefined): Language {
+  if (isLanguage(account?.language)) return account.language;
+  const stored = storedChoice();
+  if (isLanguage(stored)) return stored;
+  const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
+  return matchLanguage(preferred.filter(Boolean));
+}
+
+/**
+ * Makes the page speak `language` before it renders: its words in place of English, and the
+ * document's `lang` and `dir`. Words that cannot be loaded (offline, before the app was
+ * installed) leave the page in English rather than blank.
+ */
+export async function speak(language: Language): Promise<void> {
+  let spoken: Language = SOURCE_LANGUAGE;
+  if (language !== SOURCE_LANGUAGE) {
+    const load = LOCALES[`../../shared/i18n/locales/${language}.json`];
+    try {
+      if (load) {
+        applyTranslation(APP_CATALOGUES, await load());
+        spoken = language;
+      }
+    } catch {
+      // English stays.
+    }
+  }
+  setCurrentLanguage(spoken);
+  document.documentElement.lang = spoken;
+  document.documentElement.dir = directionOf(spoken);
+}
+
+/** Remembers a choice in this browser and reloads the page in it. */
+export function switchLanguage(language: Language) {
+  try {
+    localStorage.setItem(CHOICE_KEY, language);
+  } catch {
+    // Without storage the account's setting (when logged in) still carries the choice.
+  }
+  window.location.reload();
+}
