@@ -340,6 +340,13 @@ export const MESSAGES = {
   transcribingAgain:
     "{count, plural, one {# memory is} other {# memories are}} being transcribed again",
 
+  // Languages
+  language: "Language",
+  languageFailed: "The language could not be changed",
+  haveAnIdea: "Have an idea?",
+  featureRequest: "Send us a feature request:",
+  comingSoon: "Coming soon",
+
   // The app itself: its name, and the installed app's (web app manifest) name and purpose
   appTitle: "Voice Memory Journal",
   appShortName: "Memories",

@@ -214,6 +214,7 @@ describe("TopBar", () => {
       MESSAGES.account,
       MESSAGES.shareProfile,
       MESSAGES.makeProfilePrivate,
+      MESSAGES.language,
       MESSAGES.watchView,
       MESSAGES.logOut,
     ]);

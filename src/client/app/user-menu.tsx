@@ -2,6 +2,7 @@ import {
   CircleUser,
   Eye,
   EyeOff,
+  Languages,
   LogOut,
   Settings,
   Share2,
@@ -15,6 +16,7 @@ import { JOURNAL_MESSAGES } from "../../shared/journals";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import { CLIENT_ROUTES } from "../../shared/routes";
 import type { User } from "../../shared/schemas";
+import { Dialog, DialogContent, DialogTitle } from "../components/ui/dialog";
 import {
   Menu,
   MenuButton,
@@ -24,6 +26,7 @@ import {
   MenuSeparator,
 } from "../components/ui/menu";
 import { toast } from "../components/ui/use-toast";
+import { LanguagePicker } from "../features/account/components/language-picker";
 import { useLogout } from "../features/auth/api/logout";
 import { useUpdateVisibility } from "../features/profiles/api/update-visibility";
 
@@ -41,6 +44,7 @@ export function UserMenu({ user }: { user: User }) {
   const visibility = useUpdateVisibility();
   const profileUrl = `/profile/${encodeURIComponent(user.username)}`;
   const [shareLinkOpen, setShareLinkOpen] = useState(false);
+  const [languageOpen, setLanguageOpen] = useState(false);
 
   const shareProfile = async () => {
     // A private profile's address shows others nothing: offer a share link instead (ADR 0019).
@@ -83,6 +87,14 @@ export function UserMenu({ user }: { user: User }) {
           <ShareLinkDialog onClose={() => setShareLinkOpen(false)} />
         </Suspense>
       ) : null}
+      <Dialog open={languageOpen} onOpenChange={setLanguageOpen}>
+        <DialogContent aria-describedby={undefined}>
+          <DialogTitle>{MESSAGES.language}</DialogTitle>
+          <div className="mt-4">
+            <LanguagePicker hideLabel />
+          </div>
+        </DialogContent>
+      </Dialog>
       <Menu>
         <MenuButton variant="outline" aria-label={MESSAGES.userMenu}>
           <CircleUser className="h-5 w-5" aria-hidden="true" />
@@ -114,6 +126,10 @@ export function UserMenu({ user }: { user: User }) {
               <Eye className="h-4 w-4" aria-hidden="true" />
             )}
             {user.isPublic ? MESSAGES.makeProfilePrivate : MESSAGES.makeProfilePublic}
+          </MenuItem>
+          <MenuItem onSelect={() => setLanguageOpen(true)}>
+            <Languages className="h-4 w-4" aria-hidden="true" />
+            {MESSAGES.language}
           </MenuItem>
           <MenuItem onSelect={() => navigate("/watch")}>
             <Watch className="h-4 w-4" aria-hidden="true" />

@@ -1,6 +1,7 @@
 import { Pause, Play } from "lucide-react";
 import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from "react";
 import { MESSAGES, playbackPositionText } from "../../shared/messages";
+import { isRightToLeft } from "../lib/language";
 import { Button } from "./ui/button";
 
 /** Seconds as m:ss (h:mm:ss from an hour); '0:00' for anything unknown. */
@@ -88,10 +89,13 @@ export function AudioPlayer({
 
   const onSliderKey = (event: KeyboardEvent<HTMLInputElement>) => {
     const page = Math.max(duration / 10, ARROW_STEP_SECONDS);
+    // Right to left, the bar fills leftwards: the left arrow moves on.
+    const forward = isRightToLeft() ? "ArrowLeft" : "ArrowRight";
+    const back = isRightToLeft() ? "ArrowRight" : "ArrowLeft";
     const moves: Record<string, number> = {
-      ArrowLeft: current - ARROW_STEP_SECONDS,
+      [back]: current - ARROW_STEP_SECONDS,
       ArrowDown: current - ARROW_STEP_SECONDS,
-      ArrowRight: current + ARROW_STEP_SECONDS,
+      [forward]: current + ARROW_STEP_SECONDS,
       ArrowUp: current + ARROW_STEP_SECONDS,
       PageDown: current - page,
       PageUp: current + page,

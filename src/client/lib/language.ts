@@ -59,6 +59,11 @@ export async function speak(language: Language): Promise<void> {
   document.documentElement.dir = directionOf(spoken);
 }
 
+/** Whether the page is written right to left: "forward" is then to the left. */
+export function isRightToLeft(): boolean {
+  return document.documentElement.dir === "rtl";
+}
+
 /** Remembers a choice in this browser and reloads the page in it. */
 export function switchLanguage(language: Language) {
   try {

@@ -285,7 +285,7 @@ function RestoreSection() {
             <div className="space-y-1">
               <p>{restoreSummary(result)}</p>
               {result.failed.length > 0 ? (
-                <ul className="list-disc pl-5 text-red-800">
+                <ul className="list-disc ps-5 text-red-800">
                   {result.failed.map((item) => (
                     <li key={item.id}>
                       {item.title || "Untitled memory"}: {item.reason}

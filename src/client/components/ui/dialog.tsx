@@ -1,6 +1,7 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { ComponentPropsWithoutRef, ReactNode } from "react";
+import { MESSAGES } from "../../../shared/messages";
 import { cn } from "../../lib/cn";
 
 export const Dialog = DialogPrimitive.Root;
@@ -31,8 +32,8 @@ export function DialogContent({
       >
         {children}
         <DialogPrimitive.Close
-          className="absolute top-2 right-2 inline-flex h-11 w-11 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100"
-          aria-label="Close"
+          className="absolute top-2 end-2 inline-flex h-11 w-11 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100"
+          aria-label={MESSAGES.close}
         >
           <X className="h-5 w-5" aria-hidden="true" />
         </DialogPrimitive.Close>
@@ -46,7 +47,7 @@ export function DialogTitle({
   ...props
 }: ComponentPropsWithoutRef<typeof DialogPrimitive.Title>) {
   return (
-    <DialogPrimitive.Title className={cn("pr-10 text-xl font-semibold", className)} {...props} />
+    <DialogPrimitive.Title className={cn("pe-10 text-xl font-semibold", className)} {...props} />
   );
 }
 

@@ -152,7 +152,7 @@ export function MenuContent({ children }: { children: ReactNode }) {
         const next = event.relatedTarget as Node | null;
         if (next && !event.currentTarget.contains(next) && next !== buttonRef.current) close(false);
       }}
-      className="absolute top-full right-0 z-50 mt-1.5 min-w-56 rounded-lg border border-slate-200 bg-white p-1 text-slate-900 shadow-lg"
+      className="absolute top-full end-0 z-50 mt-1.5 min-w-56 rounded-lg border border-slate-200 bg-white p-1 text-slate-900 shadow-lg"
     >
       {children}
     </div>
@@ -175,7 +175,7 @@ export function MenuItem({
         onSelect();
       }}
       className={cn(
-        "flex w-full cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-left text-sm outline-none select-none hover:bg-brand-100 focus:bg-brand-100 disabled:cursor-default disabled:opacity-50",
+        "flex w-full cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-start text-sm outline-none select-none hover:bg-brand-100 focus:bg-brand-100 disabled:cursor-default disabled:opacity-50",
         className,
       )}
       {...props}

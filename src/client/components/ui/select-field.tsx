@@ -27,7 +27,7 @@ export function SelectField({
   const id = useId();
   const hintId = `${id}-hint`;
   return (
-    <div className="grid gap-1 text-left">
+    <div className="grid gap-1 text-start">
       <label
         htmlFor={id}
         className={cn("text-sm font-medium text-slate-900", hideLabel && "sr-only")}

@@ -14,7 +14,7 @@ export function TextField({ label, error, tone = "light", className, ...props }:
   const id = useId();
   const errorId = `${id}-error`;
   return (
-    <div className="grid gap-1 text-left">
+    <div className="grid gap-1 text-start">
       <label
         htmlFor={id}
         className={cn("text-sm font-medium", tone === "dark" ? "text-white" : "text-slate-900")}

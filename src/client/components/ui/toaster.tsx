@@ -28,7 +28,7 @@ export function Toaster() {
             if (!open) dismissToast(t.id);
           }}
           className={cn(
-            "pointer-events-auto relative flex w-full items-start justify-between gap-3 rounded-lg border p-4 pr-14 shadow-lg",
+            "pointer-events-auto relative flex w-full items-start justify-between gap-3 rounded-lg border p-4 pe-14 shadow-lg",
             "data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[state=closed]:opacity-0 transition",
             t.variant === "destructive"
               ? "border-red-700 bg-red-700 text-white"
@@ -63,7 +63,7 @@ export function Toaster() {
           ) : null}
           <ToastPrimitive.Close
             aria-label={MESSAGES.close}
-            className="absolute top-1 right-1 inline-flex h-11 w-11 items-center justify-center rounded opacity-70 hover:opacity-100"
+            className="absolute top-1 end-1 inline-flex h-11 w-11 items-center justify-center rounded opacity-70 hover:opacity-100"
           >
             <X className="h-4 w-4" aria-hidden="true" />
           </ToastPrimitive.Close>
@@ -71,7 +71,7 @@ export function Toaster() {
       ))}
       <ToastPrimitive.Viewport
         hotkey={TOAST_HOTKEY}
-        className="fixed right-0 bottom-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 sm:max-w-[420px]"
+        className="fixed end-0 bottom-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 sm:max-w-[420px]"
       />
     </ToastPrimitive.Provider>
   );

@@ -30,7 +30,7 @@ export function MemberRow({
       <div className="min-w-0 space-y-1">
         <p className="font-medium break-words text-slate-900">
           {member.name}
-          {member.isYou ? <Badge className="ml-2">{JOURNAL_MESSAGES.you}</Badge> : null}
+          {member.isYou ? <Badge className="ms-2">{JOURNAL_MESSAGES.you}</Badge> : null}
         </p>
         {manages && member.email ? (
           <p className="text-sm break-all text-slate-700">{member.email}</p>

@@ -21,7 +21,7 @@ export function MemoryScores({ scores }: { scores: Scores }) {
     <Card>
       <button
         type="button"
-        className="flex min-h-11 w-full items-center justify-between text-left text-lg font-semibold"
+        className="flex min-h-11 w-full items-center justify-between text-start text-lg font-semibold"
         aria-expanded={open}
         aria-controls={open ? contentId : undefined}
         onClick={() => setOpen((wasOpen) => !wasOpen)}

@@ -22,7 +22,7 @@ export function BackButton({ fallback = "/" }: { fallback?: string }) {
       className="min-h-11"
       onClick={() => (hasInAppPrevious() ? window.history.back() : navigate(fallback))}
     >
-      <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+      <ArrowLeft className="h-4 w-4 rtl:-scale-x-100" aria-hidden="true" />
       Back
     </Button>
   );

@@ -35,12 +35,12 @@ export function SearchBox({
   return (
     <div className="relative">
       <Search
-        className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-600"
+        className="pointer-events-none absolute top-1/2 start-3 h-4 w-4 -translate-y-1/2 text-slate-600"
         aria-hidden="true"
       />
       <Input
         type="search"
-        className="pl-9"
+        className="ps-9"
         placeholder={placeholder}
         aria-label={placeholder}
         maxLength={SEARCH_MAX_LENGTH}

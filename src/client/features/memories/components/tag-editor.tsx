@@ -63,7 +63,7 @@ export function TagEditor({
         {tags.map((tag) => (
           <li key={tag}>
             {/* A 44 px chip whose remove button is a 44 px target, for a thumb. */}
-            <span className="inline-flex h-11 items-center rounded-full bg-brand-100 pl-3 text-sm font-medium text-brand-800">
+            <span className="inline-flex h-11 items-center rounded-full bg-brand-100 ps-3 text-sm font-medium text-brand-800">
               {tag}
               <button
                 type="button"

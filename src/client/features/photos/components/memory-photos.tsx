@@ -58,7 +58,7 @@ export function MemoryPhotos({
         <h2 className="text-lg font-semibold text-slate-900">
           {PHOTO_MESSAGES.sectionTitle}
           {isOwner ? (
-            <span className="ml-2 text-sm font-normal text-slate-700">
+            <span className="ms-2 text-sm font-normal text-slate-700">
               {photos.length}/{PHOTOS_PER_MEMORY}
             </span>
           ) : null}
@@ -126,7 +126,7 @@ export function MemoryPhotos({
                   className="aspect-square h-auto w-full object-cover"
                 />
                 {index === 0 && photos.length > 1 ? (
-                  <span className="absolute top-1 left-1 rounded bg-white/90 px-2 py-0.5 text-xs font-medium text-slate-900">
+                  <span className="absolute top-1 start-1 rounded bg-white/90 px-2 py-0.5 text-xs font-medium text-slate-900">
                     {PHOTO_MESSAGES.cover}
                   </span>
                 ) : null}

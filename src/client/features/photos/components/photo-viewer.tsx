@@ -6,6 +6,7 @@ import { PHOTO_MESSAGES, photoSrc } from "../../../../shared/photos";
 import type { Photo } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogContent } from "../../../components/ui/dialog";
+import { isRightToLeft } from "../../../lib/language";
 
 /** A horizontal swipe longer than this (in CSS pixels) turns to the next or previous photo. */
 const SWIPE_PX = 50;
@@ -34,11 +35,13 @@ export function PhotoViewer({
         className="flex flex-col bg-slate-100 p-2 text-slate-900"
         aria-describedby={undefined}
         onKeyDown={(event) => {
-          if (event.key === "ArrowLeft") go(-1);
-          if (event.key === "ArrowRight") go(1);
+          // Right to left, the next photo lies to the left.
+          const step = isRightToLeft() ? -1 : 1;
+          if (event.key === "ArrowLeft") go(-step);
+          if (event.key === "ArrowRight") go(step);
         }}
       >
-        <DialogPrimitive.Title className="px-2 py-3 pr-14 text-base font-medium">
+        <DialogPrimitive.Title className="px-2 py-3 pe-14 text-base font-medium">
           {formatMessage(PHOTO_MESSAGES.view, { index: index + 1, count })}
         </DialogPrimitive.Title>
         <div
@@ -51,7 +54,7 @@ export function PhotoViewer({
             startX.current = null;
             if (from === null || count < 2) return;
             const moved = event.clientX - from;
-            if (Math.abs(moved) >= SWIPE_PX) go(moved < 0 ? 1 : -1);
+            if (Math.abs(moved) >= SWIPE_PX) go(moved < 0 !== isRightToLeft() ? 1 : -1);
           }}
         >
           <img
@@ -72,7 +75,7 @@ export function PhotoViewer({
               aria-label={PHOTO_MESSAGES.previous}
               onClick={() => go(-1)}
             >
-              <ChevronLeft className="h-5 w-5" aria-hidden="true" />
+              <ChevronLeft className="h-5 w-5 rtl:-scale-x-100" aria-hidden="true" />
             </Button>
             <Button
               variant="secondary"
@@ -80,7 +83,7 @@ export function PhotoViewer({
               aria-label={PHOTO_MESSAGES.next}
               onClick={() => go(1)}
             >
-              <ChevronRight className="h-5 w-5" aria-hidden="true" />
+              <ChevronRight className="h-5 w-5 rtl:-scale-x-100" aria-hidden="true" />
             </Button>
           </div>
         ) : null}

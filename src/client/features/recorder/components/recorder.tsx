@@ -85,7 +85,7 @@ export function Recorder({
         <p
           className={cn(
             "w-full text-lg text-balance",
-            compact ? "text-left" : "text-center",
+            compact ? "text-start" : "text-center",
             watch ? "text-slate-100" : "text-slate-800",
           )}
           data-testid="recording-question"

@@ -130,7 +130,7 @@ export function QuestionPrompt({ question, chosen, toggleAnswer, skip, skipping 
           aria-pressed={chosen !== null}
           onClick={toggleAnswer}
         >
-          <Mic className="mr-2 h-4 w-4" aria-hidden="true" />
+          <Mic className="me-2 h-4 w-4" aria-hidden="true" />
           {REMINDER_MESSAGES.answerQuestion}
         </Button>
         <Button
@@ -140,7 +140,7 @@ export function QuestionPrompt({ question, chosen, toggleAnswer, skip, skipping 
           onClick={skip}
           disabled={skipping}
         >
-          <RefreshCw className="mr-2 h-4 w-4" aria-hidden="true" />
+          <RefreshCw className="me-2 h-4 w-4" aria-hidden="true" />
           {REMINDER_MESSAGES.skipQuestion}
         </Button>
       </div>

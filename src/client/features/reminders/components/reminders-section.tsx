@@ -199,7 +199,7 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
                 }))
               }
             >
-              <Plus className="mr-2 h-4 w-4" aria-hidden="true" />
+              <Plus className="me-2 h-4 w-4" aria-hidden="true" />
               {REMINDER_MESSAGES.addSpecialDay}
             </Button>
           </div>

@@ -183,7 +183,7 @@ export function FollowAlong({
               type="button"
               title={MESSAGES.playFromHere}
               aria-current={piece.index === playing ? "true" : undefined}
-              className={`inline cursor-pointer rounded-sm text-left align-baseline ${
+              className={`inline cursor-pointer rounded-sm text-start align-baseline ${
                 piece.index === playing ? "bg-amber-200" : "hover:bg-amber-50"
               }`}
               onClick={() => piece.segment && playFrom(piece.segment)}
