@@ -157,6 +157,8 @@ export class JournalsService {
             : null,
           created_at: this.now().toISOString(),
           recording_token_hash: null,
+          replies_mailed_until: null,
+          replies_mail_stopped_at: null,
         },
         trx,
       );

@@ -27,6 +27,7 @@ const story = (overrides: Partial<LinkStory> = {}): LinkStory => ({
   duration: 42,
   question: null,
   audioUrl: `/api/record/${TOKEN}/memories/s1/audio`,
+  newReplies: 0,
   ...overrides,
 });
 const pageData = (items: LinkStory[] = [story()]): RecordingPage => ({
