@@ -117,6 +117,13 @@ export const RECORDING_LINK_MESSAGES = {
   yourStories: "Your stories",
   noStories: "The stories you record will be listed here.",
   moreStories: "More stories",
+  /** Replies to a story (ADR 0063); ICU messages (formatMessage). */
+  newReplies: "{count, plural, one {# new reply} other {# new replies}}",
+  hearReplies: "Hear the replies",
+  repliesTitle: "Replies from your family",
+  replyBy: "{name} answered",
+  noReplies: "No one has answered this story yet.",
+  repliesFailed: "The replies could not be loaded",
 } as const;
 
 /** Questions the family asks a storyteller (ADR 0061). */
@@ -133,4 +140,8 @@ export const FAMILY_QUESTION_MESSAGES = {
   remove: "Remove",
   removeNamed: (question: string) => `Remove the question "${question}"`,
   none: "No questions yet. What would you love to hear about?",
+  /** ICU messages (formatMessage): the buttons that order the waiting questions. */
+  moveUpNamed: 'Ask "{question}" sooner',
+  moveDownNamed: 'Ask "{question}" later',
+  moveFailed: "The question could not be moved",
 } as const;
