@@ -86,6 +86,8 @@ export const JOURNAL_MESSAGES = {
     `Leave ${journal}? You can no longer open it unless you are invited again. Your stories stay.`,
   leaveFailed: "You could not leave the journal",
   left: (journal: string) => `You left ${journal}`,
+  /** Beside a story its storyteller has replies to (an ICU message). */
+  newReplies: "{count, plural, one {# new reply} other {# new replies}}",
 } as const;
 
 /**
