@@ -11,6 +11,7 @@ import { appInfoRoutes } from "./app-info/app-info.routes";
 import { audioRoutes } from "./audio/audio.routes";
 import { authRoutes } from "./auth/auth.routes";
 import { commentsRoutes } from "./comments/comments.routes";
+import { repliesRoutes } from "./comments/replies.routes";
 import type { Services } from "./compose";
 import type { Config } from "./config";
 import { healthRoutes } from "./health/health.routes";
@@ -143,6 +144,10 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
         config,
       });
       await api.register(relativeNewsRoutes, { news: services.relativeNews, config });
+      await api.register(repliesRoutes, {
+        replies: services.replies,
+        unsubscribePerMinute: config.RATE_LIMIT_AUTH_PER_MINUTE,
+      });
       await api.register(recordingLinksRoutes, {
         links: services.recordingLinks,
         audio: services.audio,

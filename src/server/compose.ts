@@ -13,8 +13,9 @@ import { ResetTokensRepo } from "./auth/reset-tokens.repo";
 import { SessionService } from "./auth/session.service";
 import { SessionsRepo } from "./auth/sessions.repo";
 import { transcribeCommentHandler } from "./comments/comments.jobs";
-import { CommentsRepo } from "./comments/comments.repo";
+import { CommentsRepo, RepliesRepo } from "./comments/comments.repo";
 import { CommentsService, TRANSCRIBE_COMMENT_JOB } from "./comments/comments.service";
+import { RepliesService, STORYTELLER_REPLIES_JOB } from "./comments/replies.service";
 import { type Config, publicAppUrl } from "./config";
 import type { DatabaseHandle } from "./db/connection";
 import { type Executor, Transactions } from "./db/transactions";
@@ -136,6 +137,7 @@ export function createServices(deps: ServiceDeps) {
     memories: memoriesRepo,
     users,
     storytellerNames: (memberIds) => journalsRepo.names(memberIds),
+    answeredQuestions: (memoryIds) => familyQuestions.answeredBy(memoryIds),
     mailer,
     secrets,
     // Without APP_URL, the address each link was made at (remembered with it).
@@ -159,6 +161,7 @@ export function createServices(deps: ServiceDeps) {
     assertOwner: async (memoryId, identity) => {
       await memories.getOwnedRow(memoryId, identity);
     },
+    assertMayAdd: (memoryId, identity) => memories.assertMayAddPhoto(memoryId, identity),
     isVisible: (memoryId, identity) => memories.isVisible(memoryId, identity),
   });
 
@@ -180,12 +183,27 @@ export function createServices(deps: ServiceDeps) {
     transactions,
   );
   const commentsRepo = new CommentsRepo(db);
+  // A reply reaches the storyteller who told the story: a mark until heard, and a mail.
+  const replies = new RepliesService({
+    repo: new RepliesRepo(db),
+    memories: memoriesRepo,
+    visible: memories,
+    journals: journalsRepo,
+    users,
+    jobs,
+    mailer,
+    secrets,
+    appUrl: () => config.APP_URL ?? publicAppUrl(config),
+    digestMinutes: config.RELATIVE_DIGEST_MINUTES,
+    log,
+  });
   const comments: CommentsService = new CommentsService(
     commentsRepo,
     memories,
     audio,
     jobs,
     transactions,
+    replies,
   );
 
   /** Who may hear an attached upload: whoever may see the memory it belongs to. */
@@ -233,6 +251,11 @@ export function createServices(deps: ServiceDeps) {
         audio,
         transcriber: ai.transcriber,
       }),
+      [STORYTELLER_REPLIES_JOB]: {
+        run: (memberId) => replies.send(memberId),
+        // Tried again after a window: a reply's news waits for the mail server.
+        giveUp: (memberId) => replies.requeue(memberId),
+      },
       [FAMILY_QUESTION_ANSWERED_JOB]: {
         run: (questionId) => familyQuestions.tellAsker(questionId),
       },
@@ -316,6 +339,9 @@ export function createServices(deps: ServiceDeps) {
     familyQuestions,
     audio,
     mayHear,
+    replies,
+    comments,
+    photos,
   });
   const reminders = new RemindersService(
     new RemindersRepo(db),
@@ -395,6 +421,7 @@ export function createServices(deps: ServiceDeps) {
     photos,
     memories,
     comments,
+    replies,
     processing,
     transcripts,
     backup,

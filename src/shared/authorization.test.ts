@@ -242,3 +242,38 @@ describe("memory.view through a recording link", () => {
     expect(view(tomasLink, unclaimed)).toBe(false);
   });
 });
+
+describe("memory.replies", () => {
+  const tomasStory: MemoryFacts = { ...rosasStory, user_id: null, storyteller_id: "m-tomas" };
+  it("the member who told it hears of its replies, logged in or through their link", () => {
+    expect(can(rosa, "memory.replies", rosasStory)).toBe(true);
+    expect(can(tomasLink, "memory.replies", tomasStory)).toBe(true);
+  });
+  it("no one else: organizers, relatives, other storytellers, other links, the removed", () => {
+    for (const actor of [ana, luis, otherStoryteller, removed, linkHolder, stranger, tomasLink]) {
+      expect(can(actor, "memory.replies", rosasStory)).toBe(false);
+    }
+    expect(can(rosa, "memory.replies", tomasStory)).toBe(false);
+    expect(can(rosa, "memory.replies", unclaimed)).toBe(false);
+  });
+});
+
+describe("memory.addPhoto", () => {
+  const tomasStory: MemoryFacts = { ...rosasStory, user_id: null, storyteller_id: "m-tomas" };
+  it("who may edit it, and a recording link for its own member's stories", () => {
+    expect(can(ana, "memory.addPhoto", rosasStory)).toBe(true);
+    expect(can(rosa, "memory.addPhoto", rosasStory)).toBe(true);
+    expect(can(tomasLink, "memory.addPhoto", tomasStory)).toBe(true);
+  });
+  it("a link adds nothing to another's story, nor once its member is a relative", () => {
+    expect(can(tomasLink, "memory.addPhoto", rosasStory)).toBe(false);
+    const demoted: Actor = {
+      ...tomasLink,
+      recordingFor: { journalId: J, memberId: "m-tomas", role: "relative" },
+    };
+    expect(can(demoted, "memory.addPhoto", tomasStory)).toBe(false);
+    for (const actor of [luis, otherStoryteller, linkHolder, stranger]) {
+      expect(can(actor, "memory.addPhoto", rosasStory)).toBe(false);
+    }
+  });
+});

@@ -93,6 +93,16 @@ interface Resources {
   "memory.claim": MemoryFacts;
   /** Delete a memory: who may edit it, or the browser that recorded it before any account claimed it. */
   "memory.delete": MemoryFacts;
+  /**
+   * Add a photo to a memory: who may edit it, or a recording link for the stories its member
+   * told (the photo a story was started from).
+   */
+  "memory.addPhoto": MemoryFacts;
+  /**
+   * Hear of a memory's replies as their addressee (the "new replies" mark, marking them heard):
+   * the member who told it, logged in or through their recording link.
+   */
+  "memory.replies": MemoryFacts;
   /** Use an upload for a new memory or comment. */
   "upload.use": UploadFacts;
   /**
@@ -170,6 +180,14 @@ const RULES: { readonly [A in Action]: (actor: Actor, resource: Resources[A]) =>
   },
   "memory.edit": editable,
   "memory.retry": (actor, memory) => editable(actor, memory) || recordedHere(actor, memory),
+  "memory.addPhoto": (actor, memory) =>
+    editable(actor, memory) ||
+    (toldThroughLink(actor, memory) &&
+      TELLER_ROLES.includes((actor.recordingFor as Membership).role)),
+  "memory.replies": (actor, memory) =>
+    toldThroughLink(actor, memory) ||
+    (memory.storyteller_id !== null &&
+      membershipOf(actor, memory.journal_id)?.memberId === memory.storyteller_id),
   "memory.claim": (actor, memory) =>
     actor.userId !== null && isBrowser(actor, memory.anon_owner_hash),
   "memory.delete": (actor, memory) => editable(actor, memory) || recordedHere(actor, memory),

@@ -27,3 +27,28 @@ export const FAMILY_QUESTION_MAIL = {
   body: '{teller} recorded an answer to your question: "{question}"',
   action: "Listen to it here:",
 } as const;
+
+/** The relatives' news of a story that answered a family question (an ICU message). */
+export const FAMILY_QUESTION_NEWS = {
+  answered: "{teller} answered {asker}'s question: {question}",
+} as const;
+
+/**
+ * The mail telling a storyteller that the family answered their stories (ADR 0063), and the page
+ * of its unsubscribe link. ICU messages: formatMessage(message, values).
+ */
+export const REPLIES_MAIL = {
+  /** The subject and each line: who answered which story. */
+  answered: '{name} answered your story "{title}"',
+  subjectMany: "{count, plural, one {# new reply} other {# new replies}} to your stories",
+  greeting: "Hello {name},",
+  listenHere: "Listen here:",
+  listenOnLink: "Open your recording link to hear them: they play under each story.",
+  why: "You get this mail because you tell stories in {journal}.",
+  stop: "Stop these mails:",
+  unsubscribeTitle: "Stop mails about replies",
+  unsubscribeExplain: "You will no longer get a mail when your family answers your stories.",
+  unsubscribeButton: "Stop these mails",
+  unsubscribeDone: "Done: you will no longer get mails about replies.",
+  unsubscribeInvalid: "This link is not valid.",
+} as const;

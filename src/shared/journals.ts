@@ -94,6 +94,8 @@ export const JOURNAL_MESSAGES = {
     "Leave {journal}? You can no longer open it unless you are invited again. Your stories stay.",
   leaveFailed: "You could not leave the journal",
   left: "You left {journal}",
+  /** Beside a story its storyteller has replies to (an ICU message). */
+  newReplies: "{count, plural, one {# new reply} other {# new replies}}",
 } as const;
 
 /**
@@ -124,6 +126,13 @@ export const RECORDING_LINK_MESSAGES = {
   yourStories: "Your stories",
   noStories: "The stories you record will be listed here.",
   moreStories: "More stories",
+  /** Replies to a story (ADR 0063); ICU messages (formatMessage). */
+  newReplies: "{count, plural, one {# new reply} other {# new replies}}",
+  hearReplies: "Hear the replies",
+  repliesTitle: "Replies from your family",
+  replyBy: "{name} answered",
+  noReplies: "No one has answered this story yet.",
+  repliesFailed: "The replies could not be loaded",
 } as const;
 
 /** Questions the family asks a storyteller (ADR 0061). */
@@ -140,4 +149,8 @@ export const FAMILY_QUESTION_MESSAGES = {
   remove: "Remove",
   removeNamed: 'Remove the question "{question}"',
   none: "No questions yet. What would you love to hear about?",
+  /** ICU messages (formatMessage): the buttons that order the waiting questions. */
+  moveUpNamed: 'Ask "{question}" sooner',
+  moveDownNamed: 'Ask "{question}" later',
+  moveFailed: "The question could not be moved",
 } as const;

@@ -421,6 +421,9 @@ export const ERROR_MESSAGES = {
     "This invitation no longer works: it was used, revoked or is more than 7 days old. Ask for a new one.",
   "question.cannot_ask": "Only an organizer or a relative can ask a storyteller a question",
   "question.not_a_storyteller": "Questions are asked of the journal's storytellers",
+  "question.order_invalid": "Only a question still waiting can be moved",
+  "replies.not_storyteller": "Only the storyteller who told this story hears of its replies",
+  "replies.unsubscribe_invalid": "This unsubscribe link is not valid.",
   "recording_link.invalid": "This recording link no longer works. Ask your family for a new one.",
   "recording_link.not_a_storyteller":
     "Only an organizer or a storyteller can have a recording link",

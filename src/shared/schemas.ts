@@ -641,8 +641,32 @@ export const linkStorySchema = memorySchema
     duration: true,
     question: true,
   })
-  .extend({ audioUrl: z.string() });
+  .extend({
+    audioUrl: z.string(),
+    /** Replies the storyteller has not heard yet (ADR 0063). */
+    newReplies: z.number().int().min(0),
+  });
 export type LinkStory = z.infer<typeof linkStorySchema>;
+
+/** A reply to a story as its storyteller's link plays it: its audio under the link's path. */
+export const linkReplySchema = z.object({
+  id: z.string(),
+  commenterName: z.string(),
+  transcript: z.string(),
+  createdAt: z.string(),
+  audioUrl: z.string(),
+});
+export type LinkReply = z.infer<typeof linkReplySchema>;
+export const linkReplyListSchema = z.array(linkReplySchema);
+export const linkReplyParamsSchema = recordingStoryParamsSchema.extend({
+  replyId: z.string().min(1).max(100),
+});
+
+/** GET /api/journals/{id}/new-replies: the caller's stories with replies they have not heard. */
+export const newRepliesSchema = z.object({
+  items: z.array(z.object({ memoryId: z.string(), count: z.number().int().min(1) })),
+});
+export type NewReplies = z.infer<typeof newRepliesSchema>;
 
 /** GET /api/record/{token}: the recording page of one storyteller, and a page of their stories. */
 export const recordingPageSchema = z.object({
@@ -689,4 +713,9 @@ export const familyQuestionBodySchema = z.object({
 export type FamilyQuestionBody = z.infer<typeof familyQuestionBodySchema>;
 export const familyQuestionParamsSchema = memberParamsSchema.extend({
   questionId: z.string().min(1).max(64),
+});
+
+/** PATCH .../questions/{questionId}: its place among the questions still waiting (0 is asked next). */
+export const familyQuestionOrderBodySchema = z.object({
+  position: z.number().int().min(0).max(1000),
 });

@@ -20,6 +20,8 @@ export class CommentsRepo {
       memoryId: string;
       commenterName: string;
       audioId: string | null;
+      /** The member who replied, when a member did. */
+      memberId?: string | null;
     },
     ex: Executor = this.db,
   ): Promise<CommentRow> {
@@ -34,6 +36,7 @@ export class CommentsRepo {
       created_at: nowIso(),
       transcript_engine: null,
       transcript_segments: null,
+      member_id: input.memberId ?? null,
     };
     await ex.insertInto("comments").values(row).execute();
     return row;
@@ -142,6 +145,77 @@ export class CommentsRepo {
       for (const row of rows) if (row.audio_id !== null) audioIds.push(row.audio_id);
     }
     return audioIds;
+  }
+}
+
+/** A reply its storyteller has not heard: the memory it answers, who made it and when. */
+export interface NewReply {
+  id: string;
+  memoryId: string;
+  commenterName: string;
+  createdAt: string;
+}
+
+/**
+ * Replies to a storyteller's stories (ADR 0063): what is new to them and when they last heard a
+ * story's replies. The reply_views table belongs with the comments it is about.
+ */
+export class RepliesRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * The replies to these memories made after their storyteller last opened them (and after
+   * `after`, when given), oldest first; replies by `storytellerId` themselves are not news to them.
+   */
+  async newReplies(
+    memoryIds: readonly string[],
+    storytellerId: string,
+    after?: string | null,
+  ): Promise<NewReply[]> {
+    const out: NewReply[] = [];
+    for (let i = 0; i < memoryIds.length; i += ID_CHUNK) {
+      let query = this.db
+        .selectFrom("comments")
+        .leftJoin("reply_views", "reply_views.memory_id", "comments.memory_id")
+        .select([
+          "comments.id",
+          "comments.memory_id",
+          "comments.commenter_name",
+          "comments.created_at",
+        ])
+        .where("comments.memory_id", "in", memoryIds.slice(i, i + ID_CHUNK))
+        .where((eb) =>
+          eb.or([
+            eb("comments.member_id", "is", null),
+            eb("comments.member_id", "!=", storytellerId),
+          ]),
+        )
+        .where((eb) =>
+          eb.or([
+            eb("reply_views.seen_at", "is", null),
+            eb("comments.created_at", ">", eb.ref("reply_views.seen_at")),
+          ]),
+        );
+      if (after) query = query.where("comments.created_at", ">", after);
+      for (const row of await query.execute()) {
+        out.push({
+          id: row.id,
+          memoryId: row.memory_id,
+          commenterName: row.commenter_name,
+          createdAt: row.created_at,
+        });
+      }
+    }
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  /** The storyteller opened a memory's replies at `at`: those made until then are heard. */
+  async markSeen(memoryId: string, at: string): Promise<void> {
+    await this.db
+      .insertInto("reply_views")
+      .values({ memory_id: memoryId, seen_at: at })
+      .onConflict((oc) => oc.column("memory_id").doUpdateSet({ seen_at: at }))
+      .execute();
   }
 }
 

@@ -1,4 +1,4 @@
-import { can } from "../../shared/authorization";
+import { can, membershipOf } from "../../shared/authorization";
 import type { Comment } from "../../shared/schemas";
 import { toWebVtt } from "../../shared/transcript";
 import type { AudioService } from "../audio/audio.service";
@@ -11,6 +11,7 @@ import type { JobsRepo } from "../jobs/jobs.repo";
 import type { MemoriesService, MemoryDependents } from "../memories/memories.service";
 import { segmentsOf } from "../memories/memory-row";
 import { type CommentRow, type CommentsRepo, toCommentDto } from "./comments.repo";
+import type { RepliesService } from "./replies.service";
 
 export const TRANSCRIBE_COMMENT_JOB = "transcribe-comment" satisfies JobKind;
 
@@ -26,6 +27,8 @@ export class CommentsService implements MemoryDependents {
     private readonly audio: AudioService,
     private readonly jobs: JobsRepo,
     private readonly transactions: Transactions,
+    /** A reply reaches the storyteller who told the memory (ADR 0063). */
+    private readonly replies: Pick<RepliesService, "replied">,
   ) {}
 
   async list(memoryId: string, identity: Identity): Promise<Comment[]> {
@@ -38,18 +41,21 @@ export class CommentsService implements MemoryDependents {
     identity: Identity,
     input: { commenterName: string; audioUrl: string },
   ): Promise<Comment> {
-    await this.memories.getVisibleRow(memoryId, identity);
+    const memory = await this.memories.getVisibleRow(memoryId, identity);
     const upload = await this.audio.findUploadForOwner(input.audioUrl, identity);
+    // Who replied, when a member did: their own replies are no news to a storyteller.
+    const memberId = membershipOf(identity, memory.journal_id)?.memberId ?? null;
     if (!upload) throw badRequest("audio.upload_first");
     const id = newId();
     // The upload, the comment and its job commit together; of two uses of one upload one wins.
     const row = await this.transactions.run(async (trx): Promise<CommentRow | null> => {
       if (!(await this.audio.attach(upload.id, { kind: "comment", id }, trx))) return null;
       const created = await this.repo.create(
-        { id, memoryId, commenterName: input.commenterName, audioId: upload.id },
+        { id, memoryId, commenterName: input.commenterName, audioId: upload.id, memberId },
         trx,
       );
       await this.jobs.enqueue({ kind: TRANSCRIBE_COMMENT_JOB, targetId: created.id }, trx);
+      await this.replies.replied(memory, memberId, trx);
       return created;
     });
     if (!row) throw conflict("audio.already_used");
@@ -80,6 +86,20 @@ export class CommentsService implements MemoryDependents {
       return deleted.audioId ? this.audio.deleteRows([deleted.audioId], trx) : [];
     });
     await this.audio.removeFiles(storageKeys);
+  }
+
+  /** A memory's replies for whoever may see it, as rows (a recording link plays them on its path). */
+  async listRows(memoryId: string, identity: Identity): Promise<CommentRow[]> {
+    await this.memories.getVisibleRow(memoryId, identity);
+    return this.repo.listForMemory(memoryId);
+  }
+
+  /** One reply of a memory `identity` may see; 404 otherwise. */
+  async findVisible(memoryId: string, commentId: string, identity: Identity): Promise<CommentRow> {
+    await this.memories.getVisibleRow(memoryId, identity);
+    const comment = await this.repo.findById(commentId);
+    if (!comment || comment.memory_id !== memoryId) throw notFound();
+    return comment;
   }
 
   /** The memory a comment belongs to (to decide who may hear its audio). */

@@ -22,6 +22,7 @@ import { familyJournals } from "./migrations/0023-family-journals";
 import { recordingLinks } from "./migrations/0024-recording-links";
 import { reminderOrigins } from "./migrations/0025-reminder-origins";
 import { familyQuestions } from "./migrations/0026-family-questions";
+import { repliesReachStorytellers } from "./migrations/0027-replies-reach-storytellers";
 import { languages } from "./migrations/0029-languages";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0024-recording-links": recordingLinks,
   "0025-reminder-origins": reminderOrigins,
   "0026-family-questions": familyQuestions,
+  "0027-replies-reach-storytellers": repliesReachStorytellers,
   "0029-languages": languages,
 };
 

@@ -97,6 +97,8 @@ export interface CommentsTable {
   /** The engine and model that made the transcript, and its timed segments (migration 0015). */
   transcript_engine: string | null;
   transcript_segments: string | null;
+  /** The member who replied; null for a visitor or a member since removed (migration 0027). */
+  member_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface JobsTable {
@@ -245,6 +247,9 @@ export interface JournalMembersTable {
   /** The hash of the member's personal recording link's token (ADR 0060); null without one. */
   recording_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
   language: string | null;
+  /** The newest reply their last replies mail told of, and their unsubscribe (migration 0027). */
+  replies_mailed_until: ColumnType<string | null, string | null | undefined, string | null>;
+  replies_mail_stopped_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A question the family asks a storyteller (migration 0026); answered once a memory is saved for it. */
@@ -258,9 +263,18 @@ export interface FamilyQuestionsTable {
   memory_id: string | null;
   answered_at: string | null;
   created_at: string;
+  /** Its place among the storyteller's questions, as an organizer ordered them (migration 0027). */
+  position: ColumnType<number, number | undefined, number>;
+}
+
+/** When the storyteller who told a memory last opened its replies (migration 0027). */
+export interface ReplyViewsTable {
+  memory_id: string;
+  seen_at: string;
 }
 
 export interface Database {
+  reply_views: ReplyViewsTable;
   family_questions: FamilyQuestionsTable;
   journals: JournalsTable;
   journal_members: JournalMembersTable;

@@ -29,6 +29,7 @@ const OWNERS: Record<string, string | string[]> = {
   memories_fts: "memories/memory-search.sqlite.ts",
   memory_months: "memories/memory-paging.ts",
   comments: "comments/comments.repo.ts",
+  reply_views: "comments/comments.repo.ts",
   jobs: "jobs/jobs.repo.ts",
   rate_limits: "rate-limit-store.ts",
   reminder_settings: "reminders/reminders.repo.ts",

@@ -13,6 +13,8 @@ export const JOB_KINDS = {
   "relative-news": z.string().min(1).max(100),
   /** Tells whoever asked a family question that it was answered (the question's id). */
   "family-question-answered": z.string().min(1).max(100),
+  /** Mails a storyteller the replies to their stories since their last such mail (the member's id). */
+  "storyteller-replies": z.string().min(1).max(100),
 } as const;
 
 export type JobKind = keyof typeof JOB_KINDS;

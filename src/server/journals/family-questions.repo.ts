@@ -8,30 +8,56 @@ export type FamilyQuestionRow = Selectable<FamilyQuestionsTable>;
 export class FamilyQuestionsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: FamilyQuestionRow): Promise<FamilyQuestionRow> {
-    await this.db.insertInto("family_questions").values(row).execute();
-    return row;
+  /** A new question, placed after the storyteller's others. */
+  async insert(row: Omit<FamilyQuestionRow, "position">): Promise<FamilyQuestionRow> {
+    const last = await this.db
+      .selectFrom("family_questions")
+      .select((eb) => eb.fn.max("position").as("position"))
+      .where("member_id", "=", row.member_id)
+      .executeTakeFirst();
+    const placed = { ...row, position: last?.position == null ? 0 : Number(last.position) + 1 };
+    await this.db.insertInto("family_questions").values(placed).execute();
+    return placed;
   }
 
-  /** A storyteller's questions: the waiting ones first, oldest first, then the answered ones. */
+  /** Numbers the storyteller's questions in this order (their ids), in one transaction. */
+  async setOrder(memberId: string, ids: readonly string[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const [position, id] of ids.entries()) {
+        await trx
+          .updateTable("family_questions")
+          .set({ position })
+          .where("id", "=", id)
+          .where("member_id", "=", memberId)
+          .execute();
+      }
+    });
+  }
+
+  /**
+   * A storyteller's questions: the waiting ones first, in the organizers' order, then the
+   * answered ones.
+   */
   async forMember(memberId: string): Promise<FamilyQuestionRow[]> {
     const rows = await this.db
       .selectFrom("family_questions")
       .selectAll()
       .where("member_id", "=", memberId)
+      .orderBy("position")
       .orderBy("created_at")
       .orderBy("id")
       .execute();
     return [...rows.filter((r) => !r.answered_at), ...rows.filter((r) => r.answered_at)];
   }
 
-  /** The oldest question still waiting for the storyteller's answer. */
+  /** The first question still waiting for the storyteller's answer, in the organizers' order. */
   nextFor(memberId: string): Promise<FamilyQuestionRow | undefined> {
     return this.db
       .selectFrom("family_questions")
       .selectAll()
       .where("member_id", "=", memberId)
       .where("answered_at", "is", null)
+      .orderBy("position")
       .orderBy("created_at")
       .orderBy("id")
       .limit(1)
@@ -44,6 +70,16 @@ export class FamilyQuestionsRepo {
       .selectAll()
       .where("id", "=", id)
       .executeTakeFirst();
+  }
+
+  /** The family questions these memories answered, by memory id (the relatives' news names them). */
+  async answeredBy(memoryIds: readonly string[]): Promise<FamilyQuestionRow[]> {
+    if (memoryIds.length === 0) return [];
+    return this.db
+      .selectFrom("family_questions")
+      .selectAll()
+      .where("memory_id", "in", [...new Set(memoryIds)])
+      .execute();
   }
 
   async delete(id: string): Promise<boolean> {
@@ -71,6 +107,7 @@ export class FamilyQuestionsRepo {
       .where("member_id", "=", memberId)
       .where("text", "=", text)
       .where("answered_at", "is", null)
+      .orderBy("position")
       .orderBy("created_at")
       .limit(1)
       .executeTakeFirst();

@@ -4,7 +4,7 @@ import { FAMILY_QUESTION_MAIL } from "../../shared/journal-mails";
 import type { FamilyQuestion } from "../../shared/schemas";
 import type { Identity } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
-import { forbidden, notFound, unauthorized } from "../http-errors";
+import { conflict, forbidden, notFound, unauthorized } from "../http-errors";
 import { newId } from "../ids";
 import type { JobsRepo } from "../jobs/jobs.repo";
 import { mailLine } from "../mail/mail-text";
@@ -107,7 +107,49 @@ export class FamilyQuestionsService {
     await this.deps.repo.delete(questionId);
   }
 
-  /** The question a storyteller's page asks next: the oldest one waiting, and who asked it. */
+  /**
+   * PATCH .../questions/{questionId}: an organizer moves a waiting question to `position` among the
+   * waiting ones (0 is asked next); the others keep their order. Answers the list.
+   */
+  async move(
+    identity: Identity,
+    journalId: string,
+    memberId: string,
+    questionId: string,
+    position: number,
+  ): Promise<FamilyQuestion[]> {
+    await this.storyteller(identity, journalId, memberId);
+    if (!can(identity, "journal.manage", { id: journalId }))
+      throw forbidden("journal.not_organizer");
+    const rows = await this.deps.repo.forMember(memberId);
+    const moved = rows.find((row) => row.id === questionId);
+    if (!moved) throw notFound();
+    if (moved.answered_at !== null) throw conflict("question.order_invalid");
+    const waiting = rows.filter((row) => row.answered_at === null && row.id !== questionId);
+    waiting.splice(Math.min(position, waiting.length), 0, moved);
+    const answered = rows.filter((row) => row.answered_at !== null);
+    await this.deps.repo.setOrder(
+      memberId,
+      [...waiting, ...answered].map((row) => row.id),
+    );
+    return (await this.deps.repo.forMember(memberId)).map(toFamilyQuestion);
+  }
+
+  /** The questions these memories answered, by memory id: who asked and what (the news says so). */
+  async answeredBy(
+    memoryIds: readonly string[],
+  ): Promise<Map<string, { askedBy: string; text: string }>> {
+    const rows = await this.deps.repo.answeredBy(memoryIds);
+    return new Map(
+      rows.flatMap((row) =>
+        row.memory_id
+          ? [[row.memory_id, { askedBy: row.asked_by_name, text: row.text }] as const]
+          : [],
+      ),
+    );
+  }
+
+  /** The question a storyteller's page asks next: the first one waiting, and who asked it. */
   async next(memberId: string): Promise<{ text: string; askedBy: string } | undefined> {
     const row = await this.deps.repo.nextFor(memberId);
     return row && { text: row.text, askedBy: row.asked_by_name };

@@ -132,6 +132,47 @@ export class JournalsRepo {
       .executeTakeFirst();
   }
 
+  /** A member by id alone, in whichever journal (a job's target); undefined once removed. */
+  findMemberById(memberId: string) {
+    return this.db
+      .selectFrom("journal_members")
+      .innerJoin("journals", "journals.id", "journal_members.journal_id")
+      .selectAll("journal_members")
+      .select("journals.name as journal_name")
+      .where("journal_members.id", "=", memberId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * The replies mail told of replies up to `until`: moves the member's mark forward from where the
+   * sender read it (`from`), so two senders never both move it. False when it had moved.
+   */
+  async markRepliesMailed(memberId: string, from: string | null, until: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("journal_members")
+      .set({ replies_mailed_until: until })
+      .where("id", "=", memberId)
+      .where((eb) =>
+        from === null
+          ? eb("replies_mailed_until", "is", null)
+          : eb("replies_mailed_until", "=", from),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The member's one-click unsubscribe from replies mails (kept once set). */
+  async stopRepliesMail(memberId: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("journal_members")
+      .set((eb) => ({
+        replies_mail_stopped_at: eb.fn.coalesce("replies_mail_stopped_at", eb.val(at)),
+      }))
+      .where("id", "=", memberId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** The names of these members, by id (a page of memories names its storytellers). */
   async names(memberIds: readonly string[]): Promise<Map<string, string>> {
     if (memberIds.length === 0) return new Map();

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   familyQuestionBodySchema,
   familyQuestionListSchema,
+  familyQuestionOrderBodySchema,
   familyQuestionParamsSchema,
   familyQuestionSchema,
   invitationParamsSchema,
@@ -240,6 +241,27 @@ export const journalsRoutes: FastifyPluginAsyncZod<{
       const { id, memberId, questionId } = request.params;
       await questions.remove(request.identity, id, memberId, questionId);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.patch(
+    "/journals/:id/members/:memberId/questions/:questionId",
+    {
+      schema: {
+        operationId: "moveFamilyQuestion",
+        security: security.session,
+        summary:
+          "Moves a waiting question among the storyteller's waiting ones (organizers); the first is asked next",
+        description:
+          "`position` 0 puts it first: the storyteller's recording page asks it next. A position past the end puts it last. Answers the storyteller's questions in their new order; 409 for an answered question.",
+        params: familyQuestionParamsSchema,
+        body: familyQuestionOrderBodySchema,
+        response: { 200: familyQuestionListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { id, memberId, questionId } = request.params;
+      return questions.move(request.identity, id, memberId, questionId, request.body.position);
     },
   );
 

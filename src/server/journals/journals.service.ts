@@ -159,6 +159,8 @@ export class JournalsService {
           created_at: this.now().toISOString(),
           recording_token_hash: null,
           language: body.language ?? null,
+          replies_mailed_until: null,
+          replies_mail_stopped_at: null,
         },
         trx,
       );

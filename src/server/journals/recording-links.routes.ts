@@ -1,12 +1,18 @@
+import fastifyMultipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { recordingCardFilename } from "../../shared/journals";
+import { RECORDING_LINK_MESSAGES, recordingCardFilename } from "../../shared/journals";
+import { PHOTO_FIELD } from "../../shared/photos";
 import {
   createdRecordingLinkSchema,
+  errorResponseSchema,
+  linkReplyListSchema,
+  linkReplyParamsSchema,
   linkStorySchema,
   memberParamsSchema,
   pageQuerySchema,
+  photoSchema,
   recordingPageSchema,
   recordingStoryParamsSchema,
   recordingTokenParamsSchema,
@@ -17,9 +23,11 @@ import type { AudioService } from "../audio/audio.service";
 import { ensureVisitor } from "../auth/session.service";
 import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
-import { errorResponses } from "../http-errors";
+import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
+import { badRequest, errorResponses } from "../http-errors";
 import { hashToken } from "../ids";
 import { dailyProcessingLimit } from "../memories/memory-processing.routes";
+import { readPhoto } from "../photos/photos.routes";
 import type { RecordingLinksService } from "./recording-links.service";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
@@ -41,6 +49,8 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
     | "RATE_LIMIT_SHARE_OPEN_PER_MINUTE"
     | "RATE_LIMIT_PROCESS_PER_HOUR"
     | "RATE_LIMIT_PROCESS_PER_DAY_PER_IP"
+    | "PHOTO_MAX_BYTES"
+    | "RATE_LIMIT_PHOTOS_PER_HOUR"
   >;
 }> = async (app, { links, audio, config }) => {
   // Making links (and cards) is bounded per account, like share links.
@@ -220,5 +230,113 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
       const row = await links.storyAudio(request.params.token, request.params.id);
       return sendAudio(request, reply, audio, row);
     },
+  });
+
+  // ---- Replies to the storyteller's stories, played on their page (ADR 0063) ----------------
+
+  app.get(
+    "/record/:token/memories/:id/replies",
+    {
+      schema: {
+        operationId: "listRepliesThroughLink",
+        security: security.none,
+        summary:
+          "The replies to one of the link's storyteller's own stories, newest first, their audio under the link's path",
+        params: recordingStoryParamsSchema,
+        response: { 200: linkReplyListSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return links.replies(request.params.token, request.params.id);
+    },
+  );
+
+  app.post(
+    "/record/:token/memories/:id/replies/seen",
+    {
+      schema: {
+        operationId: "markRepliesSeenThroughLink",
+        security: security.none,
+        summary: "The link's storyteller opened a story's replies: none of them is new any more",
+        params: recordingStoryParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await links.repliesSeen(request.params.token, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/record/:token/memories/:id/replies/:replyId/audio",
+    exposeHeadRoute: false,
+    schema: {
+      operationId: "getReplyAudioThroughLink",
+      security: security.none,
+      summary:
+        "The recording of a reply to one of the link's storyteller's own stories, with HTTP Range support",
+      params: linkReplyParamsSchema,
+    },
+    handler: async (request, reply) => {
+      const { token, id, replyId } = request.params;
+      return sendAudio(request, reply, audio, await links.replyAudio(token, id, replyId));
+    },
+  });
+
+  // ---- "Start from a photo" through the link ---------------------------------------------------
+
+  await app.register(async (photoApp) => {
+    // Encapsulated: only this route parses multipart bodies here.
+    await photoApp.register(fastifyMultipart, {
+      limits: { fileSize: config.PHOTO_MAX_BYTES, files: 1, fields: 10, parts: 11 },
+    });
+    photoApp.withTypeProvider<ZodTypeProvider>().post(
+      "/record/:token/memories/:id/photos",
+      {
+        config: {
+          rateLimit: {
+            max: config.RATE_LIMIT_PHOTOS_PER_HOUR,
+            timeWindow: HOUR_MS,
+            keyGenerator: (request: FastifyRequest) => {
+              const { token } = request.params as { token?: string };
+              return `photo-link:${request.ip}:${hashToken(token ?? "")}`;
+            },
+          },
+        },
+        schema: {
+          operationId: "addPhotoThroughLink",
+          security: security.none,
+          summary:
+            "Adds the photo a story was started from to one of the link's storyteller's own stories (multipart field `photo`)",
+          description:
+            "As POST /api/memories/{id}/photos, for a story told by the link's member only: any other memory answers 404.",
+          consumes: ["multipart/form-data"],
+          params: recordingStoryParamsSchema,
+          response: {
+            201: photoSchema,
+            413: errorResponseSchema,
+            ...errors,
+          },
+        },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart()) throw badRequest("photo.required");
+        const part = await request.file().catch((error: unknown) => {
+          throw asMultipartClientError(error, PHOTO_FIELD);
+        });
+        if (!part || part.fieldname !== PHOTO_FIELD) {
+          part?.file.resume();
+          throw badRequest("photo.required");
+        }
+        const bytes = await readPhoto(part.file, config.PHOTO_MAX_BYTES).catch((error: unknown) => {
+          throw asUploadClientError(error, part.file, PHOTO_FIELD);
+        });
+        const { token, id } = request.params;
+        return reply.code(201).send(await links.addPhoto(token, id, bytes));
+      },
+    );
   });
 };

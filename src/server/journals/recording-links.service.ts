@@ -2,17 +2,22 @@ import { type Actor, can, type Membership } from "../../shared/authorization";
 import { isKnownQuestion } from "../../shared/questions";
 import type {
   CreatedRecordingLink,
+  LinkReply,
   LinkStory,
   Memory,
+  Photo,
   RecordingPage,
   RecordThroughLinkBody,
 } from "../../shared/schemas";
 import type { AttachmentVisibility, AudioRow, AudioService } from "../audio/audio.service";
 import type { Identity } from "../auth/session.service";
+import type { CommentsService } from "../comments/comments.service";
+import type { RepliesService } from "../comments/replies.service";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../http-errors";
 import { hashToken, newSecretToken } from "../ids";
 import type { MemoriesService } from "../memories/memories.service";
 import type { MemoryProcessingService } from "../memories/memory-processing.service";
+import type { PhotosService } from "../photos/photos.service";
 import type { QuestionsService } from "../reminders/questions.service";
 import type { FamilyQuestionsService } from "./family-questions.service";
 import type { JournalsRepo } from "./journals.repo";
@@ -25,7 +30,11 @@ export const recordingLinkUrl = (base: string, token: string) => `${base}/r/${to
 const storyAudioUrl = (token: string, id: string) =>
   `/api/record/${encodeURIComponent(token)}/memories/${encodeURIComponent(id)}/audio`;
 
-function toLinkStory(memory: Memory, token: string): LinkStory {
+/** The path a reply's audio is heard at through the link of the story's storyteller. */
+const replyAudioUrl = (token: string, id: string, replyId: string) =>
+  `${storyAudioUrl(token, id).replace(/\/audio$/, "")}/replies/${encodeURIComponent(replyId)}/audio`;
+
+function toLinkStory(memory: Memory, token: string, newReplies = 0): LinkStory {
   return {
     id: memory.id,
     title: memory.title,
@@ -36,6 +45,7 @@ function toLinkStory(memory: Memory, token: string): LinkStory {
     duration: memory.duration,
     question: memory.question,
     audioUrl: storyAudioUrl(token, memory.id),
+    newReplies,
   };
 }
 
@@ -59,6 +69,11 @@ export interface RecordingLinksDeps {
   audio: Pick<AudioService, "findVisible">;
   /** Who may hear an attached upload (compose.ts's rule: whoever may see its memory). */
   mayHear: AttachmentVisibility;
+  /** Replies to the member's stories: which are new, and marking them heard (ADR 0063). */
+  replies: Pick<RepliesService, "counts" | "markSeen">;
+  comments: Pick<CommentsService, "listRows" | "findVisible">;
+  /** The photo a story was started from ("Start from a photo"), added as its storyteller. */
+  photos: Pick<PhotosService, "add">;
   now?: () => Date;
 }
 
@@ -162,12 +177,16 @@ export class RecordingLinksService {
     const { journalId, memberId } = link.membership;
     const stories = await this.deps.memories.listToldBy(journalId, memberId, page);
     const asked = await this.deps.familyQuestions.next(memberId);
+    const replies = await this.deps.replies.counts(link.actor, memberId);
     return {
       journalName: link.journalName,
       name: link.name,
       question: asked?.text ?? this.deps.questions.weekly(memberId, this.now()),
       askedBy: asked?.askedBy ?? null,
-      stories: { ...stories, items: stories.items.map((memory) => toLinkStory(memory, token)) },
+      stories: {
+        ...stories,
+        items: stories.items.map((memory) => toLinkStory(memory, token, replies.get(memory.id))),
+      },
     };
   }
 
@@ -200,6 +219,45 @@ export class RecordingLinksService {
     const link = await this.open(token);
     const row = await this.deps.memories.getVisibleRow(id, link.actor);
     return toLinkStory(await this.deps.memories.toDto(row), token);
+  }
+
+  /** GET /api/record/{token}/memories/{id}/replies: a story's replies, newest first, to play. */
+  async replies(token: string, id: string): Promise<LinkReply[]> {
+    const link = await this.open(token);
+    const rows = await this.deps.comments.listRows(id, link.actor);
+    return rows.map((row) => ({
+      id: row.id,
+      commenterName: row.commenter_name,
+      transcript: row.transcript,
+      createdAt: row.created_at,
+      audioUrl: replyAudioUrl(token, id, row.id),
+    }));
+  }
+
+  /** POST .../replies/seen: the storyteller opened a story's replies; they are no longer new. */
+  async repliesSeen(token: string, id: string): Promise<void> {
+    const link = await this.open(token);
+    await this.deps.replies.markSeen(link.actor, id);
+  }
+
+  /** The audio of a reply to one of the member's own stories, by the usual rule for the link's actor. */
+  async replyAudio(token: string, id: string, replyId: string): Promise<AudioRow> {
+    const link = await this.open(token);
+    const reply = await this.deps.comments.findVisible(id, replyId, link.actor);
+    const audio = reply.audio_id
+      ? await this.deps.audio.findVisible(reply.audio_id, link.actor, this.deps.mayHear)
+      : null;
+    if (!audio) throw notFound();
+    return audio;
+  }
+
+  /**
+   * POST .../memories/{id}/photos: the photo a story through the link was started from, added to
+   * that story as its storyteller (`memory.addPhoto` decides: the link's own stories only).
+   */
+  async addPhoto(token: string, id: string, bytes: Buffer): Promise<Photo> {
+    const link = await this.open(token);
+    return this.deps.photos.add(id, link.actor, bytes);
   }
 
   /** The audio of one of the member's own stories, decided by the usual rule for the link's actor. */

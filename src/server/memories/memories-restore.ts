@@ -537,6 +537,8 @@ export class MemoriesRestore {
           id: commentId,
           memory_id: id,
           commenter_name: commenterNames[index] ?? comment.commenterName,
+          // Who replied is not in a backup: a restored reply is nobody's new reply.
+          member_id: null,
           audio_id: await store(comment.audioFile, { kind: "comment", id: commentId }),
           transcript: comment.transcript,
           status: comment.status === "saved" ? "saved" : "failed",

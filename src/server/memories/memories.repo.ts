@@ -296,6 +296,15 @@ export class MemoriesRepo {
       .execute();
   }
 
+  /** Every memory a member told, its id and title (their replies' mail and "new replies" marks). */
+  toldBy(storytellerId: string) {
+    return this.db
+      .selectFrom("memories")
+      .select(["id", "title", "journal_id", "storyteller_id"])
+      .where("storyteller_id", "=", storytellerId)
+      .execute();
+  }
+
   // ---- Processing (the AI pipeline, retries and claiming) ----------------------------------
 
   // The pipeline's writes apply only while the memory is processing: a memory deleted, or one whose

@@ -138,6 +138,16 @@ export class MemoriesService {
     return row;
   }
 
+  /**
+   * Whether `identity` may add a photo to the memory (`memory.addPhoto`): 401 logged out (a
+   * recording link speaks for its member), 404 not visible, 403 visible but not theirs.
+   */
+  async assertMayAddPhoto(id: string, identity: Identity): Promise<void> {
+    if (!identity.userId && !identity.recordingFor) throw unauthorized();
+    const row = await this.getVisibleRow(id, identity);
+    if (!can(identity, "memory.addPhoto", row)) throw forbidden("memory.not_owner");
+  }
+
   /** GET /api/memories: the memories of the caller's own journal, in every state. */
   async listOwn(identity: Identity, page: number): Promise<MemoryPage> {
     const journalId = ownJournalId(requireUser(identity));

@@ -28,7 +28,7 @@ const errors = errorResponses(400, 401, 403, 404);
  * (`truncated`) only when the next chunk arrives, which can be after the last chunk it passed on:
  * so the flag is read once the file has ended, not only while chunks come.
  */
-async function readPhoto(
+export async function readPhoto(
   file: Readable & { truncated: boolean },
   maxBytes: number,
 ): Promise<Buffer> {

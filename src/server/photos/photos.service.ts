@@ -19,6 +19,11 @@ const PHOTO_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export interface PhotoMemoryAccess {
   /** Resolves when `identity` owns the memory; throws 401, 403 or 404 (as the memories routes). */
   assertOwner(memoryId: string, identity: Identity): Promise<void>;
+  /**
+   * Resolves when `identity` may add a photo to the memory (`memory.addPhoto`: its editors, or its
+   * storyteller's recording link); throws 401, 403 or 404 as assertOwner.
+   */
+  assertMayAdd(memoryId: string, identity: Identity): Promise<void>;
   /** True when the memory exists and `identity` may see it. */
   isVisible(memoryId: string, identity: Identity): Promise<boolean>;
 }
@@ -65,7 +70,7 @@ export class PhotosService implements StoredFileOwner {
    * full or was deleted meanwhile) takes its files with it.
    */
   async add(memoryId: string, identity: Identity, upload: Buffer): Promise<Photo> {
-    await this.memories.assertOwner(memoryId, identity);
+    await this.memories.assertMayAdd(memoryId, identity);
     if ((await this.repo.nextPosition(memoryId)) >= PHOTOS_PER_MEMORY) {
       throw badRequest("photo.too_many");
     }

@@ -15,7 +15,7 @@ import { readShareTokens } from "./share-cookie";
 
 const errors = errorResponses(400, 401, 404, 409, 429);
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
@@ -41,7 +41,7 @@ const PAGE_STYLE = [
 ].join("");
 
 /** The small page a person sees from the mail's link: a question with a button, or the outcome. */
-function page(
+export function page(
   reply: FastifyReply,
   status: number,
   body: string,

@@ -8,6 +8,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import { can } from "../../shared/authorization";
 import { formatMessage } from "../../shared/i18n/format";
+import { FAMILY_QUESTION_NEWS } from "../../shared/journal-mails";
 import { JOURNAL_MESSAGES } from "../../shared/journals";
 import { MESSAGES } from "../../shared/messages";
 import {
@@ -47,6 +48,10 @@ export interface RelativeNewsDeps {
   users: Pick<UsersService, "getUser">;
   /** The names of the members who told memories, by member id. */
   storytellerNames: (memberIds: readonly string[]) => Promise<Map<string, string>>;
+  /** The family questions these memories answered, by memory id: who asked and what. */
+  answeredQuestions: (
+    memoryIds: readonly string[],
+  ) => Promise<Map<string, { askedBy: string; text: string }>>;
   mailer: Mailer;
   secrets: Pick<ServerSecretsRepo, "getOrCreate">;
   /**
@@ -391,9 +396,12 @@ export class RelativeNewsService {
     if (listed.length === 0 || coveredUntil === undefined) return waiting;
     const token = await this.unseal(row.token_sealed);
     const unsubscribe = await this.unsubscribeUrl(row.id, row.share_link_id, base);
-    const tellers = await this.deps.storytellerNames(
-      listed.flatMap((memory) => (memory.storyteller_id ? [memory.storyteller_id] : [])),
-    );
+    const [tellers, questions] = await Promise.all([
+      this.deps.storytellerNames(
+        listed.flatMap((memory) => (memory.storyteller_id ? [memory.storyteller_id] : [])),
+      ),
+      this.deps.answeredQuestions(listed.map((memory) => memory.id)),
+    ]);
     await this.deps.mailer.send({
       to: row.email,
       subject: formatMessage(SHARE_MESSAGES.newsMailSubject, { name }),
@@ -404,11 +412,21 @@ export class RelativeNewsService {
         "",
         ...listed.flatMap((memory) => {
           const teller = tellers.get(memory.storyteller_id ?? "");
+          const asked = questions.get(memory.id);
+          // "Grandma Rose answered Lucas's question: …" in place of "Told by", when it did.
+          const byLine =
+            teller && asked?.askedBy
+              ? formatMessage(FAMILY_QUESTION_NEWS.answered, {
+                  teller: mailLine(teller),
+                  asker: mailLine(asked.askedBy),
+                  question: mailLine(asked.text),
+                })
+              : teller
+                ? formatMessage(JOURNAL_MESSAGES.toldBy, { name: mailLine(teller) })
+                : undefined;
           return [
             `- ${mailLine(memory.title) || MESSAGES.untitledMemory}`,
-            ...(teller
-              ? [`  ${formatMessage(JOURNAL_MESSAGES.toldBy, { name: mailLine(teller) })}`]
-              : []),
+            ...(byLine ? [`  ${byLine}`] : []),
             `  ${base}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
           ];
         }),

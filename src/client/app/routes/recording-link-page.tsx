@@ -9,6 +9,7 @@ import { NotFound } from "../../components/not-found";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { PageLoading } from "../../components/ui/page-loading";
+import { StartFromPhoto } from "../../features/photos/components/start-from-photo";
 import { Recorder } from "../../features/recorder/components/recorder";
 import {
   LINK_RECORDING_KIND,
@@ -18,6 +19,7 @@ import {
   recordingPageKeys,
   useRecordingPage,
 } from "../../features/recording-link/api/recording-page";
+import { LinkStoryReplies } from "../../features/recording-link/components/link-story-replies";
 import { ApiError, errorMessage } from "../../lib/api-client";
 import { useDocumentTitle } from "../../lib/use-document-title";
 
@@ -31,6 +33,8 @@ export function RecordingLinkPage({ token }: { token: string }) {
   const { data, error, isPending } = useRecordingPage(token, page);
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState<LinkStory | null>(null);
+  // "Start from a photo": kept with the recording, and added to the story it becomes.
+  const [photo, setPhoto] = useState<Blob | null>(null);
   useDocumentTitle(
     data ? formatMessage(RECORDING_LINK_MESSAGES.hello, { name: data.name }) : undefined,
   );
@@ -45,7 +49,11 @@ export function RecordingLinkPage({ token }: { token: string }) {
     );
   }
 
-  const meta: LinkRecordingMeta = { token, question: data.question };
+  const meta: LinkRecordingMeta = {
+    token,
+    question: data.question,
+    ...(photo ? { photo } : {}),
+  };
   const stories = data.stories;
   const pages = Math.max(1, Math.ceil(stories.total / stories.pageSize));
 
@@ -71,6 +79,7 @@ export function RecordingLinkPage({ token }: { token: string }) {
         </p>
       </section>
       <Card className="text-lg" data-testid="record-card">
+        <StartFromPhoto photo={photo} onPhoto={setPhoto} throughLink />
         <Recorder
           kind={LINK_RECORDING_KIND}
           meta={meta}
@@ -83,6 +92,7 @@ export function RecordingLinkPage({ token }: { token: string }) {
           }}
           onSaved={(result) => {
             setSaved(result as LinkStory);
+            setPhoto(null);
             void queryClient.invalidateQueries({ queryKey: recordingPageKeys.all });
           }}
         />
@@ -121,6 +131,7 @@ export function RecordingLinkPage({ token }: { token: string }) {
                   caption={formatDate(story.recordedAt, "date")}
                   durationHint={story.duration}
                 />
+                <LinkStoryReplies token={token} story={story} />
               </li>
             ))}
           </ul>

@@ -39,3 +39,18 @@ export function useRemoveQuestion(journalId: string, memberId: string) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: questionsKey(journalId, memberId) }),
   });
 }
+
+/** PATCH .../questions/{id} (organizers): moves a waiting question; the first is asked next. */
+export function useMoveQuestion(journalId: string, memberId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ questionId, position }: { questionId: string; position: number }) =>
+      requestJson(
+        "PATCH",
+        `${questionsUrl(journalId, memberId)}/${encodeURIComponent(questionId)}`,
+        familyQuestionListSchema,
+        { position },
+      ),
+    onSuccess: (list) => queryClient.setQueryData(questionsKey(journalId, memberId), list),
+  });
+}

@@ -13,6 +13,7 @@ import { ApiError, errorMessage } from "../../../lib/api-client";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useCan } from "../../auth/api/use-can";
+import { NewRepliesMark } from "../../comments/components/new-replies-mark";
 import { useJournals } from "../../journals/api/get-journals";
 import { MemoryPhotos } from "../../photos/components/memory-photos";
 import { captionsUrl, useTranscript } from "../../transcripts/api/transcript";
@@ -143,6 +144,7 @@ export function MemoryPage({
       <header className="space-y-3">
         <MemoryHeading memory={data} />
         {showsStoryteller ? <ToldBy memory={data} /> : null}
+        <NewRepliesMark memory={data} markSeen />
         <MemoryStateBadge memory={data} />
         {data.status === "failed" && data.error ? (
           <p className="text-red-800">{messageFor(data.error, "processing.failed")}</p>

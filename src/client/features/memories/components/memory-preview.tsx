@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { memoryFacts } from "../../../../shared/memory-facts";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { useCan } from "../../auth/api/use-can";
+import { NewRepliesMark } from "../../comments/components/new-replies-mark";
 import { useJournals } from "../../journals/api/get-journals";
 import { memoryQueryOptions } from "../api/get-memory";
 import { memoryOwnerQueryOptions } from "../api/get-memory-owner";
@@ -43,6 +44,7 @@ export function MemoryPreview({ id }: { id: string }) {
       <header className="space-y-3">
         <MemoryHeading memory={memory} />
         {showsStoryteller ? <ToldBy memory={memory} /> : null}
+        <NewRepliesMark memory={memory} />
       </header>
       {/* The player's place: a child of the article, as on the page (it stays on screen there). */}
       <div className={PLAYER_PLACE} aria-hidden="true" />

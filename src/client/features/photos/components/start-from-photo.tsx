@@ -8,14 +8,17 @@ import { onMemorySaved } from "../../memories/processing/memory-saved-events";
 /**
  * "Start from a photo" on the recorder card: the chosen photo is shown large while the story is
  * told, and the recorder keeps it with the recording (see the memory finisher), so the new memory
- * carries it. For logged-in people only: photos belong to an account's memories.
+ * carries it. For logged-in people, or on a storyteller's recording link (`throughLink`), whose
+ * stories take their photo through the link.
  */
 export function StartFromPhoto({
   photo,
   onPhoto,
+  throughLink = false,
 }: {
   photo: Blob | null;
   onPhoto: (photo: Blob | null) => void;
+  throughLink?: boolean;
 }) {
   const { data: user } = useUser();
   const input = useRef<HTMLInputElement>(null);
@@ -28,7 +31,7 @@ export function StartFromPhoto({
   }, [photo]);
   // The memory told about it carries it now: the card is ready for the next story.
   useEffect(() => onMemorySaved(() => onPhoto(null)), [onPhoto]);
-  if (!user) return null;
+  if (!user && !throughLink) return null;
   return (
     <div className="mb-4 flex flex-col items-center gap-2">
       {src ? (

@@ -1,6 +1,14 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { type LinkStory, linkStorySchema, recordingPageSchema } from "../../../../shared/schemas";
-import { getJson, requestJson } from "../../../lib/api-client";
+import { PHOTO_FIELD } from "../../../../shared/photos";
+import {
+  type LinkStory,
+  linkReplyListSchema,
+  linkStorySchema,
+  type Photo,
+  photoSchema,
+  recordingPageSchema,
+} from "../../../../shared/schemas";
+import { apiRequest, getJson, requestJson, sendParsed } from "../../../lib/api-client";
 
 /** The API paths of one recording link (its token is the whole credential). */
 export const recordPath = (token: string) => `/api/record/${encodeURIComponent(token)}`;
@@ -33,4 +41,33 @@ export function recordThroughLink(
 /** GET /api/record/{token}/memories/{id}: polled while the story is processed. */
 export function fetchStory(token: string, id: string): Promise<LinkStory> {
   return getJson(`${recordPath(token)}/memories/${encodeURIComponent(id)}`, linkStorySchema);
+}
+
+export const linkRepliesKeys = {
+  story: (token: string, id: string) => ["recording-link", token, "replies", id] as const,
+};
+
+/** GET /api/record/{token}/memories/{id}/replies: a story's replies, played under the link's path. */
+export function linkRepliesQueryOptions(token: string, id: string) {
+  return queryOptions({
+    queryKey: linkRepliesKeys.story(token, id),
+    queryFn: () =>
+      getJson(
+        `${recordPath(token)}/memories/${encodeURIComponent(id)}/replies`,
+        linkReplyListSchema,
+      ),
+  });
+}
+
+/** POST /api/record/{token}/memories/{id}/replies/seen: the storyteller opened them. */
+export async function markLinkRepliesSeen(token: string, id: string): Promise<void> {
+  await apiRequest("POST", `${recordPath(token)}/memories/${encodeURIComponent(id)}/replies/seen`);
+}
+
+/** POST /api/record/{token}/memories/{id}/photos: the photo the story was started from. */
+export function addPhotoThroughLink(token: string, id: string, file: Blob): Promise<Photo> {
+  const form = new FormData();
+  form.append(PHOTO_FIELD, file);
+  const url = `${recordPath(token)}/memories/${encodeURIComponent(id)}/photos`;
+  return sendParsed(() => fetch(url, { method: "POST", body: form }), photoSchema);
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatMessage } from "../../../../shared/i18n/format";
 import { RECORDING_LINK_MESSAGES } from "../../../../shared/journals";
 import { MESSAGES } from "../../../../shared/messages";
+import { PHOTO_MESSAGES } from "../../../../shared/photos";
 import type { LinkStory, RecordingPage } from "../../../../shared/schemas";
 import { RecordingLinkPage } from "../../../app/routes/recording-link-page";
 import { clearToasts, fakeApi, renderWithApp, stubDownloadLinks } from "../../../test/fake-api";
@@ -28,6 +29,7 @@ const story = (overrides: Partial<LinkStory> = {}): LinkStory => ({
   duration: 42,
   question: null,
   audioUrl: `/api/record/${TOKEN}/memories/s1/audio`,
+  newReplies: 0,
   ...overrides,
 });
 const pageData = (items: LinkStory[] = [story()]): RecordingPage => ({
@@ -50,7 +52,11 @@ describe("the recording link's page", () => {
     expect(screen.getByText("The Alvarez family")).toBeInTheDocument();
     expect(screen.getByTestId("link-question")).toHaveTextContent(QUESTION);
     const record = within(screen.getByTestId("record-card")).getAllByRole("button");
-    expect(record.map((b) => b.textContent)).toEqual([RECORDING_LINK_MESSAGES.record]);
+    // One large record button, and the photo a story may start from.
+    expect(record.map((b) => b.textContent)).toEqual([
+      PHOTO_MESSAGES.startFromPhoto,
+      RECORDING_LINK_MESSAGES.record,
+    ]);
     expect(screen.getByRole("heading", { name: "The orchard in spring" })).toBeInTheDocument();
     expect(document.querySelector("audio")?.getAttribute("src")).toBe(story().audioUrl);
     // Nothing else of the app: no top bar, no menu, no log in.
@@ -58,6 +64,41 @@ describe("the recording link's page", () => {
     expect(document.title).toContain(
       formatMessage(RECORDING_LINK_MESSAGES.hello, { name: "Grandpa Tomás" }),
     );
+  });
+
+  it("marks a story with new replies, plays them, and tells the server they were heard", async () => {
+    let heard = false;
+    const replies = `/api/record/${TOKEN}/memories/s1/replies`;
+    const { requests } = fakeApi({
+      [`GET /api/record/${TOKEN}`]: () => ({
+        body: pageData([story({ newReplies: heard ? 0 : 2 })]),
+      }),
+      [`GET ${replies}`]: {
+        body: [
+          {
+            id: "c1",
+            commenterName: "Lucas",
+            transcript: "",
+            createdAt: "2026-11-21T10:00:00.000Z",
+            audioUrl: `${replies}/c1/audio`,
+          },
+        ],
+      },
+      [`POST ${replies}/seen`]: () => {
+        heard = true;
+        return { status: 204 };
+      },
+    });
+    const user = userEvent.setup();
+    renderWithApp(<RecordingLinkPage token={TOKEN} />, `/r/${TOKEN}`);
+    const mark = formatMessage(RECORDING_LINK_MESSAGES.newReplies, { count: 2 });
+    expect(await screen.findByText(mark)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: RECORDING_LINK_MESSAGES.hearReplies }));
+    const by = formatMessage(RECORDING_LINK_MESSAGES.replyBy, { name: "Lucas" });
+    expect(await screen.findByText(by)).toBeInTheDocument();
+    expect(document.querySelector(`audio[src="${replies}/c1/audio"]`)).not.toBeNull();
+    await waitFor(() => expect(screen.queryByText(mark)).toBeNull());
+    expect(requests.some((r) => r.method === "POST" && r.url === `${replies}/seen`)).toBe(true);
   });
 
   it("says where the stories will be before there are any", async () => {
