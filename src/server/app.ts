@@ -145,6 +145,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
       await api.register(relativeNewsRoutes, { news: services.relativeNews, config });
       await api.register(recordingLinksRoutes, {
         links: services.recordingLinks,
+        questionMail: services.questionMail,
         audio: services.audio,
         config,
       });

@@ -29,3 +29,19 @@ export const FAMILY_QUESTION_MAIL = {
     `${teller} recorded an answer to your question: "${question}"`,
   action: "Listen to it here:",
 } as const;
+
+/**
+ * The weekly question a storyteller gets by mail (ADR 0063): ICU messages, formatted with
+ * `formatMessage`; the button opens their recording link with the question.
+ */
+export const QUESTION_MAIL = {
+  subject: "A question for you from {journal}",
+  greeting: "Hello {name},",
+  intro: "Your family would love to hear your answer to this week's question:",
+  askedBy: "{asker} asks:",
+  button: "Record your answer",
+  howTo: "Open the link and press the big button. No password is needed.",
+  why: "You get this mail because your family chose a weekly question for you in {journal}.",
+  stop: "Stop these mails: {url}",
+  stopLabel: "Stop these mails",
+} as const;

@@ -22,6 +22,7 @@ import { familyJournals } from "./migrations/0023-family-journals";
 import { recordingLinks } from "./migrations/0024-recording-links";
 import { reminderOrigins } from "./migrations/0025-reminder-origins";
 import { familyQuestions } from "./migrations/0026-family-questions";
+import { weeklyQuestionMail } from "./migrations/0027-weekly-question-mail";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0024-recording-links": recordingLinks,
   "0025-reminder-origins": reminderOrigins,
   "0026-family-questions": familyQuestions,
+  "0027-weekly-question-mail": weeklyQuestionMail,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

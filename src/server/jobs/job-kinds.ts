@@ -13,6 +13,11 @@ export const JOB_KINDS = {
   "relative-news": z.string().min(1).max(100),
   /** Tells whoever asked a family question that it was answered (the question's id). */
   "family-question-answered": z.string().min(1).max(100),
+  /** Mails a storyteller the weekly question once on their local day ("<journal>/<member>/<date>"). */
+  "weekly-question": z
+    .string()
+    .max(150)
+    .regex(/^[^/]+\/[^/]+\/\d{4}-\d{2}-\d{2}$/),
 } as const;
 
 export type JobKind = keyof typeof JOB_KINDS;

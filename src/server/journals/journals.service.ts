@@ -157,6 +157,9 @@ export class JournalsService {
             : null,
           created_at: this.now().toISOString(),
           recording_token_hash: null,
+          recording_token_sealed: null,
+          question_mail_stopped_at: null,
+          question_mailed_on: null,
         },
         trx,
       );

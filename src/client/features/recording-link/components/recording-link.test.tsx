@@ -34,6 +34,7 @@ const pageData = (items: LinkStory[] = [story()]): RecordingPage => ({
   name: "Grandpa Tomás",
   question: QUESTION,
   askedBy: null,
+  questionMail: null,
   stories: { items, total: items.length, page: 1, pageSize: 15 },
 });
 
