@@ -99,7 +99,7 @@ export const RECORDING_LINK_MESSAGES = {
   made: (name: string) => `${name}'s recording link`,
   copyOnce: "Copy it now and send it to them: it is shown only this once.",
   printCard: "Print a card for the fridge",
-  cardNote: "Printing a card makes a new link for its code: a link sent before stops working.",
+  cardNote: "The card holds the current link: print it as often as you like.",
   cardReady: (name: string) => `${name}'s card is ready to print`,
   cardFilename: (name: string) =>
     `recording-card-${name.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "storyteller"}.pdf`,
@@ -117,6 +117,21 @@ export const RECORDING_LINK_MESSAGES = {
   yourStories: "Your stories",
   noStories: "The stories you record will be listed here.",
   moreStories: "More stories",
+  /** The weekly question by mail, on the storyteller's page (ADR 0063). */
+  mailOn: "You get a question by mail every week.",
+  mailStop: "Stop these mails",
+  mailStopped: "You will get no more questions by mail.",
+  mailResume: "Send me the weekly question again",
+  showLink: "Show the link",
+  /** The weekly question mail's schedule on the Family page (organizers). */
+  mailTitle: "The weekly question by mail",
+  mailNote:
+    "Storytellers with an email address and a recording link get the week's question by mail, with a button that opens their link. A storyteller who set reminders gets it at this hour in their own time zone.",
+  mailEnabled: "Send the weekly question by mail",
+  mailDay: "Day",
+  mailHour: "Hour",
+  mailSave: "Save",
+  mailSaved: "Saved",
 } as const;
 
 /** Questions the family asks a storyteller (ADR 0061). */
