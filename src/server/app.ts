@@ -150,6 +150,7 @@ export async function buildApp({ config, services, clientDir, logger }: AppDeps)
       });
       await api.register(recordingLinksRoutes, {
         links: services.recordingLinks,
+        questionMail: services.questionMail,
         audio: services.audio,
         config,
       });

@@ -30,6 +30,7 @@ import {
 } from "./journals/family-questions.service";
 import { accountOfOwnJournal, JournalsRepo } from "./journals/journals.repo";
 import { JournalsService } from "./journals/journals.service";
+import { QUESTION_MAIL_JOB, QuestionMailService } from "./journals/question-mail.service";
 import { RecordingLinksService } from "./journals/recording-links.service";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { MemoriesRepo, type MemoryRow } from "./memories/memories.repo";
@@ -50,6 +51,7 @@ import { QuestionsService } from "./reminders/questions.service";
 import { RemindersRepo } from "./reminders/reminders.repo";
 import { RemindersService } from "./reminders/reminders.service";
 import { Scheduler } from "./scheduler";
+import { sealedBox } from "./secrets/sealed-box";
 import { ServerSecretsRepo } from "./secrets/server-secrets.repo";
 import { RELATIVE_NEWS_JOB, RelativeNewsService } from "./share-links/relative-news.service";
 import { ShareLinkSubscriptionsRepo } from "./share-links/share-link-subscriptions.repo";
@@ -259,6 +261,8 @@ export function createServices(deps: ServiceDeps) {
       [FAMILY_QUESTION_ANSWERED_JOB]: {
         run: (questionId) => familyQuestions.tellAsker(questionId),
       },
+      // Declared below with the reminders it shares its schedule with; called once jobs run.
+      [QUESTION_MAIL_JOB]: { run: (target) => questionMail.send(target) },
       [RELATIVE_NEWS_JOB]: {
         run: (journalId, _job, signal) => relativeNews.send(journalId, signal),
         // Tried again after a window, and so on until it goes: news is never dropped.
@@ -331,24 +335,44 @@ export function createServices(deps: ServiceDeps) {
     photos,
   });
   const questions = new QuestionsService(new QuestionsRepo(db));
-  const recordingLinks = new RecordingLinksService({
-    repo: journalsRepo,
-    processing,
-    memories,
-    questions,
-    familyQuestions,
-    audio,
-    mayHear,
-    replies,
-    comments,
-    photos,
-  });
   const reminders = new RemindersService(
     new RemindersRepo(db),
     { secrets, users, questions, mailer, log },
     // Without APP_URL, the address the owner last saved their reminders at (remembered with them).
     { linkBase: (remembered) => config.APP_URL ?? remembered ?? publicAppUrl(config) },
   );
+  // Recording links are sealed beside their hash (ADR 0064): the card and the weekly mail read them.
+  const recordingLinkBox = sealedBox(secrets, "recording-links");
+  const questionMail = new QuestionMailService({
+    repo: journalsRepo,
+    jobs,
+    box: recordingLinkBox,
+    users,
+    reminderTimeZone: async (userId) => {
+      const settings = await reminders.get(userId);
+      return settings.saved ? settings.weekly.timeZone : null;
+    },
+    questions,
+    familyQuestions,
+    mailer,
+    // Without APP_URL, the address an organizer chose the schedule at.
+    linkBase: (remembered) => config.APP_URL ?? remembered ?? publicAppUrl(config),
+    log,
+  });
+  const recordingLinks = new RecordingLinksService({
+    repo: journalsRepo,
+    processing,
+    memories,
+    questions,
+    familyQuestions,
+    questionMail,
+    box: recordingLinkBox,
+    audio,
+    mayHear,
+    replies,
+    comments,
+    photos,
+  });
 
   const rateLimitCounters = new RateLimitCounters(db);
   const housekeeping = createHousekeeping({
@@ -389,6 +413,12 @@ export function createServices(deps: ServiceDeps) {
         everyMs: config.REMINDER_CHECK_SECONDS * 1000,
         run: (now) => reminders.sendDue(now),
       },
+      {
+        // The weekly question by mail (ADR 0064): queued as jobs, sent by whichever worker takes them.
+        name: "weekly question mail",
+        everyMs: config.REMINDER_CHECK_SECONDS * 1000,
+        run: (now) => questionMail.queueDue(now),
+      },
       ...(modelFetcher
         ? [
             {
@@ -412,6 +442,7 @@ export function createServices(deps: ServiceDeps) {
     journals,
     familyQuestions,
     recordingLinks,
+    questionMail,
     /** What every request's identity reads besides its session (plugins/identity.ts). */
     identitySources: { shareLinks, journals: journalsRepo },
     shareLinks,

@@ -52,3 +52,19 @@ export const REPLIES_MAIL = {
   unsubscribeDone: "Done: you will no longer get mails about replies.",
   unsubscribeInvalid: "This link is not valid.",
 } as const;
+
+/**
+ * The weekly question a storyteller gets by mail (ADR 0064): ICU messages, formatted with
+ * `formatMessage`; the button opens their recording link with the question.
+ */
+export const QUESTION_MAIL = {
+  subject: "A question for you from {journal}",
+  greeting: "Hello {name},",
+  intro: "Your family would love to hear your answer to this week's question:",
+  askedBy: "{asker} asks:",
+  button: "Record your answer",
+  howTo: "Open the link and press the big button. No password is needed.",
+  why: "You get this mail because your family chose a weekly question for you in {journal}.",
+  stop: "Stop these mails: {url}",
+  stopLabel: "Stop these mails",
+} as const;

@@ -109,7 +109,7 @@ export const RECORDING_LINK_MESSAGES = {
   made: "{name}''s recording link",
   copyOnce: "Copy it now and send it to them: it is shown only this once.",
   printCard: "Print a card for the fridge",
-  cardNote: "Printing a card makes a new link for its code: a link sent before stops working.",
+  cardNote: "The card holds the current link: print it as often as you like.",
   cardReady: "{name}''s card is ready to print",
   /** The card's file name; {name} is the storyteller's, in letters and dashes. */
   cardFilename: "recording-card-{name}.pdf",
@@ -133,6 +133,21 @@ export const RECORDING_LINK_MESSAGES = {
   replyBy: "{name} answered",
   noReplies: "No one has answered this story yet.",
   repliesFailed: "The replies could not be loaded",
+  /** The weekly question by mail, on the storyteller's page (ADR 0064). */
+  mailOn: "You get a question by mail every week.",
+  mailStop: "Stop these mails",
+  mailStopped: "You will get no more questions by mail.",
+  mailResume: "Send me the weekly question again",
+  showLink: "Show the link",
+  /** The weekly question mail's schedule on the Family page (organizers). */
+  mailTitle: "The weekly question by mail",
+  mailNote:
+    "Storytellers with an email address and a recording link get the week's question by mail, with a button that opens their link. A storyteller who set reminders gets it at this hour in their own time zone.",
+  mailEnabled: "Send the weekly question by mail",
+  mailDay: "Day",
+  mailHour: "Hour",
+  mailSave: "Save",
+  mailSaved: "Saved",
 } as const;
 
 /** Questions the family asks a storyteller (ADR 0061). */

@@ -427,6 +427,9 @@ export const ERROR_MESSAGES = {
   "recording_link.invalid": "This recording link no longer works. Ask your family for a new one.",
   "recording_link.not_a_storyteller":
     "Only an organizer or a storyteller can have a recording link",
+  "recording_link.none": "This member has no recording link. Make one first.",
+  "recording_link.make_new":
+    "This link was made before links could be shown again. Make a new link to see it or print its card.",
   // Restoring a backup
   "backup.file_required": "Send the backup zip as multipart/form-data in the field 'backup'",
   "backup.not_a_zip": "The file is not a readable zip",

@@ -22,7 +22,7 @@ import { LANGUAGES } from "./i18n/languages";
 import { JOURNAL_NAME_MAX_LENGTH, JOURNAL_ROLES, MEMBER_NAME_MAX_LENGTH } from "./journals";
 import { MEMORY_BOOK, MESSAGES } from "./messages";
 import { PHOTO_SIZE_NAMES, PHOTOS_PER_MEMORY, type PhotoSize } from "./photos";
-import { memoryQuestionSchema, QUESTION_MAX_LENGTH } from "./reminders";
+import { memoryQuestionSchema, QUESTION_MAX_LENGTH, weeklyReminderSchema } from "./reminders";
 
 // The lists live with the other constants; exported here beside the schemas that use them.
 export { COMMENT_STATUSES, MEMORY_STATUSES, PIPELINE_STAGES } from "./constants";
@@ -676,6 +676,11 @@ export const recordingPageSchema = z.object({
   question: z.string(),
   /** Who in the family asked it ("Lucas asks:"); null for the library's question. */
   askedBy: z.string().nullable(),
+  /**
+   * The weekly question by mail (ADR 0064): "on" while it comes, "stopped" once they stopped it,
+   * null when none comes (no address, or the journal sends none).
+   */
+  questionMail: z.enum(["on", "stopped"]).nullable(),
   stories: z.object({
     items: z.array(linkStorySchema),
     total: z.number().int(),
@@ -684,6 +689,22 @@ export const recordingPageSchema = z.object({
   }),
 });
 export type RecordingPage = z.infer<typeof recordingPageSchema>;
+
+/** GET /api/record/{token}: `q`, the question a mail's button opened it with (ADR 0064). */
+export const recordingPageQuerySchema = pageQuerySchema.extend({
+  q: z.string().max(QUESTION_MAX_LENGTH).optional(),
+});
+
+/** POST /api/record/{token}/question-mail: the storyteller stops (or asks again for) the mails. */
+export const questionMailChoiceSchema = z.object({ stopped: z.boolean() });
+
+/**
+ * A journal's weekly question mail to its storytellers (ADR 0064): the day, hour and time zone
+ * organizers chose (a storyteller with reminder settings gets it at that hour of their own zone).
+ * The same shape as a person's weekly reminder.
+ */
+export const questionMailSettingsSchema = weeklyReminderSchema;
+export type QuestionMailSettings = z.infer<typeof questionMailSettingsSchema>;
 
 /** POST /api/record/{token}/memories: a recording this browser uploaded, and the question it answers. */
 export const recordThroughLinkBodySchema = processMemoryBodySchema.pick({

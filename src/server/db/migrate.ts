@@ -23,6 +23,7 @@ import { recordingLinks } from "./migrations/0024-recording-links";
 import { reminderOrigins } from "./migrations/0025-reminder-origins";
 import { familyQuestions } from "./migrations/0026-family-questions";
 import { repliesReachStorytellers } from "./migrations/0027-replies-reach-storytellers";
+import { weeklyQuestionMail } from "./migrations/0028-weekly-question-mail";
 import { languages } from "./migrations/0029-languages";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0025-reminder-origins": reminderOrigins,
   "0026-family-questions": familyQuestions,
   "0027-replies-reach-storytellers": repliesReachStorytellers,
+  "0028-weekly-question-mail": weeklyQuestionMail,
   "0029-languages": languages,
 };
 

@@ -228,6 +228,13 @@ export interface JournalsTable {
   created_at: string;
   updated_at: string;
   language: ColumnType<string, string | undefined, string>;
+  /** The weekly question mail's day (0 Sunday to 6), hour and time zone; all null: no mails. */
+  question_mail_weekday: ColumnType<number | null, number | null | undefined, number | null>;
+  question_mail_hour: ColumnType<number | null, number | null | undefined, number | null>;
+  question_mail_time_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  question_mail_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The address the organizer chose the mail's schedule at (its links' base without APP_URL). */
+  question_mail_origin: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**
@@ -250,6 +257,12 @@ export interface JournalMembersTable {
   /** The newest reply their last replies mail told of, and their unsubscribe (migration 0027). */
   replies_mailed_until: ColumnType<string | null, string | null | undefined, string | null>;
   replies_mail_stopped_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The same token sealed with a server secret (migration 0028); null for a link made before. */
+  recording_token_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the storyteller stopped the weekly question mails (one click); null while they come. */
+  question_mail_stopped_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The storyteller's local date (YYYY-MM-DD) of the last weekly question mail sent. */
+  question_mailed_on: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A question the family asks a storyteller (migration 0026); answered once a memory is saved for it. */

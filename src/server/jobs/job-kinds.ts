@@ -15,6 +15,11 @@ export const JOB_KINDS = {
   "family-question-answered": z.string().min(1).max(100),
   /** Mails a storyteller the replies to their stories since their last such mail (the member's id). */
   "storyteller-replies": z.string().min(1).max(100),
+  /** Mails a storyteller the weekly question once on their local day ("<journal>/<member>/<date>"). */
+  "weekly-question": z
+    .string()
+    .max(150)
+    .regex(/^[^/]+\/[^/]+\/\d{4}-\d{2}-\d{2}$/),
 } as const;
 
 export type JobKind = keyof typeof JOB_KINDS;

@@ -33,6 +33,34 @@ export class JobsRepo {
   ) {}
 
   /**
+   * Queues a job unless one for the same target exists, whatever its state: for work that must
+   * happen once per target (a weekly mail's target names its week), however many instances ask.
+   * True when this call queued it.
+   */
+  async enqueueOnce(job: { kind: JobKind; targetId: string }): Promise<boolean> {
+    const targetId = validateJobTarget(job.kind, job.targetId);
+    const now = new Date().toISOString();
+    const result = await this.db
+      .insertInto("jobs")
+      .values({
+        id: newId(),
+        kind: job.kind,
+        target_id: targetId,
+        status: "queued",
+        attempts: 0,
+        run_after: now,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        updated_at: now,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(["kind", "target_id"]).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /**
    * Queues a job (or re-queues a finished or failed one for the same target). Pass a transaction
    * to queue it together with the row it works on. With `join`, a job of the target still waiting
    * keeps its earlier `run_after` (what happens meanwhile joins it, as news of memories saved

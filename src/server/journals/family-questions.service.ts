@@ -157,9 +157,18 @@ export class FamilyQuestionsService {
 
   /** Whether `text` is a question the family is waiting for `memberId` to answer. */
   async isWaiting(memberId: string, text: string): Promise<boolean> {
-    return (await this.deps.repo.forMember(memberId)).some(
-      (row) => row.answered_at === null && row.text === text,
+    return (await this.waiting(memberId, text)) !== undefined;
+  }
+
+  /** The question with these words the family is waiting for `memberId` to answer, and who asked. */
+  async waiting(
+    memberId: string,
+    text: string,
+  ): Promise<{ text: string; askedBy: string } | undefined> {
+    const row = (await this.deps.repo.forMember(memberId)).find(
+      (question) => question.answered_at === null && question.text === text,
     );
+    return row && { text: row.text, askedBy: row.asked_by_name };
   }
 
   /**

@@ -278,16 +278,96 @@ export class JournalsRepo {
     return id;
   }
 
-  /** Sets (a token's hash) or ends (null) a member's personal recording link (ADR 0060). */
+  /**
+   * Sets (a token's hash and sealed copy) or ends (null) a member's personal recording link (ADR
+   * 0060, 0064): the one before, if any, stops in the same statement.
+   */
   async setRecordingLink(
     journalId: string,
     memberId: string,
-    tokenHash: string | null,
+    token: { hash: string; sealed: string } | null,
   ): Promise<void> {
     await this.db
       .updateTable("journal_members")
-      .set({ recording_token_hash: tokenHash })
+      .set({
+        recording_token_hash: token?.hash ?? null,
+        recording_token_sealed: token?.sealed ?? null,
+      })
       .where("journal_id", "=", journalId)
+      .where("id", "=", memberId)
+      .execute();
+  }
+
+  /** The weekly question mail's day, hour and time zone (ADR 0064); null: the journal sends none. */
+  async setQuestionMail(
+    journalId: string,
+    schedule: { weekday: number; hour: number; timeZone: string } | null,
+    now: string,
+    origin: string | null,
+  ): Promise<void> {
+    await this.db
+      .updateTable("journals")
+      .set({
+        question_mail_weekday: schedule?.weekday ?? null,
+        question_mail_hour: schedule?.hour ?? null,
+        question_mail_time_zone: schedule?.timeZone ?? null,
+        question_mail_updated_at: now,
+        question_mail_origin: origin,
+      })
+      .where("id", "=", journalId)
+      .execute();
+  }
+
+  /**
+   * Storytellers who may get the weekly question mail: in a journal that sends it, with a link
+   * the server can read back, who have not stopped it. Paged by member id.
+   */
+  mailableStorytellers(afterMemberId: string, limit: number) {
+    return this.db
+      .selectFrom("journal_members")
+      .innerJoin("journals", "journals.id", "journal_members.journal_id")
+      .select([
+        "journal_members.id",
+        "journal_members.journal_id",
+        "journal_members.user_id",
+        "journal_members.question_mailed_on",
+        "journal_members.email",
+        "journals.question_mail_weekday",
+        "journals.question_mail_hour",
+        "journals.question_mail_time_zone",
+        "journals.question_mail_updated_at",
+      ])
+      .where("journal_members.role", "=", "storyteller")
+      .where("journal_members.recording_token_sealed", "is not", null)
+      .where("journal_members.question_mail_stopped_at", "is", null)
+      .where("journals.question_mail_weekday", "is not", null)
+      .where((eb) =>
+        // An account's address is its own (read by the service); else the one it was invited at.
+        eb.or([
+          eb("journal_members.email", "is not", null),
+          eb("journal_members.user_id", "is not", null),
+        ]),
+      )
+      .where("journal_members.id", ">", afterMemberId)
+      .orderBy("journal_members.id")
+      .limit(limit)
+      .execute();
+  }
+
+  /** Stops (a date) or resumes (null) a storyteller's weekly question mails. */
+  async setQuestionMailStopped(memberId: string, at: string | null): Promise<void> {
+    await this.db
+      .updateTable("journal_members")
+      .set({ question_mail_stopped_at: at })
+      .where("id", "=", memberId)
+      .execute();
+  }
+
+  /** Remembers the storyteller's local date of the weekly question mail just sent. */
+  async setQuestionMailedOn(memberId: string, date: string): Promise<void> {
+    await this.db
+      .updateTable("journal_members")
+      .set({ question_mailed_on: date })
       .where("id", "=", memberId)
       .execute();
   }
@@ -303,6 +383,9 @@ export class JournalsRepo {
         "journal_members.user_id",
         "journal_members.name",
         "journal_members.role",
+        "journal_members.email",
+        "journal_members.recording_token_sealed",
+        "journal_members.question_mail_stopped_at",
         "journals.name as journal_name",
       ])
       .where("journal_members.recording_token_hash", "=", tokenHash)

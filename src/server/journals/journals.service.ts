@@ -161,6 +161,9 @@ export class JournalsService {
           language: body.language ?? null,
           replies_mailed_until: null,
           replies_mail_stopped_at: null,
+          recording_token_sealed: null,
+          question_mail_stopped_at: null,
+          question_mailed_on: null,
         },
         trx,
       );

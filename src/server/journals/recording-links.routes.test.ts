@@ -256,6 +256,7 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
         "journalName",
         "name",
         "question",
+        "questionMail",
         "stories",
       ]);
       expect(body.journalName).toBe("The Alvarez family");
@@ -429,35 +430,93 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
     });
   });
   describe("the card for the fridge", () => {
-    it("prints the storyteller's name and a QR code of a new link; the link before stops", async () => {
-      const before = await makeLink(memberIds.tomas as string);
-      const path = `/api/journals/${journal}/members/${memberIds.tomas}/card.pdf`;
-      const card = await api("POST", path, ana);
+    const cardPath = (memberId: string) => `/api/journals/${journal}/members/${memberId}/card.pdf`;
+
+    it("prints the storyteller's name and a QR code of the current link, as often as asked", async () => {
+      const current = await makeLink(memberIds.tomas as string);
+      const card = await api("GET", cardPath(memberIds.tomas as string), ana);
       expect(card.statusCode).toBe(200);
       expect(card.headers["content-type"]).toBe("application/pdf");
       expect(card.headers["content-disposition"]).toMatch(
         /^attachment; filename="recording-card-Grandpa-Tom_s\.pdf"$/,
       );
       const { codes, text } = await readCard(card.rawPayload);
-      expect(codes).toHaveLength(1);
-      expect(codes[0]).toMatch(/^https:\/\/journal\.example\.org\/r\/[A-Za-z0-9_-]{43}$/);
+      expect(codes).toEqual([`${APP_URL}/r/${current}`]);
       const words = text.replace(/\s+/g, " ");
       expect(words).toContain(formatMessage(RECORDING_CARD.hello, { name: "Grandpa Tomás" }));
       for (const line of RECORDING_CARD.lines) expect(words).toContain(line);
-      const printed = tokenOf(codes[0] as string);
-      expect((await api("GET", `/api/record/${printed}`)).statusCode).toBe(200);
-      expect((await api("GET", `/api/record/${before}`)).statusCode).toBe(404);
+      // Printed again: the same link, still live; the organizer sees it too.
+      const again = await readCard(
+        (await api("GET", cardPath(memberIds.tomas as string), ana)).rawPayload,
+      );
+      expect(again.codes).toEqual([`${APP_URL}/r/${current}`]);
+      expect((await api("GET", `/api/record/${current}`)).statusCode).toBe(200);
+      const shown = await api("GET", linkPath(memberIds.tomas as string), ana);
+      expect(shown.json()).toEqual({ url: `${APP_URL}/r/${current}` });
+      expect(shown.headers["cache-control"]).toBe("no-store");
     });
 
-    it("only organizers print cards", async () => {
-      const path = `/api/journals/${journal}/members/${memberIds.tomas}/card.pdf`;
-      expect((await api("POST", path, luis)).statusCode).toBe(403);
-      expect((await api("POST", path, stranger)).statusCode).toBe(404);
-      expect((await api("POST", path)).statusCode).toBe(401);
-      expect(
-        (await api("POST", `/api/journals/${journal}/members/${memberIds.luis}/card.pdf`, ana))
-          .statusCode,
-      ).toBe(409);
+    it("a renewed link is the card's at once, and the old one is dead at once", async () => {
+      const old = await makeLink(memberIds.tomas as string);
+      const renewed = await makeLink(memberIds.tomas as string);
+      expect((await api("GET", `/api/record/${old}`)).statusCode).toBe(404);
+      const { codes } = await readCard(
+        (await api("GET", cardPath(memberIds.tomas as string), ana)).rawPayload,
+      );
+      expect(codes).toEqual([`${APP_URL}/r/${renewed}`]);
+    });
+
+    it("no link: 404 with a code; a link made before links were sealed: a code to make a new one", async () => {
+      const tomas = memberIds.tomas as string;
+      expect((await api("DELETE", linkPath(tomas), ana)).statusCode).toBe(204);
+      const none = await api("GET", cardPath(tomas), ana);
+      expect(none.statusCode).toBe(404);
+      expect(none.json()).toMatchObject({ code: "recording_link.none" });
+      // As a link made before: its hash alone.
+      await makeLink(tomas);
+      await t.database.db
+        .updateTable("journal_members")
+        .set({ recording_token_sealed: null })
+        .where("id", "=", tomas)
+        .execute();
+      for (const path of [cardPath(tomas), linkPath(tomas)]) {
+        const old = await api("GET", path, ana);
+        expect(old.statusCode).toBe(409);
+        expect(old.json()).toMatchObject({ code: "recording_link.make_new" });
+      }
+      // A new link prints.
+      const fresh = await makeLink(tomas);
+      const { codes } = await readCard((await api("GET", cardPath(tomas), ana)).rawPayload);
+      expect(codes).toEqual([`${APP_URL}/r/${fresh}`]);
+    });
+
+    it("only organizers print cards or see a link; printing is no longer a POST", async () => {
+      const path = cardPath(memberIds.tomas as string);
+      expect((await api("GET", path, luis)).statusCode).toBe(403);
+      expect((await api("GET", path, stranger)).statusCode).toBe(404);
+      expect((await api("GET", path)).statusCode).toBe(401);
+      expect((await api("GET", linkPath(memberIds.tomas as string), luis)).statusCode).toBe(403);
+      expect((await api("GET", cardPath(memberIds.luis as string), ana)).statusCode).toBe(404);
+      expect((await api("POST", path, ana)).statusCode).toBe(404);
+    });
+
+    it("the sealed copy is no token in clear, and never outlives its hash", async () => {
+      const tomas = memberIds.tomas as string;
+      const token = await makeLink(tomas);
+      const row = await t.database.db
+        .selectFrom("journal_members")
+        .select(["recording_token_hash", "recording_token_sealed"])
+        .where("id", "=", tomas)
+        .executeTakeFirstOrThrow();
+      expect(row.recording_token_sealed).toBeTruthy();
+      expect(row.recording_token_sealed).not.toContain(token);
+      await expect(
+        t.database.db
+          .updateTable("journal_members")
+          .set({ recording_token_hash: null })
+          .where("id", "=", tomas)
+          .execute(),
+      ).rejects.toThrow();
     });
   });
 

@@ -7,12 +7,17 @@ import { PHOTO_FIELD } from "../../shared/photos";
 import {
   createdRecordingLinkSchema,
   errorResponseSchema,
+  journalParamsSchema,
   linkReplyListSchema,
   linkReplyParamsSchema,
   linkStorySchema,
   memberParamsSchema,
+  okResponseSchema,
   pageQuerySchema,
   photoSchema,
+  questionMailChoiceSchema,
+  questionMailSettingsSchema,
+  recordingPageQuerySchema,
   recordingPageSchema,
   recordingStoryParamsSchema,
   recordingTokenParamsSchema,
@@ -24,10 +29,12 @@ import { ensureVisitor } from "../auth/session.service";
 import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
 import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
+import { acceptOneClickForm } from "../http/one-click-form";
 import { badRequest, errorResponses } from "../http-errors";
 import { hashToken } from "../ids";
 import { dailyProcessingLimit } from "../memories/memory-processing.routes";
 import { readPhoto } from "../photos/photos.routes";
+import type { QuestionMailService } from "./question-mail.service";
 import type { RecordingLinksService } from "./recording-links.service";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
@@ -39,6 +46,7 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 export const recordingLinksRoutes: FastifyPluginAsyncZod<{
   links: RecordingLinksService;
+  questionMail: QuestionMailService;
   audio: Pick<AudioService, "size" | "open">;
   config: Pick<
     Config,
@@ -52,7 +60,7 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
     | "PHOTO_MAX_BYTES"
     | "RATE_LIMIT_PHOTOS_PER_HOUR"
   >;
-}> = async (app, { links, audio, config }) => {
+}> = async (app, { links, questionMail, audio, config }) => {
   // Making links (and cards) is bounded per account, like share links.
   const makeLimit = {
     max: config.RATE_LIMIT_SHARE_LINKS_PER_HOUR,
@@ -100,18 +108,76 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  app.post(
+  app.get(
+    "/journals/:id/question-mail",
+    {
+      schema: {
+        operationId: "getQuestionMail",
+        security: security.session,
+        summary:
+          "The day, hour and time zone the journal mails its storytellers the weekly question (organizers)",
+        params: journalParamsSchema,
+        response: { 200: questionMailSettingsSchema, ...errors },
+      },
+    },
+    async (request) => questionMail.settings(request.identity, request.params.id),
+  );
+
+  app.put(
+    "/journals/:id/question-mail",
+    {
+      schema: {
+        operationId: "saveQuestionMail",
+        security: security.session,
+        summary:
+          "Sets the day, hour and time zone of the weekly question mail to the journal's storytellers, or turns it off (organizers)",
+        description:
+          "Each storyteller with an address and a recording link gets the question their link asks, at that hour in their own time zone when their account saved reminders, else in `timeZone`.",
+        params: journalParamsSchema,
+        body: questionMailSettingsSchema,
+        response: { 200: questionMailSettingsSchema, ...errors },
+      },
+    },
+    async (request) =>
+      questionMail.save(
+        request.identity,
+        request.params.id,
+        request.body,
+        linkBaseOf(config, request),
+      ),
+  );
+
+  app.get(
+    "/journals/:id/members/:memberId/recording-link",
+    {
+      schema: {
+        operationId: "getRecordingLink",
+        security: security.session,
+        summary: "A storyteller's current recording link, to show or copy again (organizers)",
+        description:
+          "Read back from the copy sealed with a server secret. 404 `recording_link.none` without a link; 409 `recording_link.make_new` for a link made before links were sealed (make a new one).",
+        params: memberParamsSchema,
+        response: { 200: createdRecordingLinkSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, memberId } = request.params;
+      const link = await links.current(request.identity, id, memberId, linkBaseOf(config, request));
+      return reply.header("cache-control", "no-store").send({ url: link.url });
+    },
+  );
+
+  app.get(
     "/journals/:id/members/:memberId/card.pdf",
     {
-      config: { rateLimit: makeLimit },
       schema: {
         operationId: "printRecordingCard",
         security: security.session,
         // An application/pdf on success; errors are the usual JSON.
         summary:
-          "A one-page PDF for the fridge with the storyteller's name and their recording link as a QR code (organizers)",
+          "A one-page PDF for the fridge with the storyteller's name and their current recording link as a QR code (organizers)",
         description:
-          "Only a link's hash is kept, so the card holds a new link: the one before stops working.",
+          "Prints the link the storyteller has now, as often as wanted; it never makes a new one. 404 `recording_link.none` without a link; 409 `recording_link.make_new` for a link made before links were sealed.",
         params: memberParamsSchema,
       },
     },
@@ -145,14 +211,63 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
         security: security.none,
         summary:
           "A recording link's page: the journal's name, the storyteller's name, this week's question and a page of their own stories",
+        description:
+          "`q`, the question the weekly mail's button opened it with, is asked when the product or the family asks it; otherwise the oldest family question waiting, else the week's.",
         params: recordingTokenParamsSchema,
-        querystring: pageQuerySchema,
+        querystring: recordingPageQuerySchema,
         response: { 200: recordingPageSchema, ...errors },
       },
     },
     async (request, reply) => {
       reply.header("cache-control", "no-store");
-      return links.page(request.params.token, request.query.page);
+      return links.page(request.params.token, request.query.page, request.query.q);
+    },
+  );
+
+  acceptOneClickForm(app);
+  // Stopping mails is cheap and harmless, but anonymous: bounded per address.
+  const choiceLimit = {
+    max: config.RATE_LIMIT_SHARE_OPEN_PER_MINUTE,
+    timeWindow: "1 minute",
+    keyGenerator: (request: FastifyRequest) => `record-mail:${request.ip}`,
+  };
+
+  app.post(
+    "/record/:token/unsubscribe",
+    {
+      config: { rateLimit: choiceLimit },
+      schema: {
+        operationId: "unsubscribeFromQuestionMail",
+        security: security.none,
+        summary:
+          "One-click unsubscribe from the weekly question mail (RFC 8058), through the storyteller's recording link",
+        params: recordingTokenParamsSchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await links.chooseMail(request.params.token, true);
+      return { ok: true as const };
+    },
+  );
+
+  app.put(
+    "/record/:token/question-mail",
+    {
+      config: { rateLimit: choiceLimit },
+      schema: {
+        operationId: "chooseQuestionMail",
+        security: security.none,
+        summary:
+          "The storyteller stops (`stopped: true`) or asks again for the weekly question mail from their link's page",
+        params: recordingTokenParamsSchema,
+        body: questionMailChoiceSchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await links.chooseMail(request.params.token, request.body.stopped);
+      return { ok: true as const };
     },
   );
 

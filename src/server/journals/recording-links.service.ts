@@ -19,8 +19,10 @@ import type { MemoriesService } from "../memories/memories.service";
 import type { MemoryProcessingService } from "../memories/memory-processing.service";
 import type { PhotosService } from "../photos/photos.service";
 import type { QuestionsService } from "../reminders/questions.service";
+import type { SealedBox } from "../secrets/sealed-box";
 import type { FamilyQuestionsService } from "./family-questions.service";
 import type { JournalsRepo } from "./journals.repo";
+import type { QuestionMailService } from "./question-mail.service";
 import { recordingCardPdf } from "./recording-card";
 
 /** Where a recording link lands in the web app (CLIENT_ROUTES.recordingLink). */
@@ -65,8 +67,12 @@ export interface RecordingLinksDeps {
   memories: Pick<MemoriesService, "listToldBy" | "getVisibleRow" | "toDto">;
   questions: Pick<QuestionsService, "weekly">;
   /** The family's questions: the oldest waiting one is asked before the library's. */
-  familyQuestions: Pick<FamilyQuestionsService, "next" | "isWaiting">;
+  familyQuestions: Pick<FamilyQuestionsService, "next" | "isWaiting" | "waiting">;
+  /** The weekly question by mail: whether it comes, and the storyteller's choice to stop it. */
+  questionMail: Pick<QuestionMailService, "stateOf" | "choose">;
   audio: Pick<AudioService, "findVisible">;
+  /** Keeps the token readable by the server beside its hash (a card printed again, a mail's link). */
+  box: SealedBox;
   /** Who may hear an attached upload (compose.ts's rule: whoever may see its memory). */
   mayHear: AttachmentVisibility;
   /** Replies to the member's stories: which are new, and marking them heard (ADR 0063). */
@@ -78,8 +84,9 @@ export interface RecordingLinksDeps {
 }
 
 /**
- * A storyteller's personal recording link (ADR 0060): a capability an organizer makes, renews,
- * prints on a card or stops; only its hash is kept on the member. Opened, it records in that
+ * A storyteller's personal recording link (ADR 0060, 0063, 0064): a capability an organizer makes,
+ * renews, prints on a card or stops; its hash finds it, and a copy sealed with a server secret
+ * lets organizers see it again and print its card without renewing it. Opened, it records in that
  * journal as that member and plays back that member's own stories, and nothing else: its actor
  * carries the member alone, and only the link's routes make one.
  */
@@ -113,7 +120,32 @@ export class RecordingLinksService {
     const journal = await this.deps.repo.findById(journalId);
     if (!journal) throw notFound();
     const token = newSecretToken();
-    await this.deps.repo.setRecordingLink(journalId, memberId, hashToken(token));
+    await this.deps.repo.setRecordingLink(journalId, memberId, {
+      hash: hashToken(token),
+      sealed: await this.deps.box.seal(token),
+    });
+    return { url: recordingLinkUrl(base, token), name: member.name, journalName: journal.name };
+  }
+
+  /**
+   * GET .../recording-link: the member's current link, read back from its sealed copy. 404
+   * `recording_link.none` without one; 409 `recording_link.make_new` for a link made before links
+   * were sealed (only its hash is known).
+   */
+  async current(
+    identity: Identity,
+    journalId: string,
+    memberId: string,
+    base: string,
+  ): Promise<CreatedRecordingLink & { name: string; journalName: string }> {
+    const member = await this.managedMember(identity, journalId, memberId);
+    if (member.role === "relative" || !member.recording_token_hash) {
+      throw notFound("recording_link.none");
+    }
+    if (!member.recording_token_sealed) throw conflict("recording_link.make_new");
+    const journal = await this.deps.repo.findById(journalId);
+    if (!journal) throw notFound();
+    const token = await this.deps.box.unseal(member.recording_token_sealed);
     return { url: recordingLinkUrl(base, token), name: member.name, journalName: journal.name };
   }
 
@@ -123,17 +155,14 @@ export class RecordingLinksService {
     await this.deps.repo.setRecordingLink(journalId, memberId, null);
   }
 
-  /**
-   * POST .../card.pdf: the fridge card. Only the token's hash is kept, so the card's code is a new
-   * link; the one before stops.
-   */
+  /** GET .../card.pdf: the fridge card of the member's current link (never a new one). */
   async card(
     identity: Identity,
     journalId: string,
     memberId: string,
     base: string,
   ): Promise<{ pdf: Buffer; name: string }> {
-    const link = await this.make(identity, journalId, memberId, base);
+    const link = await this.current(identity, journalId, memberId, base);
     const pdf = await recordingCardPdf({
       name: link.name,
       journal: link.journalName,
@@ -171,23 +200,55 @@ export class RecordingLinksService {
     }
   }
 
-  /** GET /api/record/{token}: the journal's name, the member's name, this week's question, their stories. */
-  async page(token: string, page: number): Promise<RecordingPage> {
+  /**
+   * GET /api/record/{token}: the journal's name, the member's name, the question, their stories.
+   * The question is `asked` when it is one the product or the family asks (the weekly mail's
+   * button opens the page with it), else the oldest family question waiting, else the week's.
+   */
+  async page(token: string, page: number, asked?: string): Promise<RecordingPage> {
     const link = await this.open(token);
     const { journalId, memberId } = link.membership;
-    const stories = await this.deps.memories.listToldBy(journalId, memberId, page);
-    const asked = await this.deps.familyQuestions.next(memberId);
-    const replies = await this.deps.replies.counts(link.actor, memberId);
+    const [stories, question, questionMail, replies] = await Promise.all([
+      this.deps.memories.listToldBy(journalId, memberId, page),
+      this.questionFor(memberId, asked),
+      this.deps.questionMail.stateOf(journalId, memberId),
+      this.deps.replies.counts(link.actor, memberId),
+    ]);
     return {
       journalName: link.journalName,
       name: link.name,
-      question: asked?.text ?? this.deps.questions.weekly(memberId, this.now()),
-      askedBy: asked?.askedBy ?? null,
+      ...question,
+      questionMail,
       stories: {
         ...stories,
         items: stories.items.map((memory) => toLinkStory(memory, token, replies.get(memory.id))),
       },
     };
+  }
+
+  private async questionFor(
+    memberId: string,
+    asked: string | undefined,
+  ): Promise<{ question: string; askedBy: string | null }> {
+    if (asked) {
+      const family = await this.deps.familyQuestions.waiting(memberId, asked);
+      if (family) return { question: family.text, askedBy: family.askedBy };
+      if (isKnownQuestion(asked)) return { question: asked, askedBy: null };
+    }
+    const next = await this.deps.familyQuestions.next(memberId);
+    return {
+      question: next?.text ?? this.deps.questions.weekly(memberId, this.now()),
+      askedBy: next?.askedBy ?? null,
+    };
+  }
+
+  /**
+   * POST /api/record/{token}/unsubscribe (RFC 8058 one-click, and the page's button): the
+   * storyteller stops, or asks again for, the weekly question mail. Works while the link does.
+   */
+  async chooseMail(token: string, stopped: boolean): Promise<void> {
+    const link = await this.open(token);
+    await this.deps.questionMail.choose(link.membership.memberId, stopped);
   }
 
   /**

@@ -5,11 +5,13 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { Config } from "../config";
 import { newId } from "../ids";
 
-/** One plain-text mail. */
+/** One mail: plain text, and an HTML alternative when it has a button to press. */
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same words as `text`, laid out with a large button (the weekly question). */
+  html?: string;
   /** Extra headers (reminders' List-Unsubscribe, RFC 8058). */
   headers?: Record<string, string>;
   /**

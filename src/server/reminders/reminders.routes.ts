@@ -9,6 +9,7 @@ import {
 import { okResponseSchema } from "../../shared/schemas";
 import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
+import { acceptOneClickForm } from "../http/one-click-form";
 import { badRequest, errorResponses } from "../http-errors";
 import { requireUser } from "../users/account.routes";
 import type { QuestionsService } from "./questions.service";
@@ -33,12 +34,7 @@ export const remindersRoutes: FastifyPluginAsyncZod<RemindersRoutesOptions> = as
   app,
   { reminders, questions, unsubscribePerMinute, config },
 ) => {
-  // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` as a form; the link's query says who.
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string", bodyLimit: 1024 },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-  );
+  acceptOneClickForm(app);
 
   app.get(
     "/reminders",

@@ -9,6 +9,7 @@ import {
 } from "../../shared/share-links";
 import type { Config } from "../config";
 import { security } from "../http/api-security";
+import { acceptOneClickForm } from "../http/one-click-form";
 import { badRequest, errorResponses } from "../http-errors";
 import type { RelativeNewsService } from "./relative-news.service";
 import { readShareTokens } from "./share-cookie";
@@ -80,12 +81,7 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
   news: RelativeNewsService;
   config: Pick<Config, "RATE_LIMIT_SHARE_LINKS_PER_HOUR" | "RATE_LIMIT_AUTH_PER_MINUTE">;
 }> = async (app, { news, config }) => {
-  // RFC 8058: mail providers POST `List-Unsubscribe=One-Click` as a form; the query says who.
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string", bodyLimit: 1024 },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-  );
+  acceptOneClickForm(app);
 
   app.post(
     "/relative-news",

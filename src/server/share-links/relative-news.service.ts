@@ -1,10 +1,4 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  randomBytes,
-  timingSafeEqual,
-} from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { can } from "../../shared/authorization";
 import { formatMessage } from "../../shared/i18n/format";
@@ -27,6 +21,7 @@ import { accountOfOwnJournal } from "../journals/journals.repo";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import type { MemoriesRepo } from "../memories/memories.repo";
+import { type SealedBox, sealedBox } from "../secrets/sealed-box";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
 import type { ShareLinkSubscriptionsRepo, SubscriptionRow } from "./share-link-subscriptions.repo";
@@ -76,34 +71,13 @@ export interface RelativeNewsDeps {
 export class RelativeNewsService {
   private readonly now: () => Date;
   private readonly key: () => Promise<Buffer>;
+  private readonly box: SealedBox;
 
   constructor(private readonly deps: RelativeNewsDeps) {
     this.now = deps.now ?? (() => new Date());
     this.key = cachedSecret(deps.secrets, SECRET_NAME);
-  }
-
-  private async sealKey(): Promise<Buffer> {
-    return createHmac("sha256", await this.key())
-      .update("seal")
-      .digest();
-  }
-
-  /**
-   * The link's token, encrypted (AES-256-GCM with a server secret): only the hash is in
-   * share_links, and the mail needs the token itself for its links.
-   */
-  private async seal(token: string): Promise<string> {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", await this.sealKey(), iv);
-    const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
-  }
-
-  private async unseal(sealed: string): Promise<string> {
-    const bytes = Buffer.from(sealed, "base64url");
-    const decipher = createDecipheriv("aes-256-gcm", await this.sealKey(), bytes.subarray(0, 12));
-    decipher.setAuthTag(bytes.subarray(12, 28));
-    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+    // Only the hash is in share_links; the mail needs the token itself for its links.
+    this.box = sealedBox(deps.secrets, SECRET_NAME);
   }
 
   /**
@@ -136,7 +110,7 @@ export class RelativeNewsService {
       id: newId(),
       share_link_id: link.id,
       email: address,
-      token_sealed: await this.seal(token),
+      token_sealed: await this.box.seal(token),
       created_at: now.toISOString(),
       // News is what is made from this moment on (one millisecond back: a memory made alongside).
       covered_until: new Date(now.getTime() - 1).toISOString(),
@@ -394,7 +368,7 @@ export class RelativeNewsService {
     const coveredUntil = covered.at(-1)?.created_at;
     const waiting = cut !== undefined;
     if (listed.length === 0 || coveredUntil === undefined) return waiting;
-    const token = await this.unseal(row.token_sealed);
+    const token = await this.box.unseal(row.token_sealed);
     const unsubscribe = await this.unsubscribeUrl(row.id, row.share_link_id, base);
     const [tellers, questions] = await Promise.all([
       this.deps.storytellerNames(

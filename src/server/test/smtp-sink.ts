@@ -6,8 +6,10 @@ export interface ReceivedMail {
   to: string[];
   /** The whole message as sent, headers included. */
   raw: string;
-  /** The plain-text body, quoted-printable decoded. */
+  /** The plain-text body (of a multipart mail, its text/plain part), quoted-printable decoded. */
   text: string;
+  /** A multipart mail's text/html part, decoded; null for a plain-text mail. */
+  html: string | null;
 }
 
 export interface SmtpSink {
@@ -32,7 +34,24 @@ function decodeQuotedPrintable(body: string): string {
   ).toString("utf8");
 }
 
+/** The part of a multipart/alternative mail of this content type, decoded. */
+function partOf(raw: string, type: string): string | null {
+  const split = raw.search(/\r?\n\r?\n/);
+  const headers = raw.slice(0, split);
+  const boundary = /content-type:\s*multipart\/[^;]+;[\s\S]*?boundary="?([^"\r\n;]+)"?/i.exec(
+    headers,
+  )?.[1];
+  if (!boundary) return null;
+  const part = raw
+    .slice(split)
+    .split(`--${boundary}`)
+    .find((chunk) => new RegExp(`content-type:\\s*${type}`, "i").test(chunk));
+  return part ? textBody(part.replace(/^\r?\n/, "").replace(/\r?\n$/, "")) : null;
+}
+
 function textBody(raw: string): string {
+  const plain = partOf(raw, "text/plain");
+  if (plain !== null) return plain;
   const split = raw.search(/\r?\n\r?\n/);
   const headers = raw.slice(0, split);
   const body = raw.slice(split).replace(/^\r?\n\r?\n/, "");
@@ -63,6 +82,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
           text: textBody(raw),
+          html: partOf(raw, "text/html"),
         });
         callback();
       });

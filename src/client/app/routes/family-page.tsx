@@ -7,6 +7,7 @@ import { AddMemberForm } from "../../features/journals/components/add-member-for
 import { JournalNameForm } from "../../features/journals/components/journal-name-form";
 import { LeaveJournal } from "../../features/journals/components/leave-journal";
 import { MembersSection } from "../../features/journals/components/members-section";
+import { QuestionMailForm } from "../../features/journals/components/question-mail-form";
 import { RoleDescriptions } from "../../features/journals/components/role-descriptions";
 import { useOpenJournal } from "../../features/journals/open-journal";
 import { errorMessage } from "../../lib/api-client";
@@ -51,6 +52,11 @@ export function FamilyPage() {
       {manages ? (
         <Card>
           <AddMemberForm key={journal.id} journalId={journal.id} />
+        </Card>
+      ) : null}
+      {manages ? (
+        <Card>
+          <QuestionMailForm key={journal.id} journalId={journal.id} />
         </Card>
       ) : null}
       <Card>

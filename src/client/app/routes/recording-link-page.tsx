@@ -20,6 +20,7 @@ import {
   useRecordingPage,
 } from "../../features/recording-link/api/recording-page";
 import { LinkStoryReplies } from "../../features/recording-link/components/link-story-replies";
+import { QuestionMailChoice } from "../../features/recording-link/components/question-mail-choice";
 import { ApiError, errorMessage } from "../../lib/api-client";
 import { useDocumentTitle } from "../../lib/use-document-title";
 
@@ -30,7 +31,9 @@ import { useDocumentTitle } from "../../lib/use-document-title";
  */
 export function RecordingLinkPage({ token }: { token: string }) {
   const [page, setPage] = useState(1);
-  const { data, error, isPending } = useRecordingPage(token, page);
+  // The weekly mail's button opens the page with its question (`?q=`).
+  const [asked] = useState(() => new URLSearchParams(window.location.search).get("q") ?? undefined);
+  const { data, error, isPending } = useRecordingPage(token, page, asked);
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState<LinkStory | null>(null);
   // "Start from a photo": kept with the recording, and added to the story it becomes.
@@ -142,6 +145,7 @@ export function RecordingLinkPage({ token }: { token: string }) {
           </Button>
         ) : null}
       </section>
+      <QuestionMailChoice token={token} state={data.questionMail} />
     </main>
   );
 }

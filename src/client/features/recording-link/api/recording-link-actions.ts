@@ -36,13 +36,23 @@ export function useStopRecordingLink(journalId: string, memberId: string) {
   });
 }
 
-/** POST .../card.pdf: the fridge card (a new link), saved as a file. */
+/** GET .../recording-link: the current link again (read back from its sealed copy). */
+export function useShowRecordingLink(journalId: string, memberId: string) {
+  return useMutation({
+    mutationFn: () =>
+      requestJson(
+        "GET",
+        `${linkPath(journalId, memberId)}/recording-link`,
+        createdRecordingLinkSchema,
+      ),
+  });
+}
+
+/** GET .../card.pdf: the fridge card of the current link, saved as a file (the link stays). */
 export function usePrintRecordingCard(journalId: string, memberId: string) {
-  const invalidate = useInvalidateJournals();
   return useMutation({
     mutationFn: async (filename: string) => {
       const res = await fetch(`${linkPath(journalId, memberId)}/card.pdf`, {
-        method: "POST",
         credentials: "include",
       });
       await throwIfResNotOk(res);
@@ -56,6 +66,5 @@ export function usePrintRecordingCard(journalId: string, memberId: string) {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     },
-    onSuccess: invalidate,
   });
 }

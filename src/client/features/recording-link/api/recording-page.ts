@@ -4,6 +4,7 @@ import {
   type LinkStory,
   linkReplyListSchema,
   linkStorySchema,
+  okResponseSchema,
   type Photo,
   photoSchema,
   recordingPageSchema,
@@ -15,19 +16,29 @@ export const recordPath = (token: string) => `/api/record/${encodeURIComponent(t
 
 export const recordingPageKeys = {
   all: ["recording-link"] as const,
-  page: (token: string, page: number) => ["recording-link", token, { page }] as const,
+  page: (token: string, page: number, q?: string) =>
+    ["recording-link", token, { page, q: q ?? null }] as const,
 };
 
-/** GET /api/record/{token}: the journal's and storyteller's names, the week's question, their stories. */
-export function recordingPageQueryOptions(token: string, page: number) {
+/**
+ * GET /api/record/{token}: the journal's and storyteller's names, the question (`q`, the one the
+ * weekly mail's button opened the page with, when the server still asks it), their stories.
+ */
+export function recordingPageQueryOptions(token: string, page: number, q?: string) {
+  const asked = q ? `&q=${encodeURIComponent(q)}` : "";
   return queryOptions({
-    queryKey: recordingPageKeys.page(token, page),
-    queryFn: () => getJson(`${recordPath(token)}?page=${page}`, recordingPageSchema),
+    queryKey: recordingPageKeys.page(token, page, q),
+    queryFn: () => getJson(`${recordPath(token)}?page=${page}${asked}`, recordingPageSchema),
   });
 }
 
-export function useRecordingPage(token: string, page: number) {
-  return useQuery(recordingPageQueryOptions(token, page));
+export function useRecordingPage(token: string, page: number, q?: string) {
+  return useQuery(recordingPageQueryOptions(token, page, q));
+}
+
+/** PUT /api/record/{token}/question-mail: the storyteller stops, or asks again for, the mails. */
+export async function chooseQuestionMail(token: string, stopped: boolean): Promise<void> {
+  await requestJson("PUT", `${recordPath(token)}/question-mail`, okResponseSchema, { stopped });
 }
 
 /** POST /api/record/{token}/memories: a story of a recording this browser uploaded. */

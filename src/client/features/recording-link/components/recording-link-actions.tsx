@@ -11,6 +11,7 @@ import { CreatedLink } from "../../share-links/components/created-link";
 import {
   useMakeRecordingLink,
   usePrintRecordingCard,
+  useShowRecordingLink,
   useStopRecordingLink,
 } from "../api/recording-link-actions";
 
@@ -22,17 +23,19 @@ export interface RecordingLinkActionsProps {
 }
 
 /**
- * An organizer's actions for one storyteller's personal recording link (ADR 0060): make one (its
- * address shown this once), print a card for the fridge (a new link), or stop it. The Family page
+ * An organizer's actions for one storyteller's personal recording link (ADR 0060, 0064): make or
+ * renew one, show it again to copy, print the fridge card of the current link, or stop it. The Family page
  * shows it beside each storyteller.
  */
 export function RecordingLinkActions({ journalId, member, onChanged }: RecordingLinkActionsProps) {
   const make = useMakeRecordingLink(journalId, member.id);
   const print = usePrintRecordingCard(journalId, member.id);
   const stop = useStopRecordingLink(journalId, member.id);
+  const show = useShowRecordingLink(journalId, member.id);
   const [made, setMade] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const busy = make.isPending || print.isPending || stop.isPending;
+  const busy = make.isPending || print.isPending || stop.isPending || show.isPending;
+  const hasLink = member.hasRecordingLink || made !== null;
   const failed = (error: unknown) =>
     toast({
       title: RECORDING_LINK_MESSAGES.failed,
@@ -61,28 +64,39 @@ export function RecordingLinkActions({ journalId, member, onChanged }: Recording
           <Link2 className="h-4 w-4" aria-hidden="true" />
           {member.hasRecordingLink ? RECORDING_LINK_MESSAGES.makeNew : RECORDING_LINK_MESSAGES.make}
         </Button>
-        <Button
-          variant="secondary"
-          className="min-h-11"
-          disabled={busy}
-          onClick={() =>
-            print.mutate(recordingCardFilename(member.name), {
-              onSuccess: () => {
-                // The link shown before no longer works: the card holds the new one.
-                setMade(null);
-                toast({
-                  title: formatMessage(RECORDING_LINK_MESSAGES.cardReady, { name: member.name }),
-                });
-                onChanged?.();
-              },
-              onError: failed,
-            })
-          }
-        >
-          <Printer className="h-4 w-4" aria-hidden="true" />
-          {RECORDING_LINK_MESSAGES.printCard}
-        </Button>
-        {member.hasRecordingLink || made ? (
+        {hasLink && !made ? (
+          <Button
+            variant="secondary"
+            className="min-h-11"
+            disabled={busy}
+            onClick={() =>
+              show.mutate(undefined, { onSuccess: ({ url }) => setMade(url), onError: failed })
+            }
+          >
+            <Link2 className="h-4 w-4" aria-hidden="true" />
+            {RECORDING_LINK_MESSAGES.showLink}
+          </Button>
+        ) : null}
+        {hasLink ? (
+          <Button
+            variant="secondary"
+            className="min-h-11"
+            disabled={busy}
+            onClick={() =>
+              print.mutate(recordingCardFilename(member.name), {
+                onSuccess: () =>
+                  toast({
+                    title: formatMessage(RECORDING_LINK_MESSAGES.cardReady, { name: member.name }),
+                  }),
+                onError: failed,
+              })
+            }
+          >
+            <Printer className="h-4 w-4" aria-hidden="true" />
+            {RECORDING_LINK_MESSAGES.printCard}
+          </Button>
+        ) : null}
+        {hasLink ? (
           <Button
             variant="outline"
             className="min-h-11"
@@ -96,7 +110,7 @@ export function RecordingLinkActions({ journalId, member, onChanged }: Recording
         ) : null}
       </div>
       <p className="text-sm text-slate-700">
-        {member.hasRecordingLink || made
+        {hasLink
           ? `${RECORDING_LINK_MESSAGES.makeNote} ${RECORDING_LINK_MESSAGES.cardNote}`
           : RECORDING_LINK_MESSAGES.cardNote}
       </p>

@@ -37,6 +37,7 @@ const pageData = (items: LinkStory[] = [story()]): RecordingPage => ({
   name: "Grandpa Tomás",
   question: QUESTION,
   askedBy: null,
+  questionMail: null,
   stories: { items, total: items.length, page: 1, pageSize: 15 },
 });
 
@@ -195,7 +196,24 @@ describe("RecordingLinkActions", () => {
     expect(onChanged).toHaveBeenCalled();
   });
 
-  it("prints the card for the fridge as a PDF file", async () => {
+  it("shows the current link again to copy", async () => {
+    const user = userEvent.setup();
+    const url = `https://journal.example.org/r/${TOKEN}`;
+    const { requests } = fakeApi({
+      [`GET ${base}/recording-link`]: { status: 200, body: { url } },
+    });
+    renderWithApp(
+      <RecordingLinkActions
+        journalId="j1"
+        member={{ id: "m1", name: "Grandpa Tomás", hasRecordingLink: true }}
+      />,
+    );
+    await user.click(screen.getByRole("button", { name: RECORDING_LINK_MESSAGES.showLink }));
+    expect(await screen.findByDisplayValue(url)).toBeInTheDocument();
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${base}/recording-link`]);
+  });
+
+  it("prints the card of the current link as a PDF file (a GET: the link stays)", async () => {
     const user = userEvent.setup();
     const clicked = stubDownloadLinks();
     vi.stubGlobal(
@@ -204,7 +222,7 @@ describe("RecordingLinkActions", () => {
     );
     fakeApi([
       ({ method, url }) =>
-        method === "POST" && url === `${base}/card.pdf`
+        method === "GET" && url === `${base}/card.pdf`
           ? new Response(new Uint8Array([37, 80, 68, 70]), {
               status: 200,
               headers: { "content-type": "application/pdf" },
@@ -217,7 +235,7 @@ describe("RecordingLinkActions", () => {
         member={{ id: "m1", name: "Grandpa Tomás", hasRecordingLink: true }}
       />,
     );
-    // With a live link, the page says a new link (or card) ends it.
+    // With a live link, the page says a new link ends it.
     expect(screen.getByText(new RegExp(RECORDING_LINK_MESSAGES.makeNote))).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: RECORDING_LINK_MESSAGES.printCard }));
     expect(
