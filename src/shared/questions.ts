@@ -115,6 +115,18 @@ export const QUESTIONS: readonly string[] = [
   "What makes a good day for you now?",
 ];
 
+/** The library in English, kept before a browser page's language puts its words into QUESTIONS. */
+export const ENGLISH_QUESTIONS: readonly string[] = [...QUESTIONS];
+
+/**
+ * A question as the page's language says it: a library question stored or served in English is
+ * read in the reader's language; the family's own questions stay as they were asked.
+ */
+export function questionInPageLanguage(text: string): string {
+  const index = ENGLISH_QUESTIONS.indexOf(text);
+  return index === -1 ? text : (QUESTIONS[index] ?? text);
+}
+
 /** The question a special day's reminder asks, fitting the day ("Mia's birthday" asks about Mia's birth). */
 export function specialDayQuestion(label: string): string {
   const name = label.trim();
@@ -135,6 +147,8 @@ export const SPECIAL_DAY_QUESTIONS = {
 /** Whether `text` is a question the product asks: a built-in one or one of these special days'. */
 export function isKnownQuestion(text: string, specialDayLabels: readonly string[] = []): boolean {
   return (
-    QUESTIONS.includes(text) || specialDayLabels.some((label) => specialDayQuestion(label) === text)
+    QUESTIONS.includes(text) ||
+    ENGLISH_QUESTIONS.includes(text) ||
+    specialDayLabels.some((label) => specialDayQuestion(label) === text)
   );
 }

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { formatDate } from "../../../shared/dates";
 import { formatMessage } from "../../../shared/i18n/format";
 import { FAMILY_QUESTION_MESSAGES, RECORDING_LINK_MESSAGES } from "../../../shared/journals";
+import { questionInPageLanguage } from "../../../shared/questions";
 import type { LinkStory } from "../../../shared/schemas";
 import { AudioPlayer } from "../../components/audio-player";
 import { NotFound } from "../../components/not-found";
@@ -78,7 +79,7 @@ export function RecordingLinkPage({ token }: { token: string }) {
           className="text-3xl leading-snug font-medium text-balance text-slate-900"
           data-testid="link-question"
         >
-          {data.question}
+          {questionInPageLanguage(data.question)}
         </p>
       </section>
       <Card className="text-lg" data-testid="record-card">

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
+import { questionInPageLanguage } from "../../../../shared/questions";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogContent, DialogTitle } from "../../../components/ui/dialog";
@@ -99,7 +100,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
           ) : (
             <p className="text-slate-700">
               <span className="font-medium text-slate-900">{MESSAGES.answering} </span>
-              {memory.question}
+              {questionInPageLanguage(memory.question)}
             </p>
           )}
           <Button

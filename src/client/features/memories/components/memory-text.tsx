@@ -2,6 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
 import { useLocation } from "wouter";
 import { MESSAGES } from "../../../../shared/messages";
+import { questionInPageLanguage } from "../../../../shared/questions";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
@@ -36,7 +37,7 @@ export function MemoryHeading({ memory }: { memory: Pick<Memory, "title" | "ques
       {memory.question ? (
         <p className="text-slate-700" data-testid="memory-question">
           <span className="font-medium text-slate-900">{MESSAGES.answering} </span>
-          {memory.question}
+          {questionInPageLanguage(memory.question)}
         </p>
       ) : null}
     </>

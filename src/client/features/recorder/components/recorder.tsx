@@ -2,6 +2,7 @@ import { Mic, Pause, Play, Square, X } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { TAKE_YOUR_TIME_AFTER_MS } from "../../../../shared/constants";
 import { MESSAGES, recordingClock } from "../../../../shared/messages";
+import { questionInPageLanguage } from "../../../../shared/questions";
 import { Button } from "../../../components/ui/button";
 import { cn } from "../../../lib/cn";
 import { useRecorder } from "../use-recorder";
@@ -90,7 +91,8 @@ export function Recorder({
           )}
           data-testid="recording-question"
         >
-          <span className="font-medium">{MESSAGES.recordingAnswering}</span> {question}
+          <span className="font-medium">{MESSAGES.recordingAnswering}</span>{" "}
+          {questionInPageLanguage(question)}
         </p>
       ) : null}
       {recording ? (

@@ -1,7 +1,11 @@
 import { Lightbulb, Mic, RefreshCw } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "wouter";
-import { isKnownQuestion, QUESTIONS } from "../../../../shared/questions";
+import {
+  ENGLISH_QUESTIONS,
+  isKnownQuestion,
+  questionInPageLanguage,
+} from "../../../../shared/questions";
 import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import { Button } from "../../../components/ui/button";
 import { useUser } from "../../auth/api/get-user";
@@ -37,11 +41,11 @@ export function useHomeQuestion(): HomeQuestion {
   const linked = params.get("question");
   const current = useCurrentQuestion(loggedIn);
   const next = useNextQuestion();
-  const builtInLink = linked !== null && QUESTIONS.includes(linked);
+  const builtInLink = linked !== null && isKnownQuestion(linked);
   // Only a link that is not a built-in question needs the special days to be checked against.
   const reminders = useReminders(loggedIn && linked !== null && !builtInLink);
   const [visitorIndex, setVisitorIndex] = useState(() =>
-    Math.floor(Math.random() * QUESTIONS.length),
+    Math.floor(Math.random() * ENGLISH_QUESTIONS.length),
   );
 
   const fromLink = useMemo(() => {
@@ -52,7 +56,8 @@ export function useHomeQuestion(): HomeQuestion {
   }, [linked, builtInLink, reminders.data]);
 
   const question =
-    fromLink ?? (loggedIn ? (current.data?.question ?? null) : (QUESTIONS[visitorIndex] ?? null));
+    fromLink ??
+    (loggedIn ? (current.data?.question ?? null) : (ENGLISH_QUESTIONS[visitorIndex] ?? null));
   // A question pressed to answer; another question shown (skipped, or the rotation moved on)
   // is not chosen until pressed in turn. A mail's link chose its question already.
   const [pressed, setPressed] = useState<string | null>(null);
@@ -82,14 +87,14 @@ export function useHomeQuestion(): HomeQuestion {
         updated.delete("question");
         return updated;
       });
-      if (!loggedIn) setVisitorIndex((index) => (index + 1) % QUESTIONS.length);
+      if (!loggedIn) setVisitorIndex((index) => (index + 1) % ENGLISH_QUESTIONS.length);
       setPressed(null);
       return;
     }
     if (loggedIn) {
       if (position !== undefined) next.mutate(position);
     } else {
-      setVisitorIndex((index) => (index + 1) % QUESTIONS.length);
+      setVisitorIndex((index) => (index + 1) % ENGLISH_QUESTIONS.length);
     }
   };
 
@@ -117,7 +122,7 @@ export function QuestionPrompt({ question, chosen, toggleAnswer, skip, skipping 
         {REMINDER_MESSAGES.questionHeading}
       </h2>
       <p className="mt-2 text-lg font-medium text-slate-900" data-testid="question-text">
-        {question}
+        {questionInPageLanguage(question)}
       </p>
       <p role="status" className="min-h-5 text-sm text-brand-800">
         {chosen ? REMINDER_MESSAGES.answeringQuestion : null}
