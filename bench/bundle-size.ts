@@ -10,10 +10,12 @@ import { gzipSync } from "node:zlib";
 /**
  * A tripwire, not a goal (ADR 0053): the first download with zod's schemas, the error catalogue
  * and the home page's components (the question prompt's choice, the recorder's pause, the open
- * journal and its switcher) measured 161.1 kB; other screens, dialogs and the MP3 encoder load
- * when needed.
+ * journal and its switcher) measured 161.1 kB; the seven languages (ICU messages, the choice of
+ * language before the first render, the footer's switcher) brought it to 166.4 kB, a language's
+ * own words loading as a chunk of their own. Other screens, dialogs and the MP3 encoder load when
+ * needed.
  */
-export const INITIAL_JS_BUDGET_KB = 165;
+export const INITIAL_JS_BUDGET_KB = 170;
 
 export async function measureInitialJs(
   dist = path.resolve("dist/client"),

@@ -20,10 +20,13 @@ const pageUser = embeddedSessionUser();
 if (pageUser === null) lastSeen.forget();
 else if (pageUser === undefined && !navigator.onLine) lastSeen.restore(queryClient);
 lastSeen.keep(queryClient);
-await speak(pageLanguage(pageUser));
-createRoot(root).render(
-  <StrictMode>
-    <App queryClient={queryClient} />
-  </StrictMode>,
+// The page's words arrive before it renders (a chunk for a language other than English). Not a
+// top-level await: that would split the first download into dozens of chunks.
+void speak(pageLanguage(pageUser)).then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App queryClient={queryClient} />
+    </StrictMode>,
+  ),
 );
 registerAppUpdate(createRoot);

@@ -1,4 +1,5 @@
 import { formatMessage } from "./i18n/format";
+import { translatable } from "./i18n/page-words";
 /**
  * The family journal (PRODUCT.md, ADR 0057): a journal belongs to a family and has members with
  * roles. The words here are the product's; client, server and mails take them from this file.
@@ -26,20 +27,23 @@ export function defaultJournalName(personName: string): string {
   return formatMessage(JOURNAL_MESSAGES.defaultJournalName, { name: personName });
 }
 
-export const ROLE_LABELS: Readonly<Record<JournalRole, string>> = {
+export const ROLE_LABELS: Readonly<Record<JournalRole, string>> = translatable("ROLE_LABELS", {
   organizer: "Organizer",
   storyteller: "Storyteller",
   relative: "Relative",
-};
+});
 
 /** What each role may do, in the words the family page shows beside the role picker. */
-export const ROLE_DESCRIPTIONS: Readonly<Record<JournalRole, string>> = {
-  organizer: "Invites the family, edits any story, makes the book and the backup.",
-  storyteller: "Records stories and edits their own.",
-  relative: "Listens, searches and answers with their voice.",
-};
+export const ROLE_DESCRIPTIONS: Readonly<Record<JournalRole, string>> = translatable(
+  "ROLE_DESCRIPTIONS",
+  {
+    organizer: "Invites the family, edits any story, makes the book and the backup.",
+    storyteller: "Records stories and edits their own.",
+    relative: "Listens, searches and answers with their voice.",
+  },
+);
 
-export const JOURNAL_MESSAGES = {
+export const JOURNAL_MESSAGES = translatable("JOURNAL_MESSAGES", {
   defaultJournalName: "{name}''s journal",
   familyTitle: "Family",
   journalLabel: "Journal",
@@ -96,13 +100,13 @@ export const JOURNAL_MESSAGES = {
   left: "You left {journal}",
   /** Beside a story its storyteller has replies to (an ICU message). */
   newReplies: "{count, plural, one {# new reply} other {# new replies}}",
-} as const;
+} as const);
 
 /**
  * A storyteller's personal recording link (ADR 0060): the actions beside a member on the Family
  * page, and the page the link opens, written for a grandparent.
  */
-export const RECORDING_LINK_MESSAGES = {
+export const RECORDING_LINK_MESSAGES = translatable("RECORDING_LINK_MESSAGES", {
   make: "Make a recording link",
   makeNew: "Make a new recording link",
   makeNote: "A new link replaces the one before: the old link stops working at once.",
@@ -148,10 +152,10 @@ export const RECORDING_LINK_MESSAGES = {
   mailHour: "Hour",
   mailSave: "Save",
   mailSaved: "Saved",
-} as const;
+} as const);
 
 /** Questions the family asks a storyteller (ADR 0061). */
-export const FAMILY_QUESTION_MESSAGES = {
+export const FAMILY_QUESTION_MESSAGES = translatable("FAMILY_QUESTION_MESSAGES", {
   /** Shown with the question on the storyteller's page: who wants to hear the answer. */
   asks: "{name} asks:",
   title: "Questions for {name}",
@@ -168,4 +172,4 @@ export const FAMILY_QUESTION_MESSAGES = {
   moveUpNamed: 'Ask "{question}" sooner',
   moveDownNamed: 'Ask "{question}" later',
   moveFailed: "The question could not be moved",
-} as const;
+} as const);

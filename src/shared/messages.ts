@@ -1,5 +1,6 @@
 import { MIN_RECORDING_BYTES, SHARE_LINKS_PER_USER } from "./constants";
 import { formatMessage } from "./i18n/format";
+import { translatable } from "./i18n/page-words";
 import {
   PHOTO_FIELD,
   PHOTO_MAX_DECODED_BYTES,
@@ -9,7 +10,7 @@ import {
 } from "./photos";
 
 /** Every user-facing string of the spec, character for character, defined once. */
-export const MESSAGES = {
+export const MESSAGES = translatable("MESSAGES", {
   notFoundPage: "404 Page Not Found - The page you're looking for doesn't exist.",
   homeHeader: "Preserve your precious moments, one voice at a time",
   startRecording: "Start Recording",
@@ -351,7 +352,7 @@ export const MESSAGES = {
   appTitle: "Voice Memory Journal",
   appShortName: "Memories",
   appDescription: "Record spoken memories for your children and keep them safe.",
-} as const;
+} as const);
 
 const PHOTO_FORMATS = "JPEG, PNG, WebP or AVIF";
 
@@ -360,7 +361,7 @@ const PHOTO_FORMATS = "JPEG, PNG, WebP or AVIF";
  * (`memories.error`, `comments.error`: stage and reason) says: the one catalogue of error words.
  * The client shows `messageFor(code)`; the codes are stable, the words may change.
  */
-export const ERROR_MESSAGES = {
+export const ERROR_MESSAGES = translatable("ERROR_MESSAGES", {
   // Any request
   bad_request: MESSAGES.badRequest,
   invalid_value: "A value in the request is not valid. Please reload the page and try again.",
@@ -470,7 +471,7 @@ export const ERROR_MESSAGES = {
   "save.failed": MESSAGES.internalError,
   "processing.failed": MESSAGES.processingFailed,
   "processing.unfinished": MESSAGES.restoredUnfinished,
-} as const satisfies Record<string, string>;
+} as const satisfies Record<string, string>);
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
 
@@ -501,7 +502,7 @@ export function messageFor(code: string | null | undefined, fallback: ErrorCode)
 export const DEFAULT_BACKUP_FILENAME = "memories-backup.zip";
 
 /** The printable memory book: the home page's button and its dialog. */
-export const MEMORY_BOOK = {
+export const MEMORY_BOOK = translatable("MEMORY_BOOK", {
   button: "Printable memory book",
   dialogDescription:
     "A PDF of your saved memories to print: each story on its own page with its photos, and a QR code that plays the recording. Leave the fields empty for every memory.",
@@ -524,7 +525,7 @@ export const MEMORY_BOOK = {
     "The QR codes would open {base}, which works only on this computer: scanned with a phone they open nothing. Open the journal at its network address (or set APP_URL) before printing.",
   loopbackConfirm: "Print these codes anyway?",
   createAnyway: "Create book anyway",
-} as const;
+} as const);
 
 /** The text printed in the memory book's PDF (server only, so it stays out of the web bundle). */
 export const MEMORY_BOOK_PDF = {
@@ -667,21 +668,21 @@ export function recordingsAdded(count: number): string {
 }
 
 /** The prompt shown when a new version of the app has been deployed (its service worker waits). */
-export const UPDATE_MESSAGES = {
+export const UPDATE_MESSAGES = translatable("UPDATE_MESSAGES", {
   newVersion: "A new version is available",
   reload: "Reload",
   later: "Not now",
   region: "App update",
-} as const;
+} as const);
 
 /**
  * The footer's coming-soon list (the spec leaves its contents open): only what is not built yet.
  * Sharing, memory books, reminders and photos left it when they shipped.
  */
-export const COMING_SOON = [
+export const COMING_SOON = translatable("COMING_SOON", [
   "Bound books printed and posted to you",
   "Recording by phone for grandparents",
-];
+]);
 
 /** The year navigator's name, and each year's accessible name ('2019, 42 memories'). */
 export function yearLabel(year: string, count: number): string {

@@ -1,3 +1,4 @@
+import { translatable } from "./i18n/page-words";
 /**
  * Photos beside a memory (ADR 0043): limits, sizes and texts shared by client, server and tests
  * (the request and response schemas are in schemas.ts). No zod here: the home page's lists import
@@ -36,7 +37,7 @@ export function photoSrcSet(photo: { url: string; width: number; height: number 
   ].join(", ");
 }
 
-export const PHOTO_MESSAGES = {
+export const PHOTO_MESSAGES = translatable("PHOTO_MESSAGES", {
   sectionTitle: "Photos",
   add: "Add photos",
   adding: "Adding photos...",
@@ -58,4 +59,4 @@ export const PHOTO_MESSAGES = {
   addFailed: "Could not add the photo",
   changeFailed: "Could not change the photos",
   view: "Photo {index} of {count}",
-} as const;
+} as const);

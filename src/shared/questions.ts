@@ -1,10 +1,11 @@
 import { formatMessage } from "./i18n/format";
+import { translatable } from "./i18n/page-words";
 /**
  * The built-in family-memory questions shown above the recorder and sent in weekly reminders. The
  * one list (client and server); each user goes through all of them in a shuffled order before any
  * comes back (see the server's questions service).
  */
-export const QUESTIONS: readonly string[] = [
+export const ENGLISH_QUESTIONS: readonly string[] = Object.freeze([
   "What made you laugh together this week?",
   "What was your favourite game when you were a child?",
   "Tell the story of the day you first held your child.",
@@ -113,10 +114,10 @@ export const QUESTIONS: readonly string[] = [
   "Tell about a letter, card or message you have kept.",
   "What was a typical family dinner like?",
   "What makes a good day for you now?",
-];
+]);
 
-/** The library in English, kept before a browser page's language puts its words into QUESTIONS. */
-export const ENGLISH_QUESTIONS: readonly string[] = [...QUESTIONS];
+/** The library in the page's language (the browser puts its words in place). */
+export const QUESTIONS: readonly string[] = translatable("QUESTIONS", [...ENGLISH_QUESTIONS]);
 
 /**
  * A question as the page's language says it: a library question stored or served in English is
@@ -138,11 +139,11 @@ export function specialDayQuestion(label: string): string {
 }
 
 /** A special day's question: a birthday's, an anniversary's, any other day's. */
-export const SPECIAL_DAY_QUESTIONS = {
+export const SPECIAL_DAY_QUESTIONS = translatable("SPECIAL_DAY_QUESTIONS", {
   birthday: "Tell {name} about the day they were born.",
   anniversary: "Tell the story of the day behind {name}: how did it begin?",
   other: "What do you remember about {name}? Tell the story of that day.",
-};
+});
 
 /** Whether `text` is a question the product asks: a built-in one or one of these special days'. */
 export function isKnownQuestion(text: string, specialDayLabels: readonly string[] = []): boolean {

@@ -1,7 +1,8 @@
+import { translatable } from "./i18n/page-words";
 // Apart from src/shared/reminders.ts (zod schemas), so the home page's question prompt can say its
 // words without bringing zod into the first download.
 /** What the reminder UI and the unsubscribe page say. */
-export const REMINDER_MESSAGES = {
+export const REMINDER_MESSAGES = translatable("REMINDER_MESSAGES", {
   sectionTitle: "Reminders",
   weeklyLabel: "Weekly reminder by mail",
   weekdayLabel: "Day",
@@ -36,7 +37,7 @@ export const REMINDER_MESSAGES = {
   unsubscribeExplain: "You will no longer get reminder mails from Voice Memory Journal.",
   unsubscribeButton: "Unsubscribe",
   unsubscribeDone: "You are unsubscribed. You can turn reminders on again on your account page.",
-} as const;
+} as const);
 
 /** A time zone as offered: its city (and country, when the name holds one) and offset now. */
 export function timeZoneOptionLabel(city: string, offset: string): string {
@@ -44,15 +45,18 @@ export function timeZoneOptionLabel(city: string, offset: string): string {
 }
 
 /** The regions time zone names begin with, as the list groups them. */
-export const TIME_ZONE_REGIONS: Readonly<Record<string, string>> = {
-  Africa: "Africa",
-  America: "Americas",
-  Antarctica: "Antarctica",
-  Arctic: "Arctic",
-  Asia: "Asia",
-  Atlantic: "Atlantic",
-  Australia: "Australia",
-  Europe: "Europe",
-  Indian: "Indian Ocean",
-  Pacific: "Pacific",
-};
+export const TIME_ZONE_REGIONS: Readonly<Record<string, string>> = translatable(
+  "TIME_ZONE_REGIONS",
+  {
+    Africa: "Africa",
+    America: "Americas",
+    Antarctica: "Antarctica",
+    Arctic: "Arctic",
+    Asia: "Asia",
+    Atlantic: "Atlantic",
+    Australia: "Australia",
+    Europe: "Europe",
+    Indian: "Indian Ocean",
+    Pacific: "Pacific",
+  },
+);

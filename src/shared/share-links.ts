@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatDate } from "./dates";
 import { formatMessage } from "./i18n/format";
+import { translatable } from "./i18n/page-words";
 import { ERROR_MESSAGES } from "./messages";
 import { emailSchema } from "./schemas";
 
@@ -13,7 +14,7 @@ export { SHARE_LINKS_PER_USER } from "./constants";
 /** The path a link opens in a browser: `/s/<token>`. */
 export const SHARE_LINK_PATH_PREFIX = "/s/";
 
-export const SHARE_MESSAGES = {
+export const SHARE_MESSAGES = translatable("SHARE_MESSAGES", {
   sectionTitle: "Share links",
   sectionDescription:
     "A share link lets a relative listen to your memories and leave spoken comments without an account, even while your profile is private. Nothing else: they cannot change anything.",
@@ -90,7 +91,7 @@ export const SHARE_MESSAGES = {
   confirmButton: "Yes, send me the news",
   confirmDone: "Thank you: this address will be mailed when there are new stories.",
   confirmInvalid: ERROR_MESSAGES["share.confirm_invalid"],
-} as const;
+} as const);
 
 /**
  * Whether links on `base` (an address such as `http://localhost:5202`) open only on the machine

@@ -16,7 +16,6 @@ import { JOURNAL_MESSAGES } from "../../shared/journals";
 import { MESSAGES, signedInAs } from "../../shared/messages";
 import { CLIENT_ROUTES } from "../../shared/routes";
 import type { User } from "../../shared/schemas";
-import { Dialog, DialogContent, DialogTitle } from "../components/ui/dialog";
 import {
   Menu,
   MenuButton,
@@ -26,7 +25,6 @@ import {
   MenuSeparator,
 } from "../components/ui/menu";
 import { toast } from "../components/ui/use-toast";
-import { LanguagePicker } from "../features/account/components/language-picker";
 import { useLogout } from "../features/auth/api/logout";
 import { useUpdateVisibility } from "../features/profiles/api/update-visibility";
 
@@ -34,6 +32,12 @@ import { useUpdateVisibility } from "../features/profiles/api/update-visibility"
 const ShareLinkDialog = lazy(() =>
   import("../features/share-links/components/share-link-dialog").then((m) => ({
     default: m.ShareLinkDialog,
+  })),
+);
+
+const LanguageDialog = lazy(() =>
+  import("../features/account/components/language-dialog").then((m) => ({
+    default: m.LanguageDialog,
   })),
 );
 
@@ -87,14 +91,11 @@ export function UserMenu({ user }: { user: User }) {
           <ShareLinkDialog onClose={() => setShareLinkOpen(false)} />
         </Suspense>
       ) : null}
-      <Dialog open={languageOpen} onOpenChange={setLanguageOpen}>
-        <DialogContent aria-describedby={undefined}>
-          <DialogTitle>{MESSAGES.language}</DialogTitle>
-          <div className="mt-4">
-            <LanguagePicker hideLabel />
-          </div>
-        </DialogContent>
-      </Dialog>
+      {languageOpen ? (
+        <Suspense fallback={null}>
+          <LanguageDialog onClose={() => setLanguageOpen(false)} />
+        </Suspense>
+      ) : null}
       <Menu>
         <MenuButton variant="outline" aria-label={MESSAGES.userMenu}>
           <CircleUser className="h-5 w-5" aria-hidden="true" />

@@ -1,4 +1,4 @@
-import { APP_CATALOGUES, applyTranslation, type Translation } from "../../shared/i18n/catalogues";
+import type { Translation } from "../../shared/i18n/catalogues";
 import {
   directionOf,
   isLanguage,
@@ -7,6 +7,7 @@ import {
   SOURCE_LANGUAGE,
   setCurrentLanguage,
 } from "../../shared/i18n/languages";
+import { speakTranslation } from "../../shared/i18n/page-words";
 
 /** Each language's words, a chunk of its own loaded only by a page that speaks it. */
 const LOCALES = import.meta.glob<Translation>("../../shared/i18n/locales/*.json", {
@@ -47,7 +48,7 @@ export async function speak(language: Language): Promise<void> {
     const load = LOCALES[`../../shared/i18n/locales/${language}.json`];
     try {
       if (load) {
-        applyTranslation(APP_CATALOGUES, await load());
+        speakTranslation(await load());
         spoken = language;
       }
     } catch {

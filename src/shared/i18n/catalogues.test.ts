@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { IntlMessageFormat } from "intl-messageformat";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ALL_CATALOGUES } from "./all-catalogues";
-import { APP_CATALOGUES, applyTranslation, translated } from "./catalogues";
+import { APP_CATALOGUES, translated } from "./catalogues";
 import { flatten, translationProblems } from "./check";
 import { formatMessage, messageArguments } from "./format";
 import { LANGUAGES, SOURCE_LANGUAGE } from "./languages";
+import { translateInPlace } from "./page-words";
 
 const TRANSLATED = LANGUAGES.filter((language) => language !== SOURCE_LANGUAGE);
 const fileOf = (language: string): unknown =>
@@ -63,20 +64,32 @@ describe("the catalogues", () => {
     expect(two).not.toContain("2");
   });
 
-  it("putting a language in place changes every catalogue the browser reads, lists included", () => {
+  it("putting a language in place changes a catalogue itself, lists and nested words included", () => {
     const english = structuredClone(APP_CATALOGUES);
-    const spanish = fileOf("es") as { MESSAGES: { homeHeader: string }; QUESTIONS: string[] };
+    const spanish = fileOf("es") as typeof english;
     const copy = structuredClone(english);
-    applyTranslation(copy, spanish as never);
+    for (const [name, catalogue] of Object.entries(copy)) {
+      translateInPlace(catalogue, spanish[name as keyof typeof spanish]);
+    }
     expect(copy.MESSAGES.homeHeader).toBe(spanish.MESSAGES.homeHeader);
+    expect(copy.MEMORY_BOOK.paperSizes.a4).toBe(spanish.MEMORY_BOOK.paperSizes.a4);
     expect(copy.QUESTIONS[3]).toBe(spanish.QUESTIONS[3]);
     expect(copy.QUESTIONS).toHaveLength(english.QUESTIONS.length);
     // A word a language lacks stays English.
-    applyTranslation(copy, { MESSAGES: {} });
-    expect(copy.MESSAGES.homeHeader).toBe(spanish.MESSAGES.homeHeader);
-    const partial = structuredClone(english);
-    applyTranslation(partial, { MESSAGES: { homeHeader: "x" } });
-    expect(partial.MESSAGES.startRecording).toBe(english.MESSAGES.startRecording);
+    const partial = structuredClone(english.MESSAGES);
+    translateInPlace(partial, { homeHeader: "x" });
+    expect(partial.homeHeader).toBe("x");
+    expect(partial.startRecording).toBe(english.MESSAGES.startRecording);
+  });
+
+  it("a catalogue registered after the language arrived (a later chunk) speaks it at once", async () => {
+    vi.resetModules();
+    const { speakTranslation, translatable } = await import("./page-words");
+    const early = translatable("EARLY", { hello: "Hello" });
+    speakTranslation({ EARLY: { hello: "Hola" }, LATE: { bye: "Adiós" } });
+    const late = translatable("LATE", { bye: "Bye", left: "Left" });
+    expect(early.hello).toBe("Hola");
+    expect(late).toEqual({ bye: "Adiós", left: "Left" });
   });
 
   it("finds what a language lacks, has too many of, or asks other values for", () => {

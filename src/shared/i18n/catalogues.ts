@@ -14,7 +14,7 @@ import { SHARE_MESSAGES } from "../share-links";
 /**
  * The catalogues of words the browser shows, by name: the English source every language
  * translates. A language's file (`locales/<lang>.json`) holds the same names and keys; the
- * browser puts its words in place before the first render (`applyTranslation`).
+ * browser puts its words in place as each catalogue loads (`page-words.ts`).
  */
 export const APP_CATALOGUES = {
   MESSAGES,
@@ -66,19 +66,4 @@ export function translated<T>(english: T, translation: unknown): T {
     ) as T;
   }
   return english;
-}
-
-/**
- * Puts `translation`'s words into the catalogues themselves, so every `MESSAGES.x` read after it
- * speaks that language: the browser speaks one language per page load, chosen before it renders.
- */
-export function applyTranslation(
-  catalogues: Readonly<Record<string, object>>,
-  translation: Translation,
-) {
-  for (const [name, catalogue] of Object.entries(catalogues)) {
-    const words = translated(catalogue, translation[name]);
-    if (Array.isArray(catalogue)) catalogue.splice(0, catalogue.length, ...(words as unknown[]));
-    else Object.assign(catalogue, words);
-  }
 }
