@@ -322,6 +322,39 @@ describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
     expect(again.json().code).toBe("journal.already_member");
   });
 
+  it("counts a storyteller invited at an address as family once they record by link, joined or not", async () => {
+    const members = `/api/journals/${journal}/members`;
+    const added = await api("POST", members, ana, {
+      name: "Abuela",
+      role: "storyteller",
+      email: `abuela-${kind}@example.org`,
+    });
+    expect(added.statusCode).toBe(201);
+    const abuela = added.json<Member>();
+    expect(abuela.invitationPending).toBe(true);
+    const seenBy = async (who: TestUser) =>
+      (await api("GET", members, who)).json<Member[]>().map((m) => m.name);
+    // An invitation alone is the organizers' business.
+    expect(await seenBy(ana)).toContain("Abuela");
+    expect(await seenBy(luis)).not.toContain("Abuela");
+    // With a recording link she records (and gets the weekly question by mail) without ever
+    // joining: the family sees her and asks her questions.
+    const link = await api("POST", `${members}/${abuela.id}/recording-link`, ana);
+    expect(link.statusCode).toBe(201);
+    expect(await seenBy(luis)).toContain("Abuela");
+    const listed = (await api("GET", members, ana)).json<Member[]>();
+    expect(listed.find((m) => m.id === abuela.id)).toMatchObject({
+      invitationPending: true,
+      hasRecordingLink: true,
+    });
+    // Her link stopped, she is an invitation again.
+    expect((await api("DELETE", `${members}/${abuela.id}/recording-link`, ana)).statusCode).toBe(
+      204,
+    );
+    expect(await seenBy(luis)).not.toContain("Abuela");
+    expect((await api("DELETE", `${members}/${abuela.id}`, ana)).statusCode).toBe(204);
+  });
+
   it("ends an expired invitation", async () => {
     const email = `late-${kind}@example.org`;
     await api("POST", `/api/journals/${journal}/members`, ana, {

@@ -27,8 +27,13 @@ export interface JournalOrganizer {
   memberId: string;
 }
 
-/** A member who belongs to the journal now: an account, or a storyteller who records by link. */
-const isPresent = (row: MemberRow) => row.user_id !== null || row.invite_token_hash === null;
+/**
+ * A member who belongs to the journal now: an account, or a storyteller who records by link (added
+ * without an address, or invited at one and given a link: the weekly question by mail goes there
+ * whether or not they ever join).
+ */
+const isPresent = (row: MemberRow) =>
+  row.user_id !== null || row.invite_token_hash === null || row.recording_token_hash !== null;
 
 function toMember(row: MemberRow, viewerMemberId: string | undefined, organizer: boolean): Member {
   return {

@@ -6,6 +6,7 @@ import {
   FAMILY_QUESTION_MESSAGES,
   JOURNAL_MESSAGES,
   type JournalRole,
+  RECORDING_LINK_MESSAGES,
   ROLE_DESCRIPTIONS,
   ROLE_LABELS,
 } from "../../../shared/journals";
@@ -184,6 +185,51 @@ describe("the family page, for an organizer", () => {
       { name: "Aunt May", role: "storyteller" },
       { name: "Ann", role: "relative", email: "ann@example.org" },
     ]);
+  });
+
+  it("offers the recording link of a storyteller invited at an address, who may never join; the family asks them once they have one", async () => {
+    const invited = {
+      role: "storyteller" as const,
+      invitationPending: true,
+      hasAccount: false,
+      isYou: false,
+    };
+    familyServer({
+      members: [
+        makeMember(),
+        makeMember({ ...invited, id: "s-rosa", name: "Rosa", email: "rosa@example.org" }),
+        makeMember({
+          ...invited,
+          id: "s-abuelo",
+          name: "Abuelo",
+          email: "abuelo@example.org",
+          hasRecordingLink: true,
+        }),
+      ],
+    });
+    renderWithApp(<FamilyPage />, "/family");
+    const rowOf = async (name: string) =>
+      (await screen.findByText(name, { selector: "p" })).closest("li") as HTMLElement;
+    const rosa = await rowOf("Rosa");
+    expect(within(rosa).getByText(JOURNAL_MESSAGES.invitationPending)).toBeInTheDocument();
+    expect(
+      within(rosa).getByRole("button", { name: RECORDING_LINK_MESSAGES.make }),
+    ).toBeInTheDocument();
+    // No link yet: nothing would ask them the family's questions.
+    expect(
+      within(rosa).queryByLabelText(
+        formatMessage(FAMILY_QUESTION_MESSAGES.label, { name: "Rosa" }),
+      ),
+    ).toBeNull();
+    const abuelo = await rowOf("Abuelo");
+    expect(
+      within(abuelo).getByRole("button", { name: RECORDING_LINK_MESSAGES.printCard }),
+    ).toBeInTheDocument();
+    expect(
+      await within(abuelo).findByLabelText(
+        formatMessage(FAMILY_QUESTION_MESSAGES.label, { name: "Abuelo" }),
+      ),
+    ).toBeInTheDocument();
   });
 
   it("changes a member's role", async () => {

@@ -39,12 +39,16 @@ export function MemberRow({
         {manages ? null : <p className="text-sm text-slate-700">{ROLE_LABELS[member.role]}</p>}
       </div>
       {manages ? <MemberControls journalId={journalId} member={member} /> : null}
-      {manages && member.role !== "relative" && !member.invitationPending ? (
+      {/* Invited at an address, a storyteller may never join: their link (and with it the weekly
+          question by mail) is offered from the start. */}
+      {manages && member.role !== "relative" ? (
         <div className="w-full">
           <RecordingLinkActions journalId={journalId} member={member} />
         </div>
       ) : null}
-      {member.role !== "relative" && !member.invitationPending && !member.isYou ? (
+      {member.role !== "relative" &&
+      (!member.invitationPending || member.hasRecordingLink) &&
+      !member.isYou ? (
         <MemberQuestions journalId={journalId} member={member} manages={manages} />
       ) : null}
     </li>
