@@ -276,7 +276,10 @@ export const FAMILY_WORDS = words(`
   عمتي خالي عمي أخي أختي خالتك عمتك خالك عمك أعمامك العائلة
 `);
 
-/** Lexicons for the scores, all three languages together (words are matched by their start). */
+/**
+ * Lexicons for the scores, every language together: matched by a word's start, Chinese and
+ * Arabic ones anywhere in a word.
+ */
 export const LEXICON = {
   love: [
     "love",
