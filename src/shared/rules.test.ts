@@ -116,6 +116,8 @@ describe("small rules", () => {
     expect(titleFromSummary("What a day it was! We went to the sea. ")).toBe("What a day it was!");
     expect(titleFromSummary("No punctuation here")).toBe("No punctuation here");
     expect(titleFromSummary("Dr.Smith said hi. Then left.")).toBe("Dr.Smith said hi.");
+    expect(titleFromSummary("今天你第一次走路。我们都鼓掌了。")).toBe("今天你第一次走路。");
+    expect(titleFromSummary("هل تتذكر البحر؟ كان يومًا جميلًا.")).toBe("هل تتذكر البحر؟");
   });
   it("estimates duration as bytes / 16000", () => {
     expect(estimateDuration(48000)).toBe(3);

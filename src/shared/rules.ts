@@ -85,10 +85,13 @@ export function normalizeScores(value: unknown): Scores {
   return scores as Scores;
 }
 
-/** The title of a memory is the first sentence of its summary. */
+/**
+ * The title of a memory is the first sentence of its summary. Chinese ends a sentence with "。",
+ * "！" or "？" and no space after it; Arabic asks with "؟".
+ */
 export function titleFromSummary(summary: string): string {
   const text = summary.trim().replace(/\s+/g, " ");
-  const match = /^.*?[.!?](?=\s|$)/.exec(text);
+  const match = /^.*?(?:[.!?؟](?=\s|$)|[。！？])/.exec(text);
   return (match ? match[0] : text).trim();
 }
 

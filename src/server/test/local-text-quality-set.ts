@@ -1,12 +1,15 @@
+import type { LocalLanguage } from "../ai/local-text/languages";
+
 /**
  * Realistic transcripts of the memories families record, for the local text model's quality test
  * (local-text-quality.test.ts): birthdays, first words and steps, trips, grandparents' stories,
- * sad and funny ones, one line and long rambling ones, unpunctuated engine output, Spanish and
- * German, names and numbers. `kind` says what the scores should make of it.
+ * sad and funny ones, one line and long rambling ones, unpunctuated engine output, names and
+ * numbers, in each of the product's seven languages (a grandmother's kitchen in every one).
+ * `kind` says what the scores should make of it.
  */
 export interface QualityCase {
   name: string;
-  language: "en" | "es" | "de";
+  language: LocalLanguage;
   kind: "noise" | "one-line" | "story";
   transcript: string;
 }
@@ -168,5 +171,124 @@ export const QUALITY_SET: QualityCase[] = [
     kind: "story",
     transcript:
       "Opa Heinrich hat dir heute von seiner Kindheit auf dem Bauernhof erzählt. Er musste jeden Morgen um fünf Uhr die Kühe melken, bevor er zur Schule ging. Du hast gefragt, ob die Kühe Namen hatten, und er hat gelacht und gesagt, die Lieblingskuh hieß Berta.",
+  },
+  {
+    name: "grandmother's kitchen",
+    language: "en",
+    kind: "story",
+    transcript:
+      "When I was a little girl I spent every Sunday in my grandmother's kitchen in Ohio. It always smelled of cinnamon and fresh bread. She let me roll out the dough for her apple pie, and I got flour all over the floor. We ate the pie warm on the back porch while the radio played. Every time I bake with you, I think of her.",
+  },
+  {
+    name: "la cocina de la abuela",
+    language: "es",
+    kind: "story",
+    transcript:
+      "Cuando era pequeña pasaba los veranos en casa de mi abuela Pilar, en un pueblo de Asturias. Su cocina siempre olía a pan recién hecho y a café. Me enseñó a hacer croquetas y yo acababa con las manos llenas de harina. Comíamos en el patio bajo la parra mientras ella cantaba. Cada vez que cocino contigo me acuerdo de ella.",
+  },
+  {
+    name: "Omas Küche",
+    language: "de",
+    kind: "story",
+    transcript:
+      "Als ich klein war, habe ich jeden Sonntag bei meiner Oma Gertrud verbracht. In ihrer Küche roch es immer nach Apfelkuchen und Zimt. Sie hat mir gezeigt, wie man den Teig knetet, und ich hatte überall Mehl. Danach haben wir den Kuchen warm auf der Terrasse gegessen. Jedes Mal, wenn ich mit dir backe, denke ich an sie.",
+  },
+  {
+    name: "la cuisine de mamie",
+    language: "fr",
+    kind: "story",
+    transcript:
+      "Quand j'étais petite, je passais tous les mercredis chez ma grand-mère Yvonne. Sa cuisine sentait le beurre et la confiture d'abricots. Elle me laissait casser les œufs pour la pâte à crêpes, et j'en mettais toujours partout. Après, on mangeait les crêpes au sucre près de la fenêtre en regardant le jardin. Je pense à elle chaque fois que je fais des crêpes avec toi.",
+  },
+  {
+    name: "premiers pas",
+    language: "fr",
+    kind: "story",
+    transcript:
+      "Ce matin, tu as fait tes premiers pas dans le salon. Tu t'es lâché du canapé et tu as marché jusqu'à papa en riant. On a tous applaudi, et mamie avait les larmes aux yeux. Je suis tellement fière de toi.",
+  },
+  {
+    name: "à la plage avec papi",
+    language: "fr",
+    kind: "story",
+    transcript:
+      "alors hier on est allés à la plage avec papi et tu as construit un énorme château de sable et puis la mer est montée et elle a tout emporté et tu as ri tellement fort et après on a mangé des glaces à la fraise sur la digue",
+  },
+  {
+    name: "mamie",
+    language: "fr",
+    kind: "one-line",
+    transcript:
+      "Tu as dit mamie pour la première fois aujourd'hui, en montrant sa photo sur le frigo.",
+  },
+  {
+    name: "a cozinha da vovó",
+    language: "pt",
+    kind: "story",
+    transcript:
+      "Quando eu era pequena, passava as férias na casa da minha avó Lurdes, em Minas. A cozinha dela tinha um fogão a lenha e sempre cheirava a café fresquinho. Ela me ensinou a fazer pão de queijo, e eu ficava com as mãos cheias de polvilho. A gente comia tudo quentinho na varanda, olhando as galinhas no quintal. Toda vez que faço pão de queijo com você, lembro dela.",
+  },
+  {
+    name: "primeiros passos",
+    language: "pt",
+    kind: "story",
+    transcript:
+      "Hoje de manhã você deu seus primeiros passos na sala. Você soltou o sofá e foi andando até o papai, rindo muito. Todo mundo bateu palmas e a vovó chorou de emoção. Estou muito orgulhosa de você.",
+  },
+  {
+    name: "aniversário no quintal",
+    language: "pt",
+    kind: "story",
+    transcript:
+      "Ontem foi o seu aniversário de cinco anos e a festa foi no quintal da vovó. Teve bolo de chocolate com brigadeiro, e você assoprou as velinhas duas vezes porque o seu primo apagou antes. Depois vocês brincaram de pega-pega até escurecer.",
+  },
+  {
+    name: "奶奶的厨房",
+    language: "zh",
+    kind: "story",
+    transcript:
+      "我小时候，每个周末都去奶奶家。奶奶的厨房很小，但是总是很暖和，锅里炖着红烧肉，满屋子都是香味。她教我包饺子，我包的饺子总是歪歪扭扭的，她却说是最好看的。现在我每次和你一起包饺子，都会想起奶奶。",
+  },
+  {
+    name: "第一步",
+    language: "zh",
+    kind: "story",
+    transcript:
+      "今天早上你在客厅里迈出了人生的第一步。你松开沙发，摇摇晃晃地走向爸爸，一边走一边笑。我们都为你鼓掌，奶奶激动得哭了。我真为你骄傲。",
+  },
+  {
+    name: "春节回老家",
+    language: "zh",
+    kind: "story",
+    transcript:
+      "去年春节我们回了老家。爷爷带你去放鞭炮，你捂着耳朵又害怕又想看。年夜饭的时候，你给每个人都说了新年快乐，还收到了好多红包。",
+  },
+  {
+    name: "公园和小狗",
+    language: "zh",
+    kind: "story",
+    transcript:
+      "今天我们去了公园 你在草地上跑来跑去 然后你看到了一只小狗 你特别开心 一直追着它跑 小狗的主人是一位老奶奶 她让你摸了摸小狗的头 你笑得停不下来 后来下雨了 我们就躲在大树下面 等雨停了才回家",
+  },
+  {
+    name: "مطبخ جدتي",
+    language: "ar",
+    kind: "story",
+    transcript:
+      "عندما كنت صغيرة، كنت أقضي كل يوم جمعة في بيت جدتي فاطمة. كان المطبخ صغيرًا، لكن رائحة الخبز الطازج والزعتر كانت تملأ البيت كله. علمتني جدتي كيف أعجن العجين وأصنع المناقيش، وكانت تضحك عندما يمتلئ وجهي بالطحين. كنا نأكل معًا على الشرفة ونشرب الشاي بالنعناع. كلما خبزت معك أتذكرها.",
+  },
+  {
+    name: "الخطوات الأولى",
+    language: "ar",
+    kind: "story",
+    transcript:
+      "اليوم صباحًا مشيت خطواتك الأولى في غرفة الجلوس. تركت الكنبة ومشيت نحو بابا وأنت تضحك. صفقنا لك جميعًا، وبكت جدتك من الفرحة. أنا فخورة بك جدًا.",
+  },
+  {
+    name: "العيد في الإسكندرية",
+    language: "ar",
+    kind: "story",
+    transcript:
+      "في العيد الماضي ذهبنا إلى بيت جدك في الإسكندرية. لبست ملابس العيد الجديدة وأخذت العيدية من كل أعمامك. ثم ذهبنا إلى البحر وأكلنا الآيس كريم على الكورنيش.",
   },
 ];

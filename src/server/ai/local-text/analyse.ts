@@ -2,6 +2,7 @@ import model from "wink-eng-lite-web-model";
 import winkNLP, { type ItemToken } from "wink-nlp";
 import { isValidGeneratedTag } from "../../../shared/rules";
 import {
+  arabicParts,
   BARE_AND,
   detectLanguage,
   EN_SUBJECTS,
@@ -9,14 +10,20 @@ import {
   ES_VERB_ENDING,
   FAMILY_WORDS,
   FILLERS,
+  FR_AUXILIARY,
+  FR_VERB_ENDING,
   isLocalLanguage,
   isStopWord,
   type LocalLanguage,
   MONTHS,
+  NEVER_ALONE,
+  PT_AUXILIARY,
+  PT_VERB_ENDING,
   SENTENCE_STARTERS,
   VAGUE_NOUNS,
   WEAK_MODIFIERS,
   WEEKDAYS,
+  ZH_NOT_TOPIC,
 } from "./languages";
 
 type Nlp = ReturnType<typeof winkNLP>;
@@ -70,6 +77,37 @@ export interface Analysis {
   sentiment: number;
 }
 
+/**
+ * Chinese is written without spaces between words: Intl.Segmenter (ICU's dictionary) finds them,
+ * so "奶奶的厨房" is 奶奶 | 的 | 厨房. Made once; Node ships full ICU.
+ */
+const chineseWords = new Intl.Segmenter("zh", { granularity: "word" });
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * The words of a text, punctuation kept on them as written. Chinese: the segmenter's pieces,
+ * punctuation as pieces of its own, and a space between two Chinese words (a speech engine's
+ * pause) read as a comma.
+ */
+export function splitWords(text: string, language: LocalLanguage): string[] {
+  if (language !== "zh") return text.split(/\s+/).filter(Boolean);
+  const pieces = [...chineseWords.segment(text.trim())].map((s) => s.segment);
+  const result: string[] = [];
+  pieces.forEach((piece, i) => {
+    const before = pieces[i - 1] ?? "";
+    const after = pieces[i + 1] ?? "";
+    if (piece.trim()) result.push(piece);
+    else if (HAN.test(before.at(-1) ?? "") && HAN.test(after.charAt(0))) result.push("，");
+    else if (before && after) result.push(" ");
+  });
+  return result;
+}
+
+/** The words put back together: Chinese without spaces. */
+export function joinWords(words: string[], language: LocalLanguage): string {
+  return language === "zh" ? words.join("").replace(/ +/g, " ") : words.join(" ");
+}
+
 /** Longer sentences are cut: written ones run longer than a speech engine's unpunctuated runs. */
 const MAX_WORDS = { punctuated: 30, unpunctuated: 18 };
 const MIN_PIECE_WORDS = 6;
@@ -79,10 +117,9 @@ const bare = (token: string | undefined) => (token ?? "").toLowerCase().replace(
 
 /** Removes "um", "uh", "äh" and the like (with the comma that follows them). */
 export function withoutFillers(text: string, language: LocalLanguage): string {
-  return text
-    .split(/\s+/)
-    .filter((token) => !FILLERS[language].has(bare(token)))
-    .join(" ");
+  const kept = splitWords(text, language).filter((token) => !FILLERS[language].has(bare(token)));
+  // Chinese: a comma left behind by a dropped "嗯，" goes too.
+  return joinWords(kept, language).replace(/^[，、\s]+/, "");
 }
 
 /**
@@ -93,13 +130,14 @@ export function splitSentences(text: string, language: LocalLanguage): string[] 
   const rough = text
     .replace(/\s+/g, " ")
     .trim()
-    .split(/(?<=[.!?…])\s+/)
+    // Chinese ends its sentences with full-width marks and no space after them.
+    .split(language === "zh" ? /(?<=[。！？!?…])\s*/ : /(?<=[.!?…؟])\s+/)
     .filter(Boolean);
   const starters = SENTENCE_STARTERS[language].map((s) => s.split(" "));
   const maxWords = rough.length > 1 ? MAX_WORDS.punctuated : MAX_WORDS.unpunctuated;
   const result: string[] = [];
   for (const sentence of rough) {
-    const tokens = sentence.split(" ");
+    const tokens = splitWords(sentence, language);
     if (tokens.length <= maxWords) {
       result.push(sentence);
       continue;
@@ -116,14 +154,16 @@ export function splitSentences(text: string, language: LocalLanguage): string[] 
             language !== "en" ||
             EN_SUBJECTS.has(rest[1] ?? "")),
       );
-      const tooLong = piece.length >= HARD_SENTENCE_WORDS;
+      // Chinese: a long run is cut at a pause (a comma) before it must be cut anywhere.
+      const atPause = language === "zh" && tokens[i - 1] === "，" && piece.length >= maxWords;
+      const tooLong = atPause || piece.length >= HARD_SENTENCE_WORDS;
       if (piece.length >= MIN_PIECE_WORDS && (startsThought || tooLong)) {
-        result.push(piece.join(" "));
+        result.push(joinWords(piece, language).replace(/[，,]$/, ""));
         piece = [];
       }
       piece.push(tokens[i] ?? "");
     }
-    if (piece.length) result.push(piece.join(" "));
+    if (piece.length) result.push(joinWords(piece, language));
   }
   return result;
 }
@@ -137,9 +177,10 @@ function isDateWord(word: string): boolean {
   );
 }
 
-function usableTopicWord(lower: string): boolean {
+function usableTopicWord(lower: string, language: LocalLanguage): boolean {
   return (
-    lower.length >= 3 &&
+    // A Chinese word of two characters says as much as a longer one elsewhere ("饺子", "厨房").
+    lower.length >= (language === "zh" ? 2 : 3) &&
     !isStopWord(lower) &&
     !VAGUE_NOUNS.has(lower) &&
     !Object.values(FILLERS).some((f) => f.has(lower)) &&
@@ -149,11 +190,15 @@ function usableTopicWord(lower: string): boolean {
   );
 }
 
-/** Crude lemma for Spanish and German: plural and inflection endings off. */
+/** Crude lemma: plural and inflection endings off (Arabic words come here as their core). */
 function stem(word: string, language: LocalLanguage): string {
   if (word.length <= 4) return word;
   if (language === "es") return word.replace(/(es|s)$/, "");
   if (language === "de") return word.replace(/(en|er|e|n|s)$/, "");
+  if (language === "fr") return word.replace(/(s|x)$/, "");
+  if (language === "pt") return word.replace(/ões$/, "ão").replace(/s$/, "");
+  // Arabic: the feminine and sound plural endings ("جدة", "جدات").
+  if (language === "ar") return word.replace(/(ات|ون|ين|ة)$/, "");
   return word;
 }
 
@@ -169,7 +214,7 @@ function englishWords(sentence: string): Word[] {
       // its.lemma is typed for spans only, though it works on tokens.
       const lemma = String(token.out(its.lemma as Parameters<ItemToken["out"]>[0])).toLowerCase();
       const pos = String(token.out(its.pos));
-      const usable = usableTopicWord(lower);
+      const usable = usableTopicWord(lower, "en");
       words.push({
         lower,
         key: lemma || lower,
@@ -184,22 +229,82 @@ function englishWords(sentence: string): Word[] {
   return words;
 }
 
-/** Spanish and German without a tagger: function-word lists, verb endings and capitals. */
+/** Verb endings and auxiliaries of the Romance languages: what follows is a verb, not a topic. */
+const ROMANCE_VERBS: Partial<Record<LocalLanguage, { ending: RegExp; auxiliary: Set<string> }>> = {
+  es: { ending: ES_VERB_ENDING, auxiliary: ES_HABER },
+  fr: { ending: FR_VERB_ENDING, auxiliary: FR_AUXILIARY },
+  pt: { ending: PT_VERB_ENDING, auxiliary: PT_AUXILIARY },
+};
+
+/**
+ * Chinese words without a tagger: the segmenter's words, function words and verbs by list, and
+ * words that start with a function character or end in a particle left out. Adjacent nouns make
+ * one topic, as Chinese writes them ("巧克力" + "蛋糕").
+ */
+function chineseWordsOf(sentence: string): Word[] {
+  return [...chineseWords.segment(sentence)]
+    .filter((s) => s.isWordLike)
+    .map(({ segment }) => {
+      const lower = segment.toLowerCase();
+      const usable = HAN.test(lower)
+        ? usableTopicWord(lower, "zh") && !ZH_NOT_TOPIC.test(lower)
+        : usableTopicWord(lower, "en");
+      return { lower, key: lower, content: usable, modifier: usable, name: false };
+    });
+}
+
+/**
+ * Arabic words without a tagger: a definite word ("المطبخ") is a noun or its adjective, a family
+ * word ("جدتي") a person, and the word after a family word a name ("جدتي فاطمة"). Verbs never
+ * take the article, so they are left out. Tags are single words: two definite words side by side
+ * are a noun and its adjective as often as two topics.
+ */
+function arabicWordsOf(sentence: string): Word[] {
+  const tokens = sentence.match(/\p{L}[\p{L}\p{M}]*|\d+/gu) ?? [];
+  const words: Word[] = [];
+  let afterFamily = false;
+  for (const token of tokens) {
+    const { form, core, definite } = arabicParts(token);
+    const family = FAMILY_WORDS.has(form);
+    const weak = WEAK_MODIFIERS.has(form);
+    const usable = usableTopicWord(form, "ar") && !isStopWord(core) && !weak;
+    const name = afterFamily && usable && !definite;
+    words.push({
+      lower: form,
+      key: stem(core, "ar"),
+      content: usable && (definite || family || name),
+      modifier: false,
+      name,
+    });
+    afterFamily = family;
+  }
+  return words;
+}
+
+/** The other languages without a tagger: function-word lists, verb endings and capitals. */
 function otherWords(sentence: string, language: LocalLanguage): Word[] {
+  if (language === "zh") return chineseWordsOf(sentence);
+  if (language === "ar") return arabicWordsOf(sentence);
   const tokens = sentence.match(/\p{L}[\p{L}\p{M}]*|\d+\p{L}*/gu) ?? [];
   const words: Word[] = [];
   tokens.forEach((token, index) => {
     const lower = token.toLocaleLowerCase(language);
-    const usable = usableTopicWord(lower);
+    const usable = usableTopicWord(lower, language);
     let content = usable;
     let modifier = usable && !WEAK_MODIFIERS.has(lower);
     const capital = /^\p{Lu}/u.test(token);
-    if (language === "es") {
+    const romance = ROMANCE_VERBS[language];
+    if (romance) {
       const previous = (tokens[index - 1] ?? "").toLowerCase();
-      const verb = (ES_VERB_ENDING.test(lower) && lower.length > 4) || ES_HABER.has(previous);
+      const verb =
+        !FAMILY_WORDS.has(lower) &&
+        ((romance.ending.test(lower) && lower.length > 4) ||
+          romance.auxiliary.has(previous) ||
+          // The French gerund: "en montrant".
+          (language === "fr" && previous === "en" && lower.endsWith("ant")));
       // "muchísimo", "grande": how much or how big, not what.
       const weak = WEAK_MODIFIERS.has(lower) || /ísim[oa]s?$/.test(lower);
-      content = content && !verb && !weak && lower.length >= 4;
+      content = content && !verb && !weak && !NEVER_ALONE.has(lower) && lower.length >= 4;
       modifier = modifier && !verb && !weak;
     } else {
       // German nouns are written with a capital; lowercase words are verbs and adjectives. Two
@@ -242,8 +347,8 @@ function phrasesOf(words: Word[], language: LocalLanguage): Word[][] {
       phrases.push(run);
     }
   }
-  if (language === "es") {
-    // Spanish adjectives follow the noun: "playa bonita".
+  if (language === "es" || language === "fr" || language === "pt") {
+    // Romance adjectives follow the noun: "playa bonita", "pão quentinho".
     for (let start = 0; start < words.length - 1; start++) {
       const first = words[start];
       const second = words[start + 1];
@@ -275,7 +380,7 @@ export function analyse(transcript: string, givenLanguage?: string): Analysis {
       const key = parts.join(" ");
       if (seen.has(key)) continue;
       seen.add(key);
-      const form = phrase.map((w) => w.lower).join(" ");
+      const form = phrase.map((w) => w.lower).join(language === "zh" ? "" : " ");
       const topic = topics.get(key) ?? {
         key,
         parts,
@@ -332,9 +437,11 @@ export function pickTopics(topics: Topic[], count = 3): Topic[] {
   return chosen;
 }
 
-/** True when the text speaks to the child ("you", "tú", "du"). */
+/** Words that speak to the child, in any of the languages ("you", "tú", "du", "toi", "você", "أنت"). */
+const TO_CHILD =
+  /(?<!\p{L})(?:(?:you|your|tú|tu|te|ti|contigo|du|dich|dir|dein|deine|deinen|deinem|toi|ton|ta|tes|você|vocês|teu|tua|أنت|انت|لك|معك|إليك|عليك|حبيبي|حبيبتي)(?!\p{L})|t['’])|你/iu;
+
+/** True when the text speaks to the child. */
 export function addressesChild(text: string): boolean {
-  return /(?<!\p{L})(you|your|tú|tu|te|ti|contigo|du|dich|dir|dein|deine|deinen|deinem)(?!\p{L})/iu.test(
-    text,
-  );
+  return TO_CHILD.test(text);
 }

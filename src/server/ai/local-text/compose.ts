@@ -1,12 +1,20 @@
-import { type Analysis, addressesChild, pickTopics, type Sentence, type Topic } from "./analyse";
+import {
+  type Analysis,
+  addressesChild,
+  joinWords,
+  pickTopics,
+  type Sentence,
+  splitWords,
+  type Topic,
+} from "./analyse";
 import {
   CLOSINGS,
-  EN_SUBJECTS,
   LEADING_FILLERS,
   LEADING_TIME_WORDS,
   LEXICON,
   type LocalLanguage,
   SAYS_LOVE,
+  SUBJECTS,
 } from "./languages";
 
 /** About what a phone's list shows on two lines. */
@@ -18,16 +26,22 @@ function capitalise(text: string, language: LocalLanguage): string {
   return text.charAt(0).toLocaleUpperCase(language) + text.slice(1);
 }
 
-/** Ends a sentence with its own punctuation, or a full stop. */
-function withStop(text: string): string {
-  const trimmed = text.trim().replace(/[,;:\-–]+$/, "");
-  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+/** Ends a sentence with its own punctuation, or a full stop (Chinese: "。"). */
+function withStop(text: string, language: LocalLanguage): string {
+  const trimmed = text.trim().replace(/[,;:\-–，；：、،؛]+$/, "");
+  if (/[.!?…。！？؟]$/.test(trimmed)) return trimmed;
+  return `${trimmed}${language === "zh" ? "。" : "."}`;
 }
 
 /** Drops "So,", "And then", "Um" from the front; with `dropTime`, "Today" too (titles). */
 function cleanOpening(text: string, language: LocalLanguage, dropTime: boolean): string {
-  let words = text.trim().split(/\s+/);
-  const bare = (w: string | undefined) => (w ?? "").toLowerCase().replace(/[^\p{L}']/gu, "");
+  let words = splitWords(text.trim(), language);
+  const bare = (w: string | undefined) =>
+    (w ?? "")
+      .toLowerCase()
+      .replace(/’/g, "'")
+      .replace(/[^\p{L}']/gu, "");
+  const subjects = SUBJECTS[language];
   for (let changed = true; changed && words.length > 3; ) {
     changed = false;
     if (LEADING_FILLERS[language].has(bare(words[0]))) {
@@ -39,36 +53,33 @@ function cleanOpening(text: string, language: LocalLanguage, dropTime: boolean):
     for (const time of LEADING_TIME_WORDS[language]) {
       const parts = time.split(" ");
       if (!parts.every((p, i) => bare(words[i]) === p)) continue;
-      const next = bare(words[parts.length]);
+      // Chinese: "今天，我们" -> the comma goes with the time word.
+      const after = /^[，、]$/.test(words[parts.length] ?? "") ? parts.length + 1 : parts.length;
+      const next = bare(words[after]).split("'")[0] ?? "";
       // "Today we went" -> "We went"; "Yesterday was your birthday" keeps its subject-less start.
-      if (language === "en" && !EN_SUBJECTS.has(next)) continue;
+      if (subjects && !subjects.has(next)) continue;
       words = words.slice(parts.length);
       changed = true;
       break;
     }
   }
-  let result = words.join(" ").replace(/^[,;:\s]+/, "");
+  let result = joinWords(words, language).replace(/^[,;:\s，、،]+/, "");
   // The subject that followed a dropped word stays lowercase in the middle of the old sentence.
   if (language === "en") result = result.replace(/^i\b/, "I");
   return capitalise(result, language);
 }
 
-const CLAUSE_WORDS = new Set([
-  "and",
-  "but",
-  "y",
-  "pero",
-  "und",
-  "aber",
-  "because",
-  "porque",
-  "weil",
-]);
+const CLAUSE_WORDS = new Set(
+  `and but because y pero porque und aber weil et mais parce e mas 但是 可是 因为 然后 لكن ولكن
+  لأن ثم`.split(/\s+/),
+);
 /** Words a cut sentence must not end on. */
 const DANGLING = new Set(
   `to about of for with in on at the a an and but or from into my your his her our their that
   y o de del la el los las en con por para que un una und oder mit von zu zum zur der die das den
-  dem des ein eine einen im am`.split(/\s+/),
+  dem des ein eine einen im am du le à au aux et ou pour avec dans sur qui mon ma mes ton ta tes
+  son sa ses do da dos das em no na nos nas com um uma meu minha seu sua 的 在 和 跟 把 被 给 对 从
+  到 是 في من إلى على عن مع أن`.split(/\s+/),
 );
 
 /**
@@ -76,14 +87,19 @@ const DANGLING = new Set(
  * on; a sentence with no such place is kept whole up to a third longer, then cut, never left
  * ending on "to" or "about". `rest` is what followed a clause cut (a sentence of its own), "" else.
  */
-function shorten(text: string, maxWords: number): { text: string; rest: string } {
-  const words = text.split(/\s+/);
+function shorten(
+  text: string,
+  maxWords: number,
+  language: LocalLanguage,
+): { text: string; rest: string } {
+  const words = splitWords(text, language);
   if (words.length <= maxWords) return { text, rest: "" };
+  const join = (part: string[]) => joinWords(part, language);
   for (let i = maxWords - 1; i >= 5; i--) {
     const word = words[i] ?? "";
     const next = (words[i + 1] ?? "").toLowerCase();
-    if (/[,;:]$/.test(word) || CLAUSE_WORDS.has(next)) {
-      return { text: words.slice(0, i + 1).join(" "), rest: words.slice(i + 1).join(" ") };
+    if (/[,;:，；：、،؛]$/.test(word) || CLAUSE_WORDS.has(next)) {
+      return { text: join(words.slice(0, i + 1)), rest: join(words.slice(i + 1)) };
     }
   }
   const longest = Math.round(maxWords * 1.34);
@@ -95,7 +111,7 @@ function shorten(text: string, maxWords: number): { text: string; rest: string }
   ) {
     cut = cut.slice(0, -1);
   }
-  return { text: cut.join(" "), rest: "" };
+  return { text: join(cut), rest: "" };
 }
 
 /**
@@ -118,16 +134,20 @@ function sentenceWeight(sentence: Sentence, index: number, topics: Topic[]): num
   return weight;
 }
 
+/** Scripts whose words are found inside longer ones: Chinese has no spaces, Arabic prefixes. */
+const INSIDE_WORDS = /[\p{Script=Han}\p{Script=Arabic}]/u;
+
 export function lexiconHits(text: string, entries: readonly string[]): number {
   const lower = text.toLowerCase();
   const tokens: string[] = lower.match(/\p{L}+/gu) ?? [];
   let hits = 0;
   for (const entry of entries) {
-    const found = entry.includes(" ")
-      ? lower.includes(entry)
-      : entry.length <= 4
-        ? tokens.includes(entry)
-        : tokens.some((t) => t.startsWith(entry));
+    const found =
+      entry.includes(" ") || INSIDE_WORDS.test(entry)
+        ? lower.includes(entry)
+        : entry.length <= 4
+          ? tokens.includes(entry)
+          : tokens.some((t) => t.startsWith(entry));
     if (found) hits += 1;
   }
   return hits;
@@ -169,25 +189,32 @@ export function composeSummary(transcript: string, analysis: Analysis): string {
   const byWeight = [...weighted].sort((a, b) => b.weight - a.weight || a.index - b.index);
   const best = byWeight[0];
   if (!best) return original;
-  const cut = shorten(best.sentence.text, TITLE_MAX_WORDS);
-  const title = withStop(cleanOpening(cut.text, language, true));
+  const cut = shorten(best.sentence.text, TITLE_MAX_WORDS, language);
+  const title = withStop(cleanOpening(cut.text, language, true), language);
   // What a long title sentence said after the cut follows it ("And you built a sandcastle").
   const rest = cut.rest;
   /** Body sentences, most telling first (the last is dropped first when over the budget). */
   const body: { text: string; index: number }[] = [
-    ...(rest.split(/\s+/).length >= 3 ? [{ text: rest, index: best.index + 0.5 }] : []),
+    ...(splitWords(rest, language).length >= 3 ? [{ text: rest, index: best.index + 0.5 }] : []),
     ...byWeight
       .filter((s) => s !== best && s.sentence.words.length >= 3)
       .slice(0, BODY_SENTENCES)
       .map((s) => ({ text: s.sentence.text, index: s.index })),
   ];
+  // Chinese puts no space after a sentence.
+  const gap = language === "zh" ? "" : " ";
   const parts = () =>
     [
       title,
       ...[...body]
         .sort((a, b) => a.index - b.index)
-        .map((s) => withStop(cleanOpening(shorten(s.text, BODY_MAX_WORDS).text, language, false))),
-    ].join(" ");
+        .map((s) =>
+          withStop(
+            cleanOpening(shorten(s.text, BODY_MAX_WORDS, language).text, language, false),
+            language,
+          ),
+        ),
+    ].join(gap);
   const closingLine = closing(analysis, original);
   // Longer transcripts get a summary well under their length; short ones just under it.
   const budget = original.length > 400 ? Math.max(300, original.length * 0.5) : original.length - 1;
@@ -195,7 +222,7 @@ export function composeSummary(transcript: string, analysis: Analysis): string {
   const withEnd = () => {
     const said = [best.sentence.text, ...body.map((s) => s.text)];
     const saidLove = said.some((text) => SAYS_LOVE[language].test(text));
-    return saidLove ? parts() : `${parts()} ${closingLine}`;
+    return saidLove ? parts() : `${parts()}${gap}${closingLine}`;
   };
   let summary = withEnd();
   while (summary.length > budget && body.length > 0) {

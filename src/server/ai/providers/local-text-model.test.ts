@@ -124,6 +124,19 @@ describe("LocalTextModel", () => {
     );
     expect(detectLanguage("Heute hast du deine ersten Schritte in der Küche gemacht.")).toBe("de");
     expect(detectLanguage("Today you took your first steps in the kitchen.")).toBe("en");
+    // Short, close ones: Spanish and Portuguese share most function words, French and English
+    // some; Chinese and Arabic keep their script around a Latin name.
+    const oneLiners: [string, string][] = [
+      ["fr", "on est allés au parc avec papi et tu as donné du pain aux canards"],
+      ["fr", "Ta mamie a fait un gâteau au chocolat pour ton anniversaire."],
+      ["pt", "a gente foi no parque com o vovô e você deu pão para os patos"],
+      ["pt", "O seu avô trabalhava na roça e acordava às cinco da manhã."],
+      ["es", "Tu abuelo trabajaba en el campo y se levantaba a las cinco de la mañana."],
+      ["en", "we went to the park with grandpa and you fed bread to the ducks"],
+      ["zh", "Emma今天第一次叫了奶奶。"],
+      ["ar", "ذهبنا إلى الحديقة مع جدك Omar وأطعمت البط."],
+    ];
+    for (const [language, text] of oneLiners) expect(detectLanguage(text), text).toBe(language);
 
     const spanish =
       "Esta mañana diste tus primeros pasos en la cocina. Te soltaste de la silla y caminaste hasta los brazos de papá. Todos aplaudimos y tú te reíste muchísimo.";
@@ -201,6 +214,15 @@ describe("LocalTextModel, for any transcript", () => {
       "november",
       "love",
       "cried",
+      "t'aime",
+      "você",
+      "奶奶的厨房",
+      "我们包了饺子",
+      "。",
+      "，",
+      "جدتي",
+      "والمطبخ",
+      "؟",
       "!",
       ",",
       ".",

@@ -76,8 +76,9 @@ function tagsOf(transcript: string, a: Analysis, now: Date): string[] {
 }
 
 /**
- * Summary, scores and tags computed offline (wink-nlp for English, word lists for Spanish and
- * German), following the output rules every provider follows; see docs/adr/0022.
+ * Summary, scores and tags computed offline (wink-nlp for English, word lists for the six other
+ * languages, Intl.Segmenter for Chinese words), following the output rules every provider
+ * follows; see docs/adr/0022 and 0065.
  */
 export class LocalTextModel implements TextModel {
   // Each call runs in-process in milliseconds: the signal is checked before it starts.
