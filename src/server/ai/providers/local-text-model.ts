@@ -78,7 +78,7 @@ function tagsOf(transcript: string, a: Analysis, now: Date): string[] {
 /**
  * Summary, scores and tags computed offline (wink-nlp for English, word lists for the six other
  * languages, Intl.Segmenter for Chinese words), following the output rules every provider
- * follows; see docs/adr/0022 and 0065.
+ * follows; see docs/adr/0022 and 0066.
  */
 export class LocalTextModel implements TextModel {
   // Each call runs in-process in milliseconds: the signal is checked before it starts.
