@@ -60,6 +60,7 @@ async function pageWords(page: Page): Promise<string> {
           (name) => element.getAttribute(name) ?? "",
         ),
     );
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as laid out is what a person reads (hidden text excluded)
     return [document.body.innerText, document.title, ...said].join("\n");
   });
 }

@@ -143,6 +143,8 @@ export const RECORDING_LINK_MESSAGES = translatable("RECORDING_LINK_MESSAGES", {
   mailStopped: "You will get no more questions by mail.",
   mailResume: "Send me the weekly question again",
   showLink: "Show the link",
+  /** Under a recording link shown on the Family page: it can be shown and printed again. */
+  copyAgain: "Copy it and send it to them; the card holds the same link.",
   /** The weekly question mail's schedule on the Family page (organizers). */
   mailTitle: "The weekly question by mail",
   mailNote:

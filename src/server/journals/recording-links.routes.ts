@@ -2,7 +2,7 @@ import fastifyMultipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { RECORDING_LINK_MESSAGES, recordingCardFilename } from "../../shared/journals";
+import { recordingCardFilename } from "../../shared/journals";
 import { PHOTO_FIELD } from "../../shared/photos";
 import {
   createdRecordingLinkSchema,
@@ -13,7 +13,6 @@ import {
   linkStorySchema,
   memberParamsSchema,
   okResponseSchema,
-  pageQuerySchema,
   photoSchema,
   questionMailChoiceSchema,
   questionMailSettingsSchema,

@@ -154,6 +154,7 @@ export function RecordingLinkActions({ journalId, member, onChanged }: Recording
         <CreatedLink
           label={formatMessage(RECORDING_LINK_MESSAGES.made, { name: member.name })}
           url={made}
+          note={RECORDING_LINK_MESSAGES.copyAgain}
         />
       ) : null}
     </div>

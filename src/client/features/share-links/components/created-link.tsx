@@ -41,7 +41,16 @@ export async function openShareSheet(url: string): Promise<void> {
  * server's, exactly as the mail to the relative writes it: on APP_URL, or without it on the
  * address this page is open at (the form warns while that is a loopback address).
  */
-export function CreatedLink({ label, url }: { label: string; url: string }) {
+export function CreatedLink({
+  label,
+  url,
+  note = SHARE_MESSAGES.copyOnce,
+}: {
+  label: string;
+  url: string;
+  /** Said under the address: a share link is shown this once. */
+  note?: string;
+}) {
   return (
     <div
       className="space-y-2 rounded-lg border border-emerald-200 bg-emerald-50 p-4"
@@ -55,7 +64,7 @@ export function CreatedLink({ label, url }: { label: string; url: string }) {
         onFocus={(event) => event.currentTarget.select()}
         className="h-11 w-full rounded-md border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900"
       />
-      <p className="text-sm text-slate-700">{SHARE_MESSAGES.copyOnce}</p>
+      <p className="text-sm text-slate-700">{note}</p>
       <div className="flex flex-wrap gap-2">
         {canShareSheet() ? (
           <Button onClick={() => void openShareSheet(url)}>
