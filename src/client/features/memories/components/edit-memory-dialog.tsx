@@ -88,7 +88,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       <DialogTitle>{MESSAGES.editMemory}</DialogTitle>
       <div className="space-y-1">
         <label htmlFor={field("title")} className="text-sm font-medium">
-          Title
+          {MESSAGES.title}
         </label>
         <Input id={field("title")} value={title} onChange={(e) => setTitle(e.target.value)} />
       </div>
@@ -113,7 +113,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       ) : null}
       <div className="space-y-1">
         <label htmlFor={field("transcript")} className="text-sm font-medium">
-          Transcript
+          {MESSAGES.transcript}
         </label>
         <Textarea
           id={field("transcript")}
@@ -124,7 +124,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       </div>
       <div className="space-y-1">
         <label htmlFor={field("summary")} className="text-sm font-medium">
-          Summary
+          {MESSAGES.summary}
         </label>
         <Textarea
           id={field("summary")}
@@ -135,7 +135,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       </div>
       <div className="space-y-1">
         <label htmlFor={field("date")} className="text-sm font-medium">
-          Date Recorded
+          {MESSAGES.dateRecorded}
         </label>
         <Input
           id={field("date")}
@@ -147,7 +147,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       </div>
       <div className="space-y-1">
         <label htmlFor={field("tags")} className="text-sm font-medium">
-          Tags
+          {MESSAGES.tags}
         </label>
         <TagEditor inputId={field("tags")} tags={tags} onChange={(next) => setTags(next)} />
       </div>

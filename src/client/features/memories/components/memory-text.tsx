@@ -23,7 +23,7 @@ export function BackButton({ fallback = "/" }: { fallback?: string }) {
       onClick={() => (hasInAppPrevious() ? window.history.back() : navigate(fallback))}
     >
       <ArrowLeft className="h-4 w-4 rtl:-scale-x-100" aria-hidden="true" />
-      Back
+      {MESSAGES.back}
     </Button>
   );
 }
@@ -57,7 +57,7 @@ export function MemoryTextCards({
   return (
     <>
       <Card className="space-y-2">
-        <h2 className="text-lg font-semibold">Transcript</h2>
+        <h2 className="text-lg font-semibold">{MESSAGES.transcript}</h2>
         {transcript ?? (
           <p className="whitespace-pre-wrap" data-testid="transcript">
             {memory.transcript}
@@ -65,7 +65,7 @@ export function MemoryTextCards({
         )}
       </Card>
       <Card className="space-y-2">
-        <h2 className="text-lg font-semibold">Summary</h2>
+        <h2 className="text-lg font-semibold">{MESSAGES.summary}</h2>
         <p className="whitespace-pre-wrap">{memory.summary}</p>
       </Card>
     </>
