@@ -469,7 +469,8 @@ describe("every word on every page comes from the catalogues (pseudo language)",
     });
     await step("photos", p, async () => {
       await p.getByTestId("photo-input").setInputFiles([photoPath, photoPath]);
-      await p.getByRole("button", { name: PHOTO_MESSAGES.arrange }).waitFor();
+      // Two photos are resized on the server before they show.
+      await p.getByRole("button", { name: PHOTO_MESSAGES.arrange }).waitFor({ timeout: 30_000 });
       await scan(p, "memory page with photos");
       await openDialog(p, button(p, PHOTO_MESSAGES.arrange), "arrange photos dialog");
       await closeDialog(p);
