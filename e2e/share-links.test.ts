@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SmtpSink, startSmtpSink } from "../src/server/test/smtp-sink";
 import { MESSAGES } from "../src/shared/messages";
-import { RELATIVES } from "../src/shared/relatives";
+import { pauseMemoryLabel, playMemoryLabel, RELATIVES } from "../src/shared/relatives";
 import type { Memory } from "../src/shared/schemas";
 import { SHARE_MESSAGES } from "../src/shared/share-links";
 import { ApiClient } from "./api-client";
@@ -105,10 +105,10 @@ describe("a private profile shared with Grandma by link", () => {
     expect(await seriousViolations(gPage)).toEqual([]);
     // She plays a memory in place, from the list.
     const playInPlace = gPage.getByRole("button", {
-      name: RELATIVES.playMemory("Mia's first swim"),
+      name: playMemoryLabel("Mia's first swim"),
     });
     await playInPlace.click();
-    await gPage.getByRole("button", { name: RELATIVES.pauseMemory("Mia's first swim") }).click();
+    await gPage.getByRole("button", { name: pauseMemoryLabel("Mia's first swim") }).click();
     await shot(gPage, "share-link-welcome.png");
     await gPage.getByText("Mia's first swim").first().click();
     await gPage.waitForURL(`**/memory/${memory.id}`);

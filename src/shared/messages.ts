@@ -352,6 +352,95 @@ export const MESSAGES = translatable("MESSAGES", {
   appTitle: "Voice Memory Journal",
   appShortName: "Memories",
   appDescription: "Record spoken memories for your children and keep them safe.",
+
+  // Words moved from the screens
+  username: "Username",
+  usernameLabel: "Username:",
+  password: "Password",
+  email: "Email",
+  emailOptional: "Email (optional)",
+  logInDescription: "Welcome back: log in to your journal.",
+  resetYourPassword: "Reset your password",
+  resetYourPasswordDescription: "We will email you a link to choose a new password.",
+  sendResetLink: "Send reset link",
+  resetPasswordButton: "Reset Password",
+  saveYourMemory: "Save your memory",
+  saveYourMemoryDescription: "Create an account to keep this memory. Your profile starts private.",
+  saveAccount: "Save Account",
+  displayNameHint:
+    "Shown in the top bar and on your profile instead of your username. Leave it empty to use your username.",
+  saveDisplayName: "Save display name",
+  emailHint:
+    "Used only to send you a link if you forget your password. Without one, a forgotten password cannot be reset.",
+  saveEmail: "Save email",
+  passwordChangeHint:
+    "Every other device signed in to your account is signed out; this one stays signed in.",
+  restoreHint:
+    "Bring back the memories of a backup zip (from Backup Memories, on this server or another). Memories already in your account are skipped, so restoring twice is safe.",
+  deleteAccountHint:
+    "Deleting your account deletes everything in it for good: every memory, the comments on them and all the recordings. Download a backup first to keep a copy (a zip with every memory, its recording and its comments).",
+  deleteAccountDescription:
+    "Your account and everything in it are deleted for good: every memory, the comments on them and all the recordings.",
+  deleteMemoryTitle: "Delete this memory?",
+  deleteMemoryDescription: "This removes the memory, its audio and its comments for good.",
+  delete: "Delete",
+  /** The list's delete button, named after the memory. */
+  deleteMemoryNamed: "Delete {title}",
+  /** After a typed deletion's description: the word to type. */
+  typeToConfirm: 'Type "{word}" to confirm.',
+  confirmation: "Confirmation",
+  /** The top bar's navigation landmark. */
+  mainNavigation: "Main",
+  loadingSession: "Loading session",
+  /** A spinner's name when it says nothing more. */
+  loadingShort: "Loading",
+  /** Each toast, and the toasts' region, for screen readers. */
+  notification: "Notification",
+  notificationsRegion: "Notifications ({hotkey})",
+  back: "Back",
+  transcript: "Transcript",
+  summary: "Summary",
+  title: "Title",
+  dateRecorded: "Date Recorded",
+  tags: "Tags",
+  editTags: "Edit tags",
+  done: "Done",
+  noTagsYet: "No tags yet.",
+  addATag: "Add a tag",
+  newTag: "New tag",
+  addTag: "Add tag",
+  removeTagNamed: "Remove tag {tag}",
+  pages: "Pages",
+  pageNumber: "Page {page}",
+  memories: "Memories",
+  sharedMemories: "Shared memories",
+  recordingsWaiting: "Recordings waiting to be uploaded",
+  scoreMeaningfulness: "Meaningfulness",
+  scoreCuteness: "Cuteness",
+  scoreExcitement: "Excitement",
+  scoreInterest: "Interest",
+  scoreUniqueness: "Uniqueness",
+  scoreOverall: "Overall",
+  /** A memory in a list while the server works on it, and which stage it is at. */
+  processingBadge: "Processing…",
+  processingStage: "Processing… {stage}",
+  // Form checks (the shared schemas read them when they validate)
+  usernameRequired: "Username is required",
+  passwordRequired: "Password is required",
+  emailRequired: "Email is required",
+  newPasswordRequired: "New Password is required",
+  confirmPasswordRequired: "Confirm Password is required",
+  currentPasswordRequired: "Current password is required",
+  commenterNameRequired: "Name is required",
+  commenterNameTooLong: "Name must be at most {max} characters",
+  mustNotBeEmpty: "must not be empty",
+  usernameTooShort: "Username must be at least {min} characters",
+  usernameTooLong: "Username must be at most {max} characters",
+  usernameCharacters: "Username may contain only letters, digits, dots, dashes and underscores",
+  passwordTooShort: "Password must be at least {min} characters",
+  passwordTooLong: "Password must be at most {max} characters",
+  invalidEmail: "Please enter a valid email address",
+  displayNameTooLong: "Display name must be at most {max} characters",
 } as const);
 
 const PHOTO_FORMATS = "JPEG, PNG, WebP or AVIF";

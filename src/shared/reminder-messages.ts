@@ -1,3 +1,4 @@
+import { formatMessage } from "./i18n/format";
 import { translatable } from "./i18n/page-words";
 // Apart from src/shared/reminders.ts (zod schemas), so the home page's question prompt can say its
 // words without bringing zod into the first download.
@@ -37,11 +38,18 @@ export const REMINDER_MESSAGES = translatable("REMINDER_MESSAGES", {
   unsubscribeExplain: "You will no longer get reminder mails from Voice Memory Journal.",
   unsubscribeButton: "Unsubscribe",
   unsubscribeDone: "You are unsubscribed. You can turn reminders on again on your account page.",
+  // Words moved from the screens
+  specialDaysHint: "Special days are reminded at the same hour, with a question that fits the day.",
+  specialDayPlaceholder: "Mia's birthday",
+  removeSpecialDayNamed: "Remove {label}",
+  removeSpecialDayUnnamed: "Remove special day",
+  /** A time zone in the list: its city and its offset now ("Berlin (UTC+01:00)"). */
+  timeZoneOption: "{city} (UTC{offset})",
 } as const);
 
 /** A time zone as offered: its city (and country, when the name holds one) and offset now. */
 export function timeZoneOptionLabel(city: string, offset: string): string {
-  return `${city} (UTC${offset})`;
+  return formatMessage(REMINDER_MESSAGES.timeZoneOption, { city, offset });
 }
 
 /** The regions time zone names begin with, as the list groups them. */

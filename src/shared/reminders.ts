@@ -96,13 +96,3 @@ export const unsubscribeQuerySchema = z.object({
   u: z.string().min(1).max(100),
   t: z.string().min(1).max(200),
 });
-
-export const WEEKDAY_NAMES = [
-  "Sunday",
-  "Monday",
-  "Tuesday",
-  "Wednesday",
-  "Thursday",
-  "Friday",
-  "Saturday",
-] as const;

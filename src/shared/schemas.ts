@@ -18,6 +18,7 @@ import {
   USERNAME_MIN_LENGTH,
   USERNAME_PATTERN,
 } from "./constants";
+import { formatMessage } from "./i18n/format";
 import { LANGUAGES } from "./i18n/languages";
 import { JOURNAL_NAME_MAX_LENGTH, JOURNAL_ROLES, MEMBER_NAME_MAX_LENGTH } from "./journals";
 import { MEMORY_BOOK, MESSAGES } from "./messages";
@@ -66,23 +67,28 @@ export type HealthResponse = z.infer<typeof healthResponseSchema>;
 export const usernameSchema = z
   .string()
   .trim()
-  .min(USERNAME_MIN_LENGTH, `Username must be at least ${USERNAME_MIN_LENGTH} characters`)
-  .max(USERNAME_MAX_LENGTH, `Username must be at most ${USERNAME_MAX_LENGTH} characters`)
-  .regex(
-    USERNAME_PATTERN,
-    "Username may contain only letters, digits, dots, dashes and underscores",
-  );
+  .min(USERNAME_MIN_LENGTH, {
+    error: () => formatMessage(MESSAGES.usernameTooShort, { min: USERNAME_MIN_LENGTH }),
+  })
+  .max(USERNAME_MAX_LENGTH, {
+    error: () => formatMessage(MESSAGES.usernameTooLong, { max: USERNAME_MAX_LENGTH }),
+  })
+  .regex(USERNAME_PATTERN, { error: () => MESSAGES.usernameCharacters });
 
 export const passwordSchema = z
   .string()
-  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+  .min(MIN_PASSWORD_LENGTH, {
+    error: () => formatMessage(MESSAGES.passwordTooShort, { min: MIN_PASSWORD_LENGTH }),
+  })
+  .max(MAX_PASSWORD_LENGTH, {
+    error: () => formatMessage(MESSAGES.passwordTooLong, { max: String(MAX_PASSWORD_LENGTH) }),
+  });
 
 export const emailSchema = z
   .string()
   .trim()
   .max(EMAIL_MAX_LENGTH)
-  .pipe(z.email("Please enter a valid email address"));
+  .pipe(z.email({ error: () => MESSAGES.invalidEmail }));
 
 /** An optional email: absent, null or empty all mean "none". */
 export const optionalEmailSchema = z
@@ -120,10 +126,9 @@ export type SharedWithMe = z.infer<typeof sharedWithMeSchema>;
 export const displayNameSchema = z
   .string()
   .trim()
-  .max(
-    DISPLAY_NAME_MAX_LENGTH,
-    `Display name must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`,
-  )
+  .max(DISPLAY_NAME_MAX_LENGTH, {
+    error: () => formatMessage(MESSAGES.displayNameTooLong, { max: DISPLAY_NAME_MAX_LENGTH }),
+  })
   .nullish()
   .transform((value) => (value ? value : null));
 
@@ -140,8 +145,15 @@ export const registerBodySchema = z.object({
 export type RegisterBody = z.input<typeof registerBodySchema>;
 
 export const loginBodySchema = z.object({
-  username: z.string().trim().min(1, "Username is required").max(USERNAME_MAX_LENGTH),
-  password: z.string().min(1, "Password is required").max(MAX_PASSWORD_LENGTH),
+  username: z
+    .string()
+    .trim()
+    .min(1, { error: () => MESSAGES.usernameRequired })
+    .max(USERNAME_MAX_LENGTH),
+  password: z
+    .string()
+    .min(1, { error: () => MESSAGES.passwordRequired })
+    .max(MAX_PASSWORD_LENGTH),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
@@ -166,7 +178,7 @@ export type VisibilityBody = z.infer<typeof visibilityBodySchema>;
 /** The current password, which proves the owner is at the keyboard (not a stolen session). */
 const currentPasswordSchema = z
   .string()
-  .min(1, "Current password is required")
+  .min(1, { error: () => MESSAGES.currentPasswordRequired })
   .max(MAX_PASSWORD_LENGTH);
 
 /** PATCH /api/user: changing the email also needs the current password (ADR 0038). */
@@ -184,7 +196,7 @@ export const updateAccountBodySchema = z
     { message: "Send displayName, email or language to change" },
   )
   .refine((body) => body.email === undefined || body.currentPassword !== undefined, {
-    message: "Current password is required",
+    error: () => MESSAGES.currentPasswordRequired,
     path: ["currentPassword"],
   });
 export type UpdateAccountBody = z.input<typeof updateAccountBodySchema>;
@@ -208,40 +220,43 @@ export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
 
 // ---- Account forms (client-side validation, same rules as the API) -----------
 
-const required = (label: string) => z.string().trim().min(1, `${label} is required`);
-const requiredPassword = (label: string) => z.string().min(1, `${label} is required`);
+/** A field that must be filled, and what it says when it is not (read when validating). */
+const required = (message: () => string) => z.string().trim().min(1, { error: message });
+const requiredPassword = (message: () => string) => z.string().min(1, { error: message });
 
 /** Top-bar sign-up: username, email and password all required. */
 export const signUpFormSchema = z.object({
-  username: required("Username").pipe(usernameSchema),
-  email: required("Email").pipe(emailSchema),
-  password: requiredPassword("Password").pipe(passwordSchema),
+  username: required(() => MESSAGES.usernameRequired).pipe(usernameSchema),
+  email: required(() => MESSAGES.emailRequired).pipe(emailSchema),
+  password: requiredPassword(() => MESSAGES.passwordRequired).pipe(passwordSchema),
 });
 export type SignUpForm = z.input<typeof signUpFormSchema>;
 
 /** Save-account dialog: username and password required; email optional but a valid address. */
 export const saveAccountFormSchema = z.object({
-  username: required("Username").pipe(usernameSchema),
+  username: required(() => MESSAGES.usernameRequired).pipe(usernameSchema),
   email: optionalEmailSchema,
-  password: requiredPassword("Password").pipe(passwordSchema),
+  password: requiredPassword(() => MESSAGES.passwordRequired).pipe(passwordSchema),
 });
 export type SaveAccountForm = z.input<typeof saveAccountFormSchema>;
 
 export const loginFormSchema = loginBodySchema;
 export type LoginForm = z.input<typeof loginFormSchema>;
 
-export const forgotPasswordFormSchema = z.object({ email: required("Email").pipe(emailSchema) });
+export const forgotPasswordFormSchema = z.object({
+  email: required(() => MESSAGES.emailRequired).pipe(emailSchema),
+});
 export type ForgotPasswordForm = z.input<typeof forgotPasswordFormSchema>;
 
 /** The reset page: both required, at least 6 characters, and equal. */
 export const resetPasswordFormSchema = z
   .object({
-    password: requiredPassword("New Password").pipe(passwordSchema),
-    confirmPassword: requiredPassword("Confirm Password").pipe(passwordSchema),
+    password: requiredPassword(() => MESSAGES.newPasswordRequired).pipe(passwordSchema),
+    confirmPassword: requiredPassword(() => MESSAGES.confirmPasswordRequired).pipe(passwordSchema),
   })
   .refine((value) => value.password === value.confirmPassword, {
     path: ["confirmPassword"],
-    message: MESSAGES.passwordsDoNotMatch,
+    error: () => MESSAGES.passwordsDoNotMatch,
   });
 export type ResetPasswordForm = z.input<typeof resetPasswordFormSchema>;
 
@@ -252,20 +267,20 @@ export type DisplayNameForm = z.input<typeof displayNameFormSchema>;
 /** The account page's email form: blank removes the email. */
 export const emailFormSchema = z.object({
   email: optionalEmailSchema,
-  currentPassword: requiredPassword("Current password"),
+  currentPassword: requiredPassword(() => MESSAGES.currentPasswordRequired),
 });
 export type EmailForm = z.input<typeof emailFormSchema>;
 
 /** The account page's password form: the current one, and the new one twice. */
 export const changePasswordFormSchema = z
   .object({
-    currentPassword: requiredPassword("Current password"),
-    newPassword: requiredPassword(MESSAGES.newPassword).pipe(passwordSchema),
-    confirmPassword: requiredPassword(MESSAGES.confirmPassword),
+    currentPassword: requiredPassword(() => MESSAGES.currentPasswordRequired),
+    newPassword: requiredPassword(() => MESSAGES.newPasswordRequired).pipe(passwordSchema),
+    confirmPassword: requiredPassword(() => MESSAGES.confirmPasswordRequired),
   })
   .refine((value) => value.newPassword === value.confirmPassword, {
     path: ["confirmPassword"],
-    message: MESSAGES.passwordsDoNotMatch,
+    error: () => MESSAGES.passwordsDoNotMatch,
   });
 export type ChangePasswordForm = z.input<typeof changePasswordFormSchema>;
 
@@ -409,14 +424,14 @@ export const memoryBookQuerySchema = z
   .object({
     from: calendarDateSchema.optional(),
     to: calendarDateSchema.optional(),
-    tag: tagSchema.pipe(z.string().min(1, "must not be empty")).optional(),
+    tag: tagSchema.pipe(z.string().min(1, { error: () => MESSAGES.mustNotBeEmpty })).optional(),
     paper: z.enum(BOOK_PAPER_SIZES).optional(),
     /** Which journal (organizers); the caller's own when absent. */
     journal: z.string().min(1).max(64).optional(),
   })
   .refine((query) => !query.from || !query.to || query.from <= query.to, {
     path: ["to"],
-    message: MEMORY_BOOK.toBeforeFrom,
+    error: () => MEMORY_BOOK.toBeforeFrom,
   });
 export type MemoryBookQuery = z.infer<typeof memoryBookQuerySchema>;
 
@@ -497,8 +512,10 @@ export const commentListSchema = z.array(commentSchema);
 export const commenterNameSchema = z
   .string()
   .trim()
-  .min(1, "Name is required")
-  .max(COMMENTER_NAME_MAX_LENGTH, `Name must be at most ${COMMENTER_NAME_MAX_LENGTH} characters`);
+  .min(1, { error: () => MESSAGES.commenterNameRequired })
+  .max(COMMENTER_NAME_MAX_LENGTH, {
+    error: () => formatMessage(MESSAGES.commenterNameTooLong, { max: COMMENTER_NAME_MAX_LENGTH }),
+  });
 
 /** POST /api/memories/{id}/comments: the commenter's name and the uploaded audio's url. */
 export const createCommentBodySchema = z.object({
@@ -557,7 +574,11 @@ export const memberParamsSchema = journalParamsSchema.extend({
 
 /** PATCH /api/journals/{id} (organizer): rename it. */
 export const journalUpdateBodySchema = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(JOURNAL_NAME_MAX_LENGTH),
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: () => MESSAGES.mustNotBeEmpty })
+    .max(JOURNAL_NAME_MAX_LENGTH),
 });
 export type JournalUpdateBody = z.infer<typeof journalUpdateBodySchema>;
 
@@ -584,7 +605,11 @@ export const memberListSchema = z.array(memberSchema);
 
 /** POST /api/journals/{id}/members (organizer): add a member; an email sends the invitation. */
 export const memberCreateBodySchema = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(MEMBER_NAME_MAX_LENGTH),
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: () => MESSAGES.mustNotBeEmpty })
+    .max(MEMBER_NAME_MAX_LENGTH),
   role: z.enum(JOURNAL_ROLES),
   email: optionalEmailSchema,
   /** The language of the invitation and of the member's link page (the journal's when absent). */
@@ -729,7 +754,11 @@ export const familyQuestionListSchema = z.array(familyQuestionSchema);
 
 /** POST /api/journals/{id}/members/{memberId}/questions. */
 export const familyQuestionBodySchema = z.object({
-  text: z.string().trim().min(1, "must not be empty").max(QUESTION_MAX_LENGTH),
+  text: z
+    .string()
+    .trim()
+    .min(1, { error: () => MESSAGES.mustNotBeEmpty })
+    .max(QUESTION_MAX_LENGTH),
 });
 export type FamilyQuestionBody = z.infer<typeof familyQuestionBodySchema>;
 export const familyQuestionParamsSchema = memberParamsSchema.extend({

@@ -91,6 +91,14 @@ export const SHARE_MESSAGES = translatable("SHARE_MESSAGES", {
   confirmButton: "Yes, send me the news",
   confirmDone: "Thank you: this address will be mailed when there are new stories.",
   confirmInvalid: ERROR_MESSAGES["share.confirm_invalid"],
+  // Words moved from the screens
+  labelRequired: "label: Please give the link a name, for example Grandma",
+  labelTooLong: "label: at most {max} characters",
+  /** The created link's address field, named after the link. */
+  linkNamed: "Share links: {label}",
+  revokeNamed: "Revoke {label}",
+  /** The revoke confirmation: the link's name, then what revoking does. */
+  revokeDescriptionNamed: "{label}: {description}",
 } as const);
 
 /**
@@ -126,8 +134,10 @@ export function memoryBookLinkLabel(day: Date): string {
 export const shareLinkLabelSchema = z
   .string()
   .trim()
-  .min(1, "label: Please give the link a name, for example Grandma")
-  .max(SHARE_LINK_LABEL_MAX_LENGTH, `label: at most ${SHARE_LINK_LABEL_MAX_LENGTH} characters`);
+  .min(1, { error: () => SHARE_MESSAGES.labelRequired })
+  .max(SHARE_LINK_LABEL_MAX_LENGTH, {
+    error: () => formatMessage(SHARE_MESSAGES.labelTooLong, { max: SHARE_LINK_LABEL_MAX_LENGTH }),
+  });
 
 /** POST /api/share-links: a label, and optionally an address to mail the new link to. */
 export const createShareLinkBodySchema = z.object({

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { SESSION_USER_SCRIPT_ID, SHARED_WITH_ME_SCRIPT_ID } from "../../shared/constants";
 import { JOURNAL_MESSAGES } from "../../shared/journals";
 import { MESSAGES, signedInAs } from "../../shared/messages";
-import { RELATIVES } from "../../shared/relatives";
+import { relativeGreeting } from "../../shared/relatives";
 import type { User } from "../../shared/schemas";
 import { USER_PATH, userKeys } from "../features/auth/api/get-user";
 import { RelativeGreeting } from "../features/profiles/components/relative-greeting";
@@ -131,7 +131,7 @@ describe("TopBar", () => {
           <RelativeGreeting />
         </>,
       );
-      expect(screen.getByText(RELATIVES.greeting(["Grandma Rose"]))).toBeInTheDocument();
+      expect(screen.getByText(relativeGreeting(["Grandma Rose"]))).toBeInTheDocument();
       expect(screen.queryByRole("button", { name: MESSAGES.logIn })).toBeNull();
       expect(screen.queryByRole("link", { name: MESSAGES.watchView })).toBeNull();
       expect(calls).toEqual([]);
@@ -331,7 +331,7 @@ describe("TopBar", () => {
         <RelativeGreeting />
       </>,
     );
-    expect(await screen.findByText(RELATIVES.greeting(["Grandma Rose"]))).toHaveTextContent(
+    expect(await screen.findByText(relativeGreeting(["Grandma Rose"]))).toHaveTextContent(
       "Welcome, you are listening to Grandma Rose's memories",
     );
     const bar = screen.getByTestId("session-controls");

@@ -32,7 +32,7 @@ export function TopBar() {
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
-        aria-label="Main"
+        aria-label={MESSAGES.mainNavigation}
         // One row at phone width (390 px): the title may wrap inside it, the controls never do.
         className="mx-auto flex max-w-4xl items-center justify-between gap-2 px-4 py-2 sm:gap-4"
       >
@@ -44,7 +44,7 @@ export function TopBar() {
         </Link>
         <div className="flex shrink-0 items-center gap-1 sm:gap-2" data-testid="session-controls">
           {isLoading ? (
-            <Spinner label="Loading session" />
+            <Spinner label={MESSAGES.loadingSession} />
           ) : user ? (
             <>
               <JournalSwitcher />

@@ -8,6 +8,7 @@ import {
 import { COMING_SOON, ERROR_MESSAGES, MEMORY_BOOK, MESSAGES, UPDATE_MESSAGES } from "../messages";
 import { PHOTO_MESSAGES } from "../photos";
 import { QUESTIONS, SPECIAL_DAY_QUESTIONS } from "../questions";
+import { RELATIVES } from "../relatives";
 import { REMINDER_MESSAGES, TIME_ZONE_REGIONS } from "../reminder-messages";
 import { SHARE_MESSAGES } from "../share-links";
 
@@ -33,6 +34,7 @@ export const APP_CATALOGUES = {
   PHOTO_MESSAGES,
   QUESTIONS,
   SPECIAL_DAY_QUESTIONS,
+  RELATIVES,
 };
 
 /** A catalogue's shape with every word a string (what a language file must hold). */

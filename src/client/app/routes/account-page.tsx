@@ -46,7 +46,8 @@ export function AccountPage() {
       <header>
         <h1 className="text-2xl font-bold text-slate-900">{MESSAGES.accountTitle}</h1>
         <p className="mt-1 text-slate-700">
-          Username: <span className="font-medium text-slate-900">{user.username}</span>
+          {MESSAGES.usernameLabel}{" "}
+          <span className="font-medium text-slate-900">{user.username}</span>
         </p>
       </header>
       <DisplayNameSection user={user} />
@@ -102,10 +103,7 @@ function DisplayNameSection({ user }: { user: User }) {
   return (
     <Section id="account-display-name" title={MESSAGES.displayName}>
       <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
-        <p className="text-sm text-slate-700">
-          Shown in the top bar and on your profile instead of your username. Leave it empty to use
-          your username.
-        </p>
+        <p className="text-sm text-slate-700">{MESSAGES.displayNameHint}</p>
         <TextField
           label={MESSAGES.displayName}
           autoComplete="name"
@@ -113,7 +111,7 @@ function DisplayNameSection({ user }: { user: User }) {
         />
         <div>
           <Button type="submit" disabled={update.isPending}>
-            Save display name
+            {MESSAGES.saveDisplayName}
           </Button>
         </div>
       </form>
@@ -141,13 +139,15 @@ function EmailSection({ user }: { user: User }) {
     },
   );
   return (
-    <Section id="account-email" title="Email">
+    <Section id="account-email" title={MESSAGES.email}>
       <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
-        <p className="text-sm text-slate-700">
-          Used only to send you a link if you forget your password. Without one, a forgotten
-          password cannot be reset.
-        </p>
-        <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
+        <p className="text-sm text-slate-700">{MESSAGES.emailHint}</p>
+        <TextField
+          label={MESSAGES.email}
+          type="email"
+          autoComplete="email"
+          {...form.field("email")}
+        />
         <TextField
           label={MESSAGES.currentPassword}
           type="password"
@@ -156,7 +156,7 @@ function EmailSection({ user }: { user: User }) {
         />
         <div>
           <Button type="submit" disabled={update.isPending}>
-            Save email
+            {MESSAGES.saveEmail}
           </Button>
         </div>
       </form>
@@ -199,9 +199,7 @@ function PasswordSection() {
   return (
     <Section id="account-password" title={MESSAGES.changePassword}>
       <form className="grid gap-4" onSubmit={form.onSubmit} noValidate>
-        <p className="text-sm text-slate-700">
-          Every other device signed in to your account is signed out; this one stays signed in.
-        </p>
+        <p className="text-sm text-slate-700">{MESSAGES.passwordChangeHint}</p>
         <TextField
           label={MESSAGES.currentPassword}
           type="password"
@@ -256,10 +254,7 @@ function RestoreSection() {
   return (
     <Section id="account-restore" title={MESSAGES.restoreFromBackup}>
       <form className="grid gap-4" onSubmit={onSubmit}>
-        <p className="text-sm text-slate-700">
-          Bring back the memories of a backup zip (from Backup Memories, on this server or another).
-          Memories already in your account are skipped, so restoring twice is safe.
-        </p>
+        <p className="text-sm text-slate-700">{MESSAGES.restoreHint}</p>
         <label className="grid gap-1 text-sm font-medium text-slate-900">
           {MESSAGES.restoreChooseFile}
           <input
@@ -329,11 +324,7 @@ function DangerZone() {
   };
   return (
     <Section id="account-delete" title={MESSAGES.deleteAccount} className="border-red-300">
-      <p className="text-sm text-slate-700">
-        Deleting your account deletes everything in it for good: every memory, the comments on them
-        and all the recordings. Download a backup first to keep a copy (a zip with every memory, its
-        recording and its comments).
-      </p>
+      <p className="text-sm text-slate-700">{MESSAGES.deleteAccountHint}</p>
       <div className="flex flex-wrap gap-3">
         <Button variant="outline" onClick={() => void backup.download()} disabled={backup.pending}>
           <Download className="h-4 w-4" aria-hidden="true" />

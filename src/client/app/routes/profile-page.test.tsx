@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { documentTitle, ERROR_MESSAGES, MESSAGES } from "../../../shared/messages";
-import { RELATIVES } from "../../../shared/relatives";
+import { playMemoryLabel, RELATIVES, sharedWelcomeTitle } from "../../../shared/relatives";
 import type { User } from "../../../shared/schemas";
 import { SHARE_MESSAGES } from "../../../shared/share-links";
 import { userKeys } from "../../features/auth/api/get-user";
@@ -188,13 +188,13 @@ describe("the shared view: a relative come through a share link", () => {
     );
     const welcome = await screen.findByTestId("shared-welcome");
     expect(
-      within(welcome).getByRole("heading", { name: RELATIVES.welcomeTitle("Grandma Jo") }),
+      within(welcome).getByRole("heading", { name: sharedWelcomeTitle("Grandma Jo") }),
     ).toBeInTheDocument();
     expect(welcome).toHaveTextContent(RELATIVES.welcomeListen);
     expect(welcome).toHaveTextContent(RELATIVES.welcomeAnswer);
     // Each memory plays in place; its title may take two lines.
     expect(
-      await screen.findByRole("button", { name: RELATIVES.playMemory(memory.title) }),
+      await screen.findByRole("button", { name: playMemoryLabel(memory.title) }),
     ).toBeInTheDocument();
     expect(screen.getByText(memory.title)).toHaveClass("line-clamp-2");
     await waitFor(() => expect(screen.queryByRole("button", { name: MESSAGES.logIn })).toBeNull());
@@ -264,7 +264,7 @@ describe("the shared view: a relative come through a share link", () => {
   it("is not offered without a share link", async () => {
     relativeApi(false);
     renderWithApp(<ProfilePage username="joanna" />);
-    await screen.findByRole("button", { name: RELATIVES.playMemory(memory.title) });
+    await screen.findByRole("button", { name: playMemoryLabel(memory.title) });
     expect(screen.queryByRole("region", { name: SHARE_MESSAGES.newsTitle })).toBeNull();
   });
 });

@@ -22,7 +22,7 @@ export function WatchPage() {
       <div className="flex min-h-[340px] w-[280px] flex-col items-center gap-4 rounded-[3rem] border-8 border-slate-700 bg-black p-6 text-white">
         <h1 className="text-lg font-semibold">{MESSAGES.watchTitle}</h1>
         {isLoading ? (
-          <Spinner label="Loading session" />
+          <Spinner label={MESSAGES.loadingSession} />
         ) : user ? (
           <WatchRecorderSlot />
         ) : (
@@ -82,14 +82,14 @@ function WatchLogin() {
     <form className="grid w-full gap-2" onSubmit={onSubmit} noValidate>
       <TextField
         tone="dark"
-        label="Username"
+        label={MESSAGES.username}
         autoComplete="username"
         {...form.field("username")}
         className="h-8"
       />
       <TextField
         tone="dark"
-        label="Password"
+        label={MESSAGES.password}
         type="password"
         autoComplete="current-password"
         {...form.field("password")}

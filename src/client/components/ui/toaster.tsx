@@ -6,6 +6,7 @@ import {
   TOAST_SWIPE_DIRECTION,
   TOAST_SWIPE_THRESHOLD_PX,
 } from "../../../shared/constants";
+import { formatMessage } from "../../../shared/i18n/format";
 import { MESSAGES } from "../../../shared/messages";
 import { cn } from "../../lib/cn";
 import { dismissToast, useToasts } from "./use-toast";
@@ -18,6 +19,7 @@ export function Toaster() {
       duration={TOAST_DURATION_MS}
       swipeDirection={TOAST_SWIPE_DIRECTION}
       swipeThreshold={TOAST_SWIPE_THRESHOLD_PX}
+      label={MESSAGES.notification}
     >
       {toasts.map((t) => (
         <ToastPrimitive.Root
@@ -71,6 +73,7 @@ export function Toaster() {
       ))}
       <ToastPrimitive.Viewport
         hotkey={TOAST_HOTKEY}
+        label={formatMessage(MESSAGES.notificationsRegion, { hotkey: TOAST_HOTKEY.join("+") })}
         className="fixed end-0 bottom-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 sm:max-w-[420px]"
       />
     </ToastPrimitive.Provider>

@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import { DELETE_CONFIRMATION_WORD } from "../../../shared/constants";
+import { formatMessage } from "../../../shared/i18n/format";
 import { MESSAGES } from "../../../shared/messages";
 import { isDeleteConfirmed } from "../../../shared/rules";
 import { Button } from "./button";
@@ -60,10 +61,11 @@ export function TypedDeleteDialog({
           <form onSubmit={onSubmit} className="space-y-4">
             <DialogTitle>{title}</DialogTitle>
             <DialogDescription>
-              {description} Type "{DELETE_CONFIRMATION_WORD}" to confirm.
+              {description}{" "}
+              {formatMessage(MESSAGES.typeToConfirm, { word: DELETE_CONFIRMATION_WORD })}
             </DialogDescription>
             <Input
-              aria-label="Confirmation"
+              aria-label={MESSAGES.confirmation}
               autoComplete="off"
               value={typed}
               placeholder={DELETE_CONFIRMATION_WORD}

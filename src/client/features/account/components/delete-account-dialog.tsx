@@ -23,7 +23,7 @@ export function DeleteAccountDialog(props: {
       }}
       onConfirm={(typed) => props.onConfirm(typed, password)}
       title={MESSAGES.deleteAccountTitle}
-      description="Your account and everything in it are deleted for good: every memory, the comments on them and all the recordings."
+      description={MESSAGES.deleteAccountDescription}
       action={MESSAGES.deleteAccount}
     >
       <Input

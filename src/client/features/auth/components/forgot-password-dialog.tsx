@@ -38,13 +38,18 @@ export function ForgotPasswordDialog({ open, onOpenChange }: AccountDialogProps)
       }}
     >
       <DialogContent>
-        <DialogTitle>Reset your password</DialogTitle>
-        <DialogDescription>We will email you a link to choose a new password.</DialogDescription>
+        <DialogTitle>{MESSAGES.resetYourPassword}</DialogTitle>
+        <DialogDescription>{MESSAGES.resetYourPasswordDescription}</DialogDescription>
         <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
           <FormAlert title={MESSAGES.passwordResetFailed} error={forgot.error} />
-          <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
+          <TextField
+            label={MESSAGES.email}
+            type="email"
+            autoComplete="email"
+            {...form.field("email")}
+          />
           <Button type="submit" disabled={forgot.isPending}>
-            Send reset link
+            {MESSAGES.sendResetLink}
           </Button>
         </form>
       </DialogContent>

@@ -47,12 +47,16 @@ export function LoginDialog({
     >
       <DialogContent>
         <DialogTitle>{MESSAGES.logIn}</DialogTitle>
-        <DialogDescription>Welcome back: log in to your journal.</DialogDescription>
+        <DialogDescription>{MESSAGES.logInDescription}</DialogDescription>
         <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
           <FormAlert title={MESSAGES.loginFailed} error={login.error} />
-          <TextField label="Username" autoComplete="username" {...form.field("username")} />
           <TextField
-            label="Password"
+            label={MESSAGES.username}
+            autoComplete="username"
+            {...form.field("username")}
+          />
+          <TextField
+            label={MESSAGES.password}
             type="password"
             autoComplete="current-password"
             {...form.field("password")}

@@ -64,7 +64,7 @@ function ResetPasswordForm({ token }: { token: string }) {
           {...form.field("confirmPassword")}
         />
         <Button type="submit" disabled={reset.isPending}>
-          Reset Password
+          {MESSAGES.resetPasswordButton}
         </Button>
       </form>
     </Card>

@@ -40,21 +40,23 @@ export function SaveAccountDialog({ open, onOpenChange, onRegistered }: SaveAcco
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
-        <DialogTitle>Save your memory</DialogTitle>
-        <DialogDescription>
-          Create an account to keep this memory. Your profile starts private.
-        </DialogDescription>
+        <DialogTitle>{MESSAGES.saveYourMemory}</DialogTitle>
+        <DialogDescription>{MESSAGES.saveYourMemoryDescription}</DialogDescription>
         <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
           <FormAlert title={MESSAGES.failedSaveAccount} error={register.error} />
-          <TextField label="Username" autoComplete="username" {...form.field("username")} />
           <TextField
-            label="Email (optional)"
+            label={MESSAGES.username}
+            autoComplete="username"
+            {...form.field("username")}
+          />
+          <TextField
+            label={MESSAGES.emailOptional}
             type="email"
             autoComplete="email"
             {...form.field("email")}
           />
           <TextField
-            label="Password"
+            label={MESSAGES.password}
             type="password"
             autoComplete="new-password"
             {...form.field("password")}
@@ -64,7 +66,7 @@ export function SaveAccountDialog({ open, onOpenChange, onRegistered }: SaveAcco
               <Button variant="outline">{MESSAGES.cancel}</Button>
             </DialogClose>
             <Button type="submit" disabled={register.isPending}>
-              Save Account
+              {MESSAGES.saveAccount}
             </Button>
           </div>
         </form>

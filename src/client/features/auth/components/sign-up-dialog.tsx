@@ -47,10 +47,19 @@ export function SignUpDialog({ open, onOpenChange }: AccountDialogProps) {
         <DialogDescription>{MESSAGES.signUpDescription}</DialogDescription>
         <form className="mt-4 grid gap-4" onSubmit={form.onSubmit} noValidate>
           <FormAlert title={MESSAGES.registrationFailed} error={register.error} />
-          <TextField label="Username" autoComplete="username" {...form.field("username")} />
-          <TextField label="Email" type="email" autoComplete="email" {...form.field("email")} />
           <TextField
-            label="Password"
+            label={MESSAGES.username}
+            autoComplete="username"
+            {...form.field("username")}
+          />
+          <TextField
+            label={MESSAGES.email}
+            type="email"
+            autoComplete="email"
+            {...form.field("email")}
+          />
+          <TextField
+            label={MESSAGES.password}
             type="password"
             autoComplete="new-password"
             {...form.field("password")}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { weekdayNames } from "../../../../shared/dates";
 import { RECORDING_LINK_MESSAGES } from "../../../../shared/journals";
-import { WEEKDAY_NAMES } from "../../../../shared/reminders";
 import { type QuestionMailSettings, questionMailSettingsSchema } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { SelectField } from "../../../components/ui/select-field";
@@ -76,7 +76,7 @@ function Form({ journalId, initial }: { journalId: string; initial: QuestionMail
           value={String(form.weekday)}
           onChange={(value) => setForm({ ...form, weekday: Number(value) })}
         >
-          {WEEKDAY_NAMES.map((name, index) => (
+          {weekdayNames().map((name, index) => (
             <option key={name} value={index}>
               {name}
             </option>

@@ -1,5 +1,6 @@
 import { Trash2 } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { MESSAGES } from "../../../../shared/messages";
 import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
@@ -40,7 +41,9 @@ export function DeleteMemoryButton({
         variant={compact ? "ghost" : "outline"}
         size={compact ? "icon" : "sm"}
         className={compact ? "h-11 w-11" : "min-h-11 sm:min-h-8"}
-        aria-label={`${MESSAGES.deleteMemory} ${memory.title || MESSAGES.untitledMemory}`}
+        aria-label={formatMessage(MESSAGES.deleteMemoryNamed, {
+          title: memory.title || MESSAGES.untitledMemory,
+        })}
         onClick={() => setConfirming(true)}
       >
         <Trash2 className="h-4 w-4" aria-hidden="true" />

@@ -1,3 +1,4 @@
+import { MESSAGES } from "../../../../shared/messages";
 import { TypedDeleteDialog } from "../../../components/ui/typed-delete-dialog";
 
 /** The memory's delete confirmation (typed 'delete', any case). */
@@ -11,9 +12,9 @@ export function DeleteMemoryDialog(props: {
     <TypedDeleteDialog
       {...props}
       onConfirm={() => props.onConfirm()}
-      title="Delete this memory?"
-      description="This removes the memory, its audio and its comments for good."
-      action="Delete"
+      title={MESSAGES.deleteMemoryTitle}
+      description={MESSAGES.deleteMemoryDescription}
+      action={MESSAGES.delete}
     />
   );
 }

@@ -89,7 +89,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       <DialogTitle>{MESSAGES.editMemory}</DialogTitle>
       <div className="space-y-1">
         <label htmlFor={field("title")} className="text-sm font-medium">
-          Title
+          {MESSAGES.title}
         </label>
         <Input id={field("title")} value={title} onChange={(e) => setTitle(e.target.value)} />
       </div>
@@ -114,7 +114,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       ) : null}
       <div className="space-y-1">
         <label htmlFor={field("transcript")} className="text-sm font-medium">
-          Transcript
+          {MESSAGES.transcript}
         </label>
         <Textarea
           id={field("transcript")}
@@ -125,7 +125,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       </div>
       <div className="space-y-1">
         <label htmlFor={field("summary")} className="text-sm font-medium">
-          Summary
+          {MESSAGES.summary}
         </label>
         <Textarea
           id={field("summary")}
@@ -136,7 +136,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       </div>
       <div className="space-y-1">
         <label htmlFor={field("date")} className="text-sm font-medium">
-          Date Recorded
+          {MESSAGES.dateRecorded}
         </label>
         <Input
           id={field("date")}
@@ -148,7 +148,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
       </div>
       <div className="space-y-1">
         <label htmlFor={field("tags")} className="text-sm font-medium">
-          Tags
+          {MESSAGES.tags}
         </label>
         <TagEditor inputId={field("tags")} tags={tags} onChange={(next) => setTags(next)} />
       </div>

@@ -1,6 +1,7 @@
 import { Pencil } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
 import { Link } from "wouter";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { editMemoryNamed, MESSAGES, messageFor } from "../../../../shared/messages";
 import { isEditable } from "../../../../shared/rules";
 import type { Memory, MemoryPage } from "../../../../shared/schemas";
@@ -9,7 +10,7 @@ import { Button } from "../../../components/ui/button";
 import { PageLoading } from "../../../components/ui/page-loading";
 import { formatRecordedAt } from "../../../lib/format-date";
 import { PhotoCover } from "../../photos/components/photo-cover";
-import { STAGE_NOTICES } from "../processing/processing-api";
+import { stageNotice } from "../processing/processing-api";
 import { FailedMemoryActions } from "./failed-memory-actions";
 import { PageButtons } from "./page-buttons";
 import { PlayInPlaceButton } from "./play-in-place";
@@ -23,7 +24,9 @@ export function MemoryStateBadge({ memory }: { memory: Memory }) {
   if (memory.status === "processing") {
     return (
       <Badge className="bg-amber-100 text-amber-900">
-        {memory.stage ? `Processing… ${STAGE_NOTICES[memory.stage]}` : "Processing…"}
+        {memory.stage
+          ? formatMessage(MESSAGES.processingStage, { stage: stageNotice(memory.stage) })
+          : MESSAGES.processingBadge}
       </Badge>
     );
   }
@@ -80,7 +83,7 @@ export function MemoryList({
   if (!data || data.items.length === 0) return <div className="text-center">{empty}</div>;
   return (
     <div className="scroll-mt-4 space-y-4" ref={top} data-testid="memory-list">
-      <ul className="space-y-3" aria-label="Memories">
+      <ul className="space-y-3" aria-label={MESSAGES.memories}>
         {data.items.map((memory) => (
           <li
             key={memory.id}

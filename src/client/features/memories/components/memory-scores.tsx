@@ -1,13 +1,23 @@
 import { ChevronDown } from "lucide-react";
 import { useId, useState } from "react";
-import { SCORE_DIMENSIONS, SCORE_MAX } from "../../../../shared/constants";
+import { SCORE_DIMENSIONS, SCORE_MAX, type ScoreDimension } from "../../../../shared/constants";
 import { MESSAGES } from "../../../../shared/messages";
 import { scoreBarPercent } from "../../../../shared/rules";
 import type { Scores } from "../../../../shared/schemas";
 import { Card } from "../../../components/ui/card";
 
-function label(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
+/** Each score's name in the catalogue, read when the scores show. */
+const SCORE_NAMES: Record<ScoreDimension, keyof typeof MESSAGES> = {
+  meaningfulness: "scoreMeaningfulness",
+  cuteness: "scoreCuteness",
+  excitement: "scoreExcitement",
+  interest: "scoreInterest",
+  uniqueness: "scoreUniqueness",
+  overall: "scoreOverall",
+};
+
+function label(name: ScoreDimension): string {
+  return MESSAGES[SCORE_NAMES[name]];
 }
 
 /**

@@ -30,7 +30,7 @@ export function MemoryTagsCard({ memory, isOwner }: { memory: Memory; isOwner: b
   return (
     <Card className="space-y-3">
       <div className="flex items-center justify-between">
-        <h2 className="text-lg font-semibold">Tags</h2>
+        <h2 className="text-lg font-semibold">{MESSAGES.tags}</h2>
         {isOwner ? (
           <Button
             variant={editing ? "secondary" : "ghost"}
@@ -40,7 +40,7 @@ export function MemoryTagsCard({ memory, isOwner }: { memory: Memory; isOwner: b
             onClick={() => setEditing((value) => !value)}
           >
             <Pencil className="h-4 w-4" aria-hidden="true" />
-            {editing ? "Done" : "Edit tags"}
+            {editing ? MESSAGES.done : MESSAGES.editTags}
           </Button>
         ) : null}
       </div>
@@ -49,7 +49,7 @@ export function MemoryTagsCard({ memory, isOwner }: { memory: Memory; isOwner: b
       ) : (
         <>
           {memory.tags.length > 0 ? (
-            <ul className="flex flex-wrap gap-2" aria-label="Tags">
+            <ul className="flex flex-wrap gap-2" aria-label={MESSAGES.tags}>
               {memory.tags.map((tag) => (
                 <li key={tag}>
                   <Badge>{tag}</Badge>
@@ -57,7 +57,7 @@ export function MemoryTagsCard({ memory, isOwner }: { memory: Memory; isOwner: b
               ))}
             </ul>
           ) : (
-            <p className="text-sm text-slate-700">No tags yet.</p>
+            <p className="text-sm text-slate-700">{MESSAGES.noTagsYet}</p>
           )}
           {isOwner ? (
             <p className="text-xs text-slate-700">{tagsUsedLabel(memory.tags.length, MAX_TAGS)}</p>

@@ -24,7 +24,7 @@ export function BackButton({ fallback = "/" }: { fallback?: string }) {
       onClick={() => (hasInAppPrevious() ? window.history.back() : navigate(fallback))}
     >
       <ArrowLeft className="h-4 w-4 rtl:-scale-x-100" aria-hidden="true" />
-      Back
+      {MESSAGES.back}
     </Button>
   );
 }
@@ -58,7 +58,7 @@ export function MemoryTextCards({
   return (
     <>
       <Card className="space-y-2">
-        <h2 className="text-lg font-semibold">Transcript</h2>
+        <h2 className="text-lg font-semibold">{MESSAGES.transcript}</h2>
         {transcript ?? (
           <p className="whitespace-pre-wrap" data-testid="transcript">
             {memory.transcript}
@@ -66,7 +66,7 @@ export function MemoryTextCards({
         )}
       </Card>
       <Card className="space-y-2">
-        <h2 className="text-lg font-semibold">Summary</h2>
+        <h2 className="text-lg font-semibold">{MESSAGES.summary}</h2>
         <p className="whitespace-pre-wrap">{memory.summary}</p>
       </Card>
     </>

@@ -1,4 +1,6 @@
 import { PAGE_SIZE } from "../../../../shared/constants";
+import { formatMessage } from "../../../../shared/i18n/format";
+import { MESSAGES } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
 
 /** The page numbers to show: first, last and two either side of the current one. */
@@ -24,7 +26,7 @@ export function PageButtons({
   const pageCount = Math.ceil(total / PAGE_SIZE);
   if (pageCount <= 1) return null;
   return (
-    <nav aria-label="Pages" className="flex flex-wrap justify-center gap-1">
+    <nav aria-label={MESSAGES.pages} className="flex flex-wrap justify-center gap-1">
       {visiblePages(page, pageCount).map((item, index) =>
         item === "gap" ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: gaps have no identity of their own
@@ -36,7 +38,7 @@ export function PageButtons({
             key={item}
             size="tap"
             variant={item === page ? "primary" : "outline"}
-            aria-label={`Page ${item}`}
+            aria-label={formatMessage(MESSAGES.pageNumber, { page: item })}
             aria-current={item === page ? "page" : undefined}
             onClick={() => onPage(item)}
           >

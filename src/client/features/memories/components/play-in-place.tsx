@@ -1,7 +1,7 @@
 import { Pause, Play } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages";
-import { RELATIVES } from "../../../../shared/relatives";
+import { pauseMemoryLabel, playMemoryLabel } from "../../../../shared/relatives";
 import { Button } from "../../../components/ui/button";
 
 /**
@@ -42,7 +42,7 @@ export function PlayInPlaceButton({ src, title }: { src: string; title: string }
       variant="outline"
       size="icon"
       className="h-11 w-11 shrink-0 rounded-full"
-      aria-label={playing ? RELATIVES.pauseMemory(name) : RELATIVES.playMemory(name)}
+      aria-label={playing ? pauseMemoryLabel(name) : playMemoryLabel(name)}
       aria-pressed={playing}
       onClick={toggle}
     >

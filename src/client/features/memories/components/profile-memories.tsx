@@ -20,7 +20,7 @@ export function ProfileMemories({ username, isOwner }: { username: string; isOwn
     ? MESSAGES.failedSearchPublicMemories
     : MESSAGES.failedFetchPublicMemories;
   return (
-    <section className="space-y-4 pt-4 text-start" aria-label="Shared memories">
+    <section className="space-y-4 pt-4 text-start" aria-label={MESSAGES.sharedMemories}>
       <SearchBox
         value={search}
         onSearch={setSearch}

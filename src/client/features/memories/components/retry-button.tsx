@@ -36,7 +36,7 @@ export function RetryButton({ memory, className }: { memory: Memory; className?:
       onClick={() => void retry()}
     >
       <RotateCcw className="h-4 w-4" aria-hidden="true" />
-      Retry
+      {MESSAGES.retry}
     </Button>
   );
 }

@@ -1,6 +1,7 @@
 import { Plus, X } from "lucide-react";
 import { type KeyboardEvent, useId, useState } from "react";
 import { MAX_TAGS } from "../../../../shared/constants";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { MESSAGES, tagsUsedLabel } from "../../../../shared/messages";
 import { addTag } from "../../../../shared/rules";
 import { Button } from "../../../components/ui/button";
@@ -59,7 +60,7 @@ export function TagEditor({
 
   return (
     <div className="space-y-2">
-      <ul className="flex flex-wrap gap-2" aria-label="Tags">
+      <ul className="flex flex-wrap gap-2" aria-label={MESSAGES.tags}>
         {tags.map((tag) => (
           <li key={tag}>
             {/* A 44 px chip whose remove button is a 44 px target, for a thumb. */}
@@ -68,7 +69,7 @@ export function TagEditor({
               <button
                 type="button"
                 className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-brand-50 disabled:opacity-50"
-                aria-label={`Remove tag ${tag}`}
+                aria-label={formatMessage(MESSAGES.removeTagNamed, { tag })}
                 disabled={disabled}
                 onClick={() =>
                   void onChange(
@@ -87,8 +88,8 @@ export function TagEditor({
         <Input
           id={inputId}
           value={input}
-          placeholder="Add a tag"
-          aria-label="New tag"
+          placeholder={MESSAGES.addATag}
+          aria-label={MESSAGES.newTag}
           disabled={disabled || full}
           aria-describedby={full ? limitId : undefined}
           onChange={(event) => setInput(event.target.value)}
@@ -97,7 +98,7 @@ export function TagEditor({
         <Button
           variant="outline"
           size="icon"
-          aria-label="Add tag"
+          aria-label={MESSAGES.addTag}
           disabled={disabled || full || input.trim() === ""}
           onClick={() => void add()}
         >

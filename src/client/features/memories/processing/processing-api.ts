@@ -8,20 +8,28 @@ import {
 import { getJson, requestJson } from "../../../lib/api-client";
 import { memoryUrl } from "../api/memory-keys";
 
-/** The notice shown while the server runs each stage (the recorder shows convert and upload). */
-export const STAGE_NOTICES: Record<PipelineStage, string> = {
-  transcribe: MESSAGES.transcribing,
-  summarize: MESSAGES.summarizing,
-  score: MESSAGES.scoring,
-  tag: MESSAGES.tagging,
-  save: MESSAGES.saving,
-};
+/** Each stage's notice in the catalogue, in the order the server runs the stages. */
+const STAGE_NOTICE_KEYS = {
+  transcribe: "transcribing",
+  summarize: "summarizing",
+  score: "scoring",
+  tag: "tagging",
+  save: "saving",
+} as const satisfies Record<PipelineStage, keyof typeof MESSAGES>;
+
+/**
+ * The notice shown while the server runs a stage (the recorder shows convert and upload), read
+ * when it shows, so it speaks the page's language.
+ */
+export function stageNotice(stage: PipelineStage): string {
+  return MESSAGES[STAGE_NOTICE_KEYS[stage]];
+}
 
 /**
  * The pipeline's stages in the order the server runs them (PIPELINE_STAGES in shared/schemas,
  * which a test checks; that module brings zod, which the first page does without).
  */
-export const STAGE_ORDER = Object.keys(STAGE_NOTICES) as PipelineStage[];
+export const STAGE_ORDER = Object.keys(STAGE_NOTICE_KEYS) as PipelineStage[];
 
 /** POST /api/memories/process: the memory, in state 'processing' (or as it is, when sent again). */
 export async function startProcessing(body: ProcessMemoryBody): Promise<Memory> {

@@ -5,8 +5,8 @@ import type { ReportNotice } from "../../../lib/upload-queue";
 import {
   fetchMemory,
   retryProcessing,
-  STAGE_NOTICES,
   STAGE_ORDER,
+  stageNotice,
   startProcessing,
 } from "./processing-api";
 
@@ -95,7 +95,7 @@ export async function followStages<M extends Followed>(
     const target = STAGE_ORDER.indexOf(stage);
     for (let i = reported === -1 ? target : reported + 1; i <= target; i++) {
       const passed = STAGE_ORDER[i];
-      if (passed) lastNotice = Promise.resolve(report(STAGE_NOTICES[passed]));
+      if (passed) lastNotice = Promise.resolve(report(stageNotice(passed)));
     }
     reported = Math.max(reported, target);
   };

@@ -1,4 +1,4 @@
-import { RELATIVES } from "../../../../shared/relatives";
+import { relativeGreeting } from "../../../../shared/relatives";
 import { useSharedWithMe } from "../../../lib/relative-view";
 
 /**
@@ -13,7 +13,7 @@ export function RelativeGreeting() {
       data-testid="relative-greeting"
       className="mx-auto w-full max-w-4xl px-4 pt-4 text-slate-700"
     >
-      {RELATIVES.greeting(owners.map((owner) => owner.displayName || owner.username))}
+      {relativeGreeting(owners.map((owner) => owner.displayName || owner.username))}
     </p>
   );
 }

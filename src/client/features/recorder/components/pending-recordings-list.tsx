@@ -18,7 +18,7 @@ export function PendingRecordingsList() {
 
   return (
     <section
-      aria-label="Recordings waiting to be uploaded"
+      aria-label={MESSAGES.recordingsWaiting}
       data-testid="pending-recordings"
       className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900"
     >

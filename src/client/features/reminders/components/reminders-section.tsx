@@ -1,13 +1,13 @@
 import { Plus, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
-import { monthNames } from "../../../../shared/dates";
+import { monthNames, weekdayNames } from "../../../../shared/dates";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import {
   MAX_SPECIAL_DAYS,
   type ReminderSettings,
   type ReminderSettingsBody,
   SPECIAL_DAY_LABEL_MAX_LENGTH,
-  WEEKDAY_NAMES,
 } from "../../../../shared/reminders";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
@@ -135,7 +135,7 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
           value={form.weekly.weekday}
           onChange={(value) => setWeekly({ weekday: Number(value) })}
         >
-          {WEEKDAY_NAMES.map((name, index) => (
+          {weekdayNames().map((name, index) => (
             <option key={name} value={index}>
               {name}
             </option>
@@ -168,9 +168,7 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
           ))}
         </SelectField>
       </div>
-      <p className="text-sm text-slate-700">
-        Special days are reminded at the same hour, with a question that fits the day.
-      </p>
+      <p className="text-sm text-slate-700">{REMINDER_MESSAGES.specialDaysHint}</p>
       <fieldset className="grid gap-3">
         <legend className="text-base font-semibold text-slate-900">
           {REMINDER_MESSAGES.specialDaysTitle}
@@ -238,7 +236,7 @@ function SpecialDayRow({
           id={labelId}
           value={day.label}
           maxLength={SPECIAL_DAY_LABEL_MAX_LENGTH}
-          placeholder="Mia's birthday"
+          placeholder={REMINDER_MESSAGES.specialDayPlaceholder}
           onChange={(event) => onChange({ label: event.target.value })}
         />
       </div>
@@ -271,7 +269,11 @@ function SpecialDayRow({
         type="button"
         variant="ghost"
         size="icon"
-        aria-label={`${REMINDER_MESSAGES.removeSpecialDay} ${day.label || "special day"}`}
+        aria-label={
+          day.label
+            ? formatMessage(REMINDER_MESSAGES.removeSpecialDayNamed, { label: day.label })
+            : REMINDER_MESSAGES.removeSpecialDayUnnamed
+        }
         onClick={onRemove}
       >
         <Trash2 className="h-5 w-5 text-red-700" aria-hidden="true" />

@@ -1,4 +1,5 @@
 import { Copy, Share2 } from "lucide-react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { MESSAGES } from "../../../../shared/messages";
 import { SHARE_MESSAGES } from "../../../../shared/share-links";
 import { Button } from "../../../components/ui/button";
@@ -59,7 +60,7 @@ export function CreatedLink({
       <p className="text-sm font-medium text-slate-900">{label}</p>
       <input
         readOnly
-        aria-label={`${SHARE_MESSAGES.sectionTitle}: ${label}`}
+        aria-label={formatMessage(SHARE_MESSAGES.linkNamed, { label })}
         value={url}
         onFocus={(event) => event.currentTarget.select()}
         className="h-11 w-full rounded-md border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900"

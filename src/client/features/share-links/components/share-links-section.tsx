@@ -51,7 +51,7 @@ export function ShareLinksSection() {
                 <Button
                   variant="outline"
                   onClick={() => setRevoking(link)}
-                  aria-label={`${SHARE_MESSAGES.revoke} ${link.label}`}
+                  aria-label={formatMessage(SHARE_MESSAGES.revokeNamed, { label: link.label })}
                 >
                   {SHARE_MESSAGES.revoke}
                 </Button>
@@ -120,7 +120,10 @@ function RevokeDialog({ link, onClose }: { link: ShareLink; onClose: () => void 
   return (
     <ConfirmDialog
       title={SHARE_MESSAGES.revokeTitle}
-      description={`${link.label}: ${SHARE_MESSAGES.revokeDescription}`}
+      description={formatMessage(SHARE_MESSAGES.revokeDescriptionNamed, {
+        label: link.label,
+        description: SHARE_MESSAGES.revokeDescription,
+      })}
       action={SHARE_MESSAGES.revoke}
       onOpenChange={(open) => (open ? undefined : onClose())}
       onConfirm={confirm}
