@@ -6,7 +6,6 @@ import {
   memoryBookLinkLabel,
   SHARE_LINK_PATH_PREFIX,
   SHARE_LINKS_PER_USER,
-  SHARE_MESSAGES,
   SHARE_TOKEN_PATTERN,
   type ShareLink,
 } from "../../shared/share-links";
