@@ -101,7 +101,7 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
         security: security.none,
         summary: "A relative holding a share link asks to be mailed when new memories are saved",
         description:
-          "The browser must hold a live share link to `username`'s memories (its share cookie); the address is then mailed a confirmation link (at most one a day), and once it confirms, new memories through that link, at most once per RELATIVE_DIGEST_MINUTES. 404 without such a link.",
+          "The browser must hold a live share link to `username`'s memories (its share cookie); the address is then mailed a confirmation link (at most one a day), and once it confirms, new memories through that link, at most once per RELATIVE_DIGEST_MINUTES. The mails and the pages of their links are written in `language` (the journal's when absent). 404 without such a link.",
         body: relativeNewsBodySchema,
         response: { 201: okResponseSchema, ...errors },
       },
