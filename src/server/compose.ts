@@ -131,6 +131,8 @@ export function createServices(deps: ServiceDeps) {
   const secrets = new ServerSecretsRepo(db);
   const memoriesRepo = new MemoriesRepo(db, database.kind);
   const shareLinksRepo = new ShareLinksRepo(db);
+  const journalLanguage = async (journalId: string) =>
+    (await journalsRepo.findById(journalId))?.language;
   // Revoking a link deletes its addresses by the foreign key's cascade (migration 0017).
   const relativeNews = new RelativeNewsService({
     repo: new ShareLinkSubscriptionsRepo(db),
@@ -140,6 +142,7 @@ export function createServices(deps: ServiceDeps) {
     users,
     storytellerNames: (memberIds) => journalsRepo.names(memberIds),
     answeredQuestions: (memoryIds) => familyQuestions.answeredBy(memoryIds),
+    journalLanguage,
     mailer,
     secrets,
     // Without APP_URL, the address each link was made at (remembered with it).
@@ -154,6 +157,7 @@ export function createServices(deps: ServiceDeps) {
     mailer,
     secrets,
     news: relativeNews,
+    journalLanguage,
     log,
   });
   const audio = new AudioService(new AudioRepo(db), storage);

@@ -55,6 +55,9 @@ export const JOURNAL_MESSAGES = translatable("JOURNAL_MESSAGES", {
   inviteEmail: "Email (optional)",
   inviteEmailHint:
     "We mail an invitation that works once, for 7 days. Leave it empty for a storyteller who records through their own link.",
+  /** The language the new member's invitation and mails are written in. */
+  inviteLanguage: "Their language",
+  inviteLanguageHint: "Their invitation and mails are written in it.",
   inviteSubmit: "Add",
   invitationPending: "Invitation sent",
   noAccount: "Records through their link",

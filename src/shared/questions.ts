@@ -1,4 +1,5 @@
 import { formatMessage } from "./i18n/format";
+import { currentLanguage } from "./i18n/languages";
 import { translatable } from "./i18n/page-words";
 /**
  * The built-in family-memory questions shown above the recorder and sent in weekly reminders. The
@@ -128,14 +129,21 @@ export function questionInPageLanguage(text: string): string {
   return index === -1 ? text : (QUESTIONS[index] ?? text);
 }
 
-/** The question a special day's reminder asks, fitting the day ("Mia's birthday" asks about Mia's birth). */
-export function specialDayQuestion(label: string): string {
+/**
+ * The question a special day's reminder asks, fitting the day ("Mia's birthday" asks about Mia's
+ * birth). The server names the reader's words and language; the browser's page speaks its own.
+ */
+export function specialDayQuestion(
+  label: string,
+  words: Readonly<Record<keyof typeof SPECIAL_DAY_QUESTIONS, string>> = SPECIAL_DAY_QUESTIONS,
+  language: string = currentLanguage(),
+): string {
   const name = label.trim();
   const birthday = /^(.+?)['’]s?\s+birthday$/i.exec(name);
-  if (birthday?.[1]) return formatMessage(SPECIAL_DAY_QUESTIONS.birthday, { name: birthday[1] });
+  if (birthday?.[1]) return formatMessage(words.birthday, { name: birthday[1] }, language);
   const anniversary = /^(.+?)\s+anniversary$/i.exec(name);
-  if (anniversary?.[1]) return formatMessage(SPECIAL_DAY_QUESTIONS.anniversary, { name });
-  return formatMessage(SPECIAL_DAY_QUESTIONS.other, { name });
+  if (anniversary?.[1]) return formatMessage(words.anniversary, { name }, language);
+  return formatMessage(words.other, { name }, language);
 }
 
 /** A special day's question: a birthday's, an anniversary's, any other day's. */
@@ -145,10 +153,18 @@ export const SPECIAL_DAY_QUESTIONS = translatable("SPECIAL_DAY_QUESTIONS", {
   other: "What do you remember about {name}? Tell the story of that day.",
 });
 
-/** Whether `text` is a question the product asks: a built-in one or one of these special days'. */
-export function isKnownQuestion(text: string, specialDayLabels: readonly string[] = []): boolean {
+/**
+ * Whether `text` is a question the product asks: a built-in one or one of these special days'.
+ * `libraries`: the built-in list in each language to recognise (the browser knows its page's; the
+ * server passes every language's, so a question mailed in Spanish is known when answered).
+ */
+export function isKnownQuestion(
+  text: string,
+  specialDayLabels: readonly string[] = [],
+  libraries: readonly (readonly string[])[] = [QUESTIONS],
+): boolean {
   return (
-    QUESTIONS.includes(text) ||
+    libraries.some((questions) => questions.includes(text)) ||
     ENGLISH_QUESTIONS.includes(text) ||
     specialDayLabels.some((label) => specialDayQuestion(label) === text)
   );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatDate } from "./dates";
 import { formatMessage } from "./i18n/format";
+import { LANGUAGES } from "./i18n/languages";
 import { translatable } from "./i18n/page-words";
 import { ERROR_MESSAGES } from "./messages";
 import { emailSchema } from "./schemas";
@@ -49,7 +50,6 @@ export const SHARE_MESSAGES = translatable("SHARE_MESSAGES", {
   dialogDescription:
     "Your profile is private. Create a share link for a relative: whoever opens it can listen and leave spoken comments, nothing else.",
   manageOnAccount: "Manage share links",
-  mailSubject: "memories were shared with you",
   // News of new stories (ADR 0044): the relative's form on the shared view, the owner's list.
   newsTitle: "Tell me when there are new stories",
   newsDescription:
@@ -184,6 +184,8 @@ export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const relativeNewsBodySchema = z.object({
   username: z.string().min(1).max(100),
   email: emailSchema,
+  /** The language the news and its confirmation are mailed in (the journal's when absent). */
+  language: z.enum(LANGUAGES).optional(),
 });
 export type RelativeNewsBody = z.input<typeof relativeNewsBodySchema>;
 

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PASSWORD_LENGTH, USERNAME_MAX_LENGTH } from "../../shared/constants";
+import { formatMessage } from "../../shared/i18n/format";
 import { MESSAGES } from "../../shared/messages";
+import { wordsIn } from "../i18n/words";
 import { hashToken } from "../ids";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import { resetTokenFrom, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { mailSubject, resetTokenFrom, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { RESET_TOKEN_TTL_MS } from "./auth.service";
 import { SESSION_COOKIE } from "./session.service";
 
@@ -353,6 +355,35 @@ describe.each(DATABASE_KINDS)("accounts API on %s", (kind) => {
       );
       expect((await post("/api/login", { username, password: "new-password" })).statusCode).toBe(
         200,
+      );
+    });
+
+    it("writes the mail in the account's language, and in English when it has none", async () => {
+      const spanish = `${uniqueName("es")}@example.com`;
+      const english = `${uniqueName("en")}@example.com`;
+      const username = uniqueName();
+      await register({ username, email: spanish, displayName: "Rosa", language: "es" });
+      await register({ username: uniqueName(), email: english, displayName: "Rose" });
+      await t.database.db
+        .updateTable("users")
+        .set({ language: null })
+        .where("email_lower", "=", english)
+        .execute();
+
+      const words = wordsIn("es").RESET_MAIL;
+      const es = await nextResetMail(spanish);
+      expect(mailSubject(es)).toBe(words.subject);
+      const lines = es.text.split(/\r?\n/);
+      expect(lines[0]).toBe(formatMessage(words.greeting, { name: "Rosa" }, "es"));
+      expect(lines).toContain(formatMessage(words.asked, { username }, "es"));
+      expect(lines).toContain(words.action);
+      expect(lines).toContain(words.ignore);
+
+      const en = await nextResetMail(english);
+      expect(mailSubject(en)).toBe("Reset your Voice Memory Journal password");
+      expect(en.text.split(/\r?\n/)[0]).toBe("Hello Rose,");
+      expect(en.text).toContain(
+        "If it was not you, ignore this mail: your password stays as it is.",
       );
     });
 

@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from "fastify";
+import { formatMessage } from "../../shared/i18n/format";
 import type { RegisterBody, User } from "../../shared/schemas";
 import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, HttpError, unauthorized } from "../http-errors";
+import { languageOf, wordsIn } from "../i18n/words";
 import { hashToken, newSecretToken } from "../ids";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
@@ -118,18 +120,22 @@ export class AuthService {
     for (const user of await this.deps.users.findByEmail(email)) {
       if (!user.email) continue;
       const link = await this.newResetLink(user.id, appUrl);
+      // In the account's language; an account that never chose one (null) reads English.
+      const language = languageOf(user.language);
+      const words = wordsIn(language).RESET_MAIL;
+      const name = mailLine(user.display_name || user.username);
       await this.deps.mailer.send({
         to: user.email,
-        subject: "Reset your Voice Memory Journal password",
+        subject: words.subject,
         text: [
-          `Hello ${mailLine(user.display_name || user.username)},`,
+          formatMessage(words.greeting, { name }, language),
           "",
-          `Someone asked to reset the password of the account "${mailLine(user.username)}".`,
-          "To choose a new password, open this link within one hour:",
+          formatMessage(words.asked, { username: mailLine(user.username) }, language),
+          words.action,
           "",
           link,
           "",
-          "If it was not you, ignore this mail: your password stays as it is.",
+          words.ignore,
         ].join("\n"),
       });
     }

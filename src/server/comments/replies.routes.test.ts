@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatMessage } from "../../shared/i18n/format";
 import { FAMILY_QUESTION_NEWS, REPLIES_MAIL } from "../../shared/journal-mails";
+import { MESSAGES } from "../../shared/messages";
 import type {
   FamilyQuestion,
   LinkReply,
@@ -9,11 +10,12 @@ import type {
   NewReplies,
   RecordingPage,
 } from "../../shared/schemas";
+import { wordsIn } from "../i18n/words";
 import { ownJournalId } from "../journals/journals.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { testJpeg } from "../test/image-fixtures";
-import { mailHeader, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { mailHeader, mailSubject, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { fixture, multipart, upload, visitorCookie } from "../test/upload-helpers";
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
@@ -264,6 +266,55 @@ describe.each(DATABASE_KINDS)("replies reach the storyteller (%s)", (kind) => {
     await reply(garden, luis, "Luis");
     await windowPasses();
     expect(mailsTo(address)).toHaveLength(sent + 1);
+  });
+
+  it("mails a storyteller, and shows their unsubscribe page, in the language they were added with", async () => {
+    const address = `abuela-${kind}@example.org`;
+    const added = await api("POST", `/api/journals/${journal}/members`, ana, {
+      name: "Abuela",
+      role: "storyteller",
+      email: address,
+      language: "es",
+    });
+    const member = added.json<Member>().id;
+    const token = await makeLink(member);
+    await windowPasses();
+    const untitled = await storyThrough(token, "");
+    await reply(untitled, luis, "Luis");
+    await windowPasses();
+    const mail = mailsTo(address).find((m) => !m.text.includes("/join/"));
+    if (!mail) throw new Error("no replies mail");
+    const es = wordsIn("es");
+    const line = formatMessage(
+      es.REPLIES_MAIL.answered,
+      { name: "Luis", title: es.MESSAGES.untitledMemory },
+      "es",
+    );
+    expect(es.MESSAGES.untitledMemory).not.toBe(MESSAGES.untitledMemory);
+    expect(mailSubject(mail)).toBe(line);
+    const lines = mail.text.split(/\r?\n/);
+    expect(lines[0]).toBe(formatMessage(es.REPLIES_MAIL.greeting, { name: "Abuela" }, "es"));
+    expect(lines).toContain(`- ${line}`);
+    const oneClick = new URL(mailHeader(mail, "List-Unsubscribe")?.slice(1, -1) ?? "");
+    const page = await t.app.inject({
+      method: "GET",
+      url: `${oneClick.pathname}${oneClick.search}`,
+    });
+    expect(page.body).toMatch(/^<!doctype html><html lang="es" dir="ltr">/);
+    expect(page.body).toContain(`<h1>${es.REPLIES_MAIL.unsubscribeTitle}</h1>`);
+    const done = await t.app.inject({
+      method: "POST",
+      url: `${oneClick.pathname}${oneClick.search}`,
+      headers: { accept: "text/html" },
+    });
+    expect(done.body).toContain(es.REPLIES_MAIL.unsubscribeDone);
+    // A wrong signature names no one: English.
+    const wrong = await t.app.inject({
+      method: "GET",
+      url: `${oneClick.pathname}?m=${member}&t=${"x".repeat(43)}`,
+    });
+    expect(wrong.body).toMatch(/^<!doctype html><html lang="en" dir="ltr">/);
+    expect(wrong.body).toContain(REPLIES_MAIL.unsubscribeInvalid);
   });
 
   it("a storyteller with an account is mailed a link to the story; none once removed", async () => {

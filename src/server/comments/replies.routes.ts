@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { REPLIES_MAIL } from "../../shared/journal-mails";
 import {
   idParamsSchema,
   journalParamsSchema,
@@ -9,6 +8,7 @@ import {
 } from "../../shared/schemas";
 import { security } from "../http/api-security";
 import { badRequest, errorResponses } from "../http-errors";
+import { wordsIn } from "../i18n/words";
 import { escapeHtml, page } from "../share-links/relative-news.routes";
 import type { RepliesService } from "./replies.service";
 
@@ -85,16 +85,19 @@ export const repliesRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { m, t } = request.query;
-      const title = REPLIES_MAIL.unsubscribeTitle;
+      const language = await replies.languageOfLink(m, t);
+      const words = wordsIn(language).REPLIES_MAIL;
+      const title = words.unsubscribeTitle;
       if (!(await replies.checkUnsubscribe(m, t))) {
-        return page(reply, 400, `<p>${escapeHtml(REPLIES_MAIL.unsubscribeInvalid)}</p>`, title);
+        return page(reply, 400, `<p>${escapeHtml(words.unsubscribeInvalid)}</p>`, title, language);
       }
       const action = `?${new URLSearchParams({ m, t })}`;
       return page(
         reply,
         200,
-        `<p>${escapeHtml(REPLIES_MAIL.unsubscribeExplain)}</p><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(REPLIES_MAIL.unsubscribeButton)}</button></form>`,
+        `<p>${escapeHtml(words.unsubscribeExplain)}</p><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(words.unsubscribeButton)}</button></form>`,
         title,
+        language,
       );
     },
   );
@@ -116,13 +119,11 @@ export const repliesRoutes: FastifyPluginAsyncZod<{
       const { m, t } = request.query;
       const done = await replies.unsubscribe(m, t);
       if (request.headers.accept?.includes("text/html")) {
-        const text = done ? REPLIES_MAIL.unsubscribeDone : REPLIES_MAIL.unsubscribeInvalid;
-        return page(
-          reply,
-          done ? 200 : 400,
-          `<p role="status">${escapeHtml(text)}</p>`,
-          REPLIES_MAIL.unsubscribeTitle,
-        );
+        const language = await replies.languageOfLink(m, t);
+        const words = wordsIn(language).REPLIES_MAIL;
+        const text = done ? words.unsubscribeDone : words.unsubscribeInvalid;
+        const body = `<p role="status">${escapeHtml(text)}</p>`;
+        return page(reply, done ? 200 : 400, body, words.unsubscribeTitle, language);
       }
       if (!done) throw badRequest("replies.unsubscribe_invalid");
       return { ok: true as const };

@@ -2,12 +2,12 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { type Actor, can } from "../../shared/authorization";
 import { formatMessage } from "../../shared/i18n/format";
-import { REPLIES_MAIL } from "../../shared/journal-mails";
-import { MESSAGES } from "../../shared/messages";
+import type { Language } from "../../shared/i18n/languages";
 import type { NewReplies } from "../../shared/schemas";
 import type { Identity } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
 import { forbidden, notFound, unauthorized } from "../http-errors";
+import { languageOf, wordsIn } from "../i18n/words";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
 import type { JournalsRepo } from "../journals/journals.repo";
@@ -128,6 +128,9 @@ export class RepliesService {
     const account = member.user_id ? await this.deps.users.getUser(member.user_id) : null;
     const to = account?.email ?? member.email;
     if (!to) return;
+    const language = languageOf(account?.language, member.language, member.journal_language);
+    const words = wordsIn(language);
+    const mail = words.REPLIES_MAIL;
     const actor: Actor = {
       userId: null,
       recordingFor: { journalId: member.journal_id, memberId, role: member.role },
@@ -142,33 +145,37 @@ export class RepliesService {
     if (!last) return;
     const titles = new Map(stories.map((row) => [row.id, row.title]));
     const lineOf = (reply: NewReply) =>
-      formatMessage(REPLIES_MAIL.answered, {
-        name: mailLine(reply.commenterName),
-        title: mailLine(titles.get(reply.memoryId) ?? "") || MESSAGES.untitledMemory,
-      });
+      formatMessage(
+        mail.answered,
+        {
+          name: mailLine(reply.commenterName),
+          title: mailLine(titles.get(reply.memoryId) ?? "") || words.MESSAGES.untitledMemory,
+        },
+        language,
+      );
     const base = this.deps.appUrl().replace(/\/+$/, "");
     const unsubscribe = await this.unsubscribeUrl(memberId, base);
     // Their stories' pages for an account; a storyteller without one hears them on their link.
     const memoryIds = [...new Set(replies.map((reply) => reply.memoryId))];
     const listen = account
-      ? [REPLIES_MAIL.listenHere, ...memoryIds.map((id) => `${base}/memory/${id}`)]
-      : [REPLIES_MAIL.listenOnLink];
+      ? [mail.listenHere, ...memoryIds.map((id) => `${base}/memory/${id}`)]
+      : [mail.listenOnLink];
     await this.deps.mailer.send({
       to,
       subject:
         replies.length === 1
           ? lineOf(last)
-          : formatMessage(REPLIES_MAIL.subjectMany, { count: replies.length }),
+          : formatMessage(mail.subjectMany, { count: replies.length }, language),
       text: [
-        formatMessage(REPLIES_MAIL.greeting, { name: mailLine(member.name) }),
+        formatMessage(mail.greeting, { name: mailLine(member.name) }, language),
         "",
         ...replies.map((reply) => `- ${lineOf(reply)}`),
         "",
         ...listen,
         "",
         "--",
-        formatMessage(REPLIES_MAIL.why, { journal: mailLine(member.journal_name) }),
-        `${REPLIES_MAIL.stop} ${unsubscribe}`,
+        formatMessage(mail.why, { journal: mailLine(member.journal_name) }, language),
+        `${mail.stop} ${unsubscribe}`,
       ].join("\n"),
       secret: true,
       headers: {
@@ -210,6 +217,20 @@ export class RepliesService {
     const given = Buffer.from(token);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
     return (await this.deps.journals.findMemberById(memberId)) !== undefined;
+  }
+
+  /**
+   * The language of the storyteller a signed link was mailed to, for the page it opens (as their
+   * mails: their account's, else their own, else the journal's); English for a wrong signature.
+   */
+  async languageOfLink(memberId: string, token: string): Promise<Language> {
+    const expected = Buffer.from(await this.sign(memberId));
+    const given = Buffer.from(token);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "en";
+    const member = await this.deps.journals.findMemberById(memberId);
+    if (!member) return "en";
+    const account = member.user_id ? await this.deps.users.getUser(member.user_id) : null;
+    return languageOf(account?.language, member.language, member.journal_language);
   }
 
   /** Stops the member's replies mails; false for a bad signature or a removed member. */

@@ -1,6 +1,6 @@
 import { ALL_CATALOGUES, type Catalogues } from "../../shared/i18n/all-catalogues";
 import { type Translation, translated } from "../../shared/i18n/catalogues";
-import { isLanguage, type Language, SOURCE_LANGUAGE } from "../../shared/i18n/languages";
+import { isLanguage, LANGUAGES, type Language, SOURCE_LANGUAGE } from "../../shared/i18n/languages";
 import ar from "../../shared/i18n/locales/ar.json" with { type: "json" };
 import de from "../../shared/i18n/locales/de.json" with { type: "json" };
 import es from "../../shared/i18n/locales/es.json" with { type: "json" };
@@ -35,4 +35,17 @@ export function wordsIn(language: string | null | undefined): Catalogues {
     made.set(chosen, words);
   }
   return words;
+}
+
+/**
+ * The language a mail or page is written in for its reader: the first of `choices` the product
+ * speaks (the reader's own setting first, then what stands in for it), else English.
+ */
+export function languageOf(...choices: readonly (string | null | undefined)[]): Language {
+  return choices.find((choice): choice is Language => isLanguage(choice)) ?? SOURCE_LANGUAGE;
+}
+
+/** The built-in questions in every language: one asked in any of them is one the product asks. */
+export function questionsInEveryLanguage(): readonly (readonly string[])[] {
+  return LANGUAGES.map((language) => wordsIn(language).QUESTIONS);
 }

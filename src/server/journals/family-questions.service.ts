@@ -1,10 +1,10 @@
 import { can, membershipOf } from "../../shared/authorization";
 import { formatMessage } from "../../shared/i18n/format";
-import { FAMILY_QUESTION_MAIL } from "../../shared/journal-mails";
 import type { FamilyQuestion } from "../../shared/schemas";
 import type { Identity } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
 import { conflict, forbidden, notFound, unauthorized } from "../http-errors";
+import { languageOf, wordsIn } from "../i18n/words";
 import { newId } from "../ids";
 import type { JobsRepo } from "../jobs/jobs.repo";
 import { mailLine } from "../mail/mail-text";
@@ -27,7 +27,7 @@ function toFamilyQuestion(row: FamilyQuestionRow): FamilyQuestion {
 
 export interface FamilyQuestionsDeps {
   repo: FamilyQuestionsRepo;
-  journals: Pick<JournalsRepo, "findMember">;
+  journals: Pick<JournalsRepo, "findMember" | "findById">;
   users: Pick<UsersService, "getUser">;
   jobs: Pick<JobsRepo, "enqueue">;
   mailer: Mailer;
@@ -206,14 +206,18 @@ export class FamilyQuestionsService {
     ]);
     const account = asker?.user_id ? await this.deps.users.getUser(asker.user_id) : null;
     const to = account?.email ?? asker?.email;
-    if (!to || !teller) return;
+    if (!to || !teller || !asker) return;
+    // Their account's language, else the one they were invited in, else the journal's.
+    const journal = await this.deps.journals.findById(row.journal_id);
+    const language = languageOf(account?.language, asker.language, journal?.language);
+    const words = wordsIn(language).FAMILY_QUESTION_MAIL;
     const name = mailLine(teller.name);
     await this.deps.mailer.send({
       to,
-      subject: formatMessage(FAMILY_QUESTION_MAIL.subject, { teller: name }),
+      subject: formatMessage(words.subject, { teller: name }, language),
       text: [
-        formatMessage(FAMILY_QUESTION_MAIL.body, { teller: name, question: mailLine(row.text) }),
-        FAMILY_QUESTION_MAIL.action,
+        formatMessage(words.body, { teller: name, question: mailLine(row.text) }, language),
+        words.action,
         "",
         `${this.deps.appUrl().replace(/\/+$/, "")}/memory/${row.memory_id}`,
       ].join("\n"),

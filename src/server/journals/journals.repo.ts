@@ -138,7 +138,7 @@ export class JournalsRepo {
       .selectFrom("journal_members")
       .innerJoin("journals", "journals.id", "journal_members.journal_id")
       .selectAll("journal_members")
-      .select("journals.name as journal_name")
+      .select(["journals.name as journal_name", "journals.language as journal_language"])
       .where("journal_members.id", "=", memberId)
       .executeTakeFirst();
   }

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatMessage } from "../../shared/i18n/format";
 import { ERROR_MESSAGES } from "../../shared/messages";
 import type { Invitation, Journal, Member, Memory, MemoryPage } from "../../shared/schemas";
+import { wordsIn } from "../i18n/words";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { SHARE_COOKIE } from "../share-links/share-cookie";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import { type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { mailSubject, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { fixture, upload } from "../test/upload-helpers";
 import { ownJournalId } from "./journals.repo";
 
@@ -353,6 +355,45 @@ describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
     );
     expect(await seenBy(luis)).not.toContain("Abuela");
     expect((await api("DELETE", `${members}/${abuela.id}`, ana)).statusCode).toBe(204);
+  });
+
+  it("invites in the language the organizer chose, else in the journal's", async () => {
+    const tia = `tia-${kind}@example.org`;
+    const tante = `tante-${kind}@example.org`;
+    const uncle = `uncle-${kind}@example.org`;
+    const invite = (name: string, email: string, language?: string) =>
+      api("POST", `/api/journals/${journal}/members`, ana, {
+        name,
+        role: "relative",
+        email,
+        ...(language ? { language } : {}),
+      });
+    expect((await invite("Tía Carmen", tia, "es")).statusCode).toBe(201);
+    expect((await invite("Uncle Joe", uncle)).statusCode).toBe(201);
+    const setLanguage = (language: string) =>
+      t.database.db.updateTable("journals").set({ language }).where("id", "=", journal).execute();
+    await setLanguage("de");
+    try {
+      expect((await invite("Tante Lotte", tante)).statusCode).toBe(201);
+    } finally {
+      await setLanguage("en");
+    }
+    const expectMail = async (email: string, language: string, name: string) => {
+      const words = wordsIn(language).INVITATION_MAIL;
+      const mail = await sink.waitFor((m) => m.to.includes(email));
+      expect(mailSubject(mail)).toBe(
+        formatMessage(words.subject, { journal: "The Alvarez family" }, language),
+      );
+      expect(mail.text.split(/\r?\n/)[0]).toBe(formatMessage(words.greeting, { name }, language));
+      expect(mail.text).toContain(words.action);
+    };
+    await expectMail(tia, "es", "Tía Carmen");
+    await expectMail(tante, "de", "Tante Lotte");
+    await expectMail(uncle, "en", "Uncle Joe");
+    expect(
+      (await sink.waitFor((m) => m.to.includes(uncle))).text.startsWith("Hello Uncle Joe,"),
+    ).toBe(true);
+    expect(wordsIn("es").INVITATION_MAIL.subject).not.toBe(wordsIn("en").INVITATION_MAIL.subject);
   });
 
   it("ends an expired invitation", async () => {

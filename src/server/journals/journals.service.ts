@@ -1,6 +1,5 @@
 import { can, membershipOf } from "../../shared/authorization";
 import { formatMessage } from "../../shared/i18n/format";
-import { INVITATION_MAIL } from "../../shared/journal-mails";
 import { INVITATION_DAYS, MEMBERS_PER_JOURNAL } from "../../shared/journals";
 import type {
   Invitation,
@@ -12,6 +11,7 @@ import type {
 import type { Identity } from "../auth/session.service";
 import type { Executor, Transactions } from "../db/transactions";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../http-errors";
+import { languageOf, wordsIn } from "../i18n/words";
 import { hashToken, newId, newSecretToken } from "../ids";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
@@ -175,18 +175,22 @@ export class JournalsService {
     });
     if (token && body.email) {
       const inviter = await this.inviterName(identity, journalId);
+      // The language the organizer chose for them, else the journal's.
+      const language = languageOf(body.language, journal.language);
+      const words = wordsIn(language).INVITATION_MAIL;
+      const journalName = mailLine(journal.name);
       await this.deps.mailer.send({
         to: body.email,
-        subject: formatMessage(INVITATION_MAIL.subject, { journal: mailLine(journal.name) }),
+        subject: formatMessage(words.subject, { journal: journalName }, language),
         text: [
-          formatMessage(INVITATION_MAIL.greeting, { name: mailLine(body.name) }),
+          formatMessage(words.greeting, { name: mailLine(body.name) }, language),
           "",
-          formatMessage(INVITATION_MAIL.body, {
-            inviter: mailLine(inviter),
-            journal: mailLine(journal.name),
-            role: body.role,
-          }),
-          INVITATION_MAIL.action,
+          formatMessage(
+            words.body,
+            { inviter: mailLine(inviter), journal: journalName, role: body.role },
+            language,
+          ),
+          words.action,
           "",
           `${base}/join/${token}`,
         ].join("\n"),

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { formatMessage } from "../../shared/i18n/format";
 import { QUESTION_MAIL } from "../../shared/journal-mails";
 import { QUESTIONS } from "../../shared/questions";
 import type { LinkStory, Member, QuestionMailSettings, RecordingPage } from "../../shared/schemas";
+import { wordsIn } from "../i18n/words";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { mailSubject, type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { fixture, upload, visitorCookie } from "../test/upload-helpers";
 import { ownJournalId } from "./journals.repo";
 
@@ -32,12 +34,16 @@ describe.each(DATABASE_KINDS)("the weekly question by mail (%s)", (kind) => {
   const tokenOf = (url: string) => /\/r\/([A-Za-z0-9_-]+)/.exec(url)?.[1] ?? "";
 
   /** A storyteller invited at an address, with a link; their token. */
-  async function storyteller(name: string): Promise<{ id: string; token: string; email: string }> {
+  async function storyteller(
+    name: string,
+    language?: string,
+  ): Promise<{ id: string; token: string; email: string }> {
     const email = `${name.toLowerCase()}-${kind}@example.org`;
     const added = await api("POST", `/api/journals/${journal}/members`, ana, {
       name,
       role: "storyteller",
       email,
+      ...(language ? { language } : {}),
     });
     expect(added.statusCode).toBe(201);
     const id = added.json<Member>().id;
@@ -150,6 +156,54 @@ describe.each(DATABASE_KINDS)("the weekly question by mail (%s)", (kind) => {
       .where("id", "=", story.json<LinkStory>().id)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ question, storyteller_id: abuela.id });
+  });
+
+  it("a storyteller reads the mail and the question in their language, else the journal's; a question mailed in Spanish is kept when answered", async () => {
+    const abuelo = await storyteller("Bisabuelo", "es");
+    const opa = await storyteller("Opa");
+    const setJournalLanguage = (language: string) =>
+      t.database.db.updateTable("journals").set({ language }).where("id", "=", journal).execute();
+    await setJournalLanguage("de");
+    let mails: ReceivedMail[];
+    try {
+      mails = await nextWeek();
+    } finally {
+      await setJournalLanguage("en");
+    }
+    const questionIn = (mail: ReceivedMail | undefined) => {
+      const button = /href="([^"]+)"[^>]*>[^<]+<\/a><\/p>/.exec(mail?.html ?? "")?.[1] ?? "";
+      return new URL(button.replaceAll("&amp;", "&")).searchParams.get("q") ?? "";
+    };
+    const es = wordsIn("es");
+    const spanish = mails.find((m) => m.to.includes(abuelo.email));
+    const question = questionIn(spanish);
+    // A question of the built-in list, in Spanish, as the link page asks it.
+    const index = es.QUESTIONS.indexOf(question);
+    expect(index).toBeGreaterThanOrEqual(0);
+    expect(question).not.toBe(QUESTIONS[index]);
+    expect(spanish?.text.split(/\r?\n/)).toContain(`  ${question}`);
+    expect(mailSubject(spanish as ReceivedMail)).toBe(
+      formatMessage(es.QUESTION_MAIL.subject, { journal: "The Alvarez family" }, "es"),
+    );
+    expect(spanish?.html).toMatch(/^<!doctype html><html lang="es" dir="ltr">/);
+    expect(spanish?.html).toContain(`>${es.QUESTION_MAIL.button}</a>`);
+    // Without a language of their own: the journal's.
+    const german = mails.find((m) => m.to.includes(opa.email));
+    expect(wordsIn("de").QUESTIONS).toContain(questionIn(german));
+    expect(QUESTIONS).not.toContain(questionIn(german));
+    expect(german?.html).toMatch(/^<!doctype html><html lang="de" dir="ltr">/);
+
+    const page = await api("GET", `/api/record/${abuelo.token}?q=${encodeURIComponent(question)}`);
+    expect(page.json<RecordingPage>()).toMatchObject({ question, askedBy: null });
+    const uploaded = await upload(t, await fixture("tone.mp3"));
+    const story = await t.app.inject({
+      method: "POST",
+      url: `/api/record/${abuelo.token}/memories`,
+      headers: { cookie: visitorCookie(uploaded) },
+      payload: { audioUrl: uploaded.json().url, question },
+    });
+    expect(story.statusCode).toBe(201);
+    expect(story.json<LinkStory>().question).toBe(question);
   });
 
   it("the family's oldest waiting question comes first, with who asked", async () => {

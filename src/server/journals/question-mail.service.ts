@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from "fastify";
 import { can } from "../../shared/authorization";
 import { formatMessage } from "../../shared/i18n/format";
-import { QUESTION_MAIL } from "../../shared/journal-mails";
+import { directionOf, type Language } from "../../shared/i18n/languages";
 import type { QuestionMailSettings } from "../../shared/schemas";
 import type { Identity } from "../auth/session.service";
 import { forbidden, notFound, unauthorized } from "../http-errors";
+import { languageOf, wordsIn } from "../i18n/words";
 import { hashToken } from "../ids";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
@@ -156,11 +157,16 @@ export class QuestionMailService {
     const token = await this.deps.box.unseal(member.recording_token_sealed);
     // The link must still be the live one (a sealed copy always sits beside its own hash).
     if (hashToken(token) !== member.recording_token_hash) return;
+    // Their account's language, else the one they were added with, else the journal's.
+    const language = languageOf(account?.language, member.language, journal.language);
+    const words = wordsIn(language);
     const asked = await this.deps.familyQuestions.next(member.id);
-    const question = asked?.text ?? this.deps.questions.weekly(member.id, this.now());
+    // A built-in question in their language; a family's question as the family wrote it.
+    const question =
+      asked?.text ?? this.deps.questions.weekly(member.id, this.now(), words.QUESTIONS);
     const base = this.deps.linkBase(journal.question_mail_origin).replace(/\/+$/, "");
     await this.deps.mailer.send(
-      this.compose({
+      this.compose(language, {
         to,
         name: mailLine(member.name),
         journal: mailLine(journal.name),
@@ -204,22 +210,26 @@ export class QuestionMailService {
     );
   }
 
-  private compose(mail: {
-    to: string;
-    name: string;
-    journal: string;
-    asker: string | null;
-    question: string;
-    record: string;
-    page: string;
-    oneClick: string;
-  }) {
+  private compose(
+    language: Language,
+    mail: {
+      to: string;
+      name: string;
+      journal: string;
+      asker: string | null;
+      question: string;
+      record: string;
+      page: string;
+      oneClick: string;
+    },
+  ) {
+    const mailWords = wordsIn(language).QUESTION_MAIL;
     const words = {
-      subject: formatMessage(QUESTION_MAIL.subject, { journal: mail.journal }),
-      greeting: formatMessage(QUESTION_MAIL.greeting, { name: mail.name }),
-      intro: QUESTION_MAIL.intro,
-      asker: mail.asker ? formatMessage(QUESTION_MAIL.askedBy, { asker: mail.asker }) : null,
-      why: formatMessage(QUESTION_MAIL.why, { journal: mail.journal }),
+      subject: formatMessage(mailWords.subject, { journal: mail.journal }, language),
+      greeting: formatMessage(mailWords.greeting, { name: mail.name }, language),
+      intro: mailWords.intro,
+      asker: mail.asker ? formatMessage(mailWords.askedBy, { asker: mail.asker }, language) : null,
+      why: formatMessage(mailWords.why, { journal: mail.journal }, language),
     };
     const text = [
       words.greeting,
@@ -229,25 +239,25 @@ export class QuestionMailService {
       ...(words.asker ? [words.asker] : []),
       `  ${mail.question}`,
       "",
-      `${QUESTION_MAIL.button}:`,
+      `${mailWords.button}:`,
       mail.record,
-      QUESTION_MAIL.howTo,
+      mailWords.howTo,
       "",
       "--",
       words.why,
-      formatMessage(QUESTION_MAIL.stop, { url: mail.page }),
+      formatMessage(mailWords.stop, { url: mail.page }, language),
     ].join("\n");
     const h = escapeHtml;
     const html = [
-      '<!doctype html><html lang="en"><body style="margin:0;padding:24px;background:#f5f3ff;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1e293b">',
+      `<!doctype html><html lang="${language}" dir="${directionOf(language)}"><body style="margin:0;padding:24px;background:#f5f3ff;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1e293b">`,
       '<div style="max-width:32rem;margin:0 auto;background:#fff;border-radius:16px;padding:24px;font-size:18px;line-height:1.6">',
       `<p>${h(words.greeting)}</p>`,
       `<p>${h(words.intro)}</p>`,
       words.asker ? `<p style="margin-bottom:4px;color:#5b21b6">${h(words.asker)}</p>` : "",
       `<p style="font-size:24px;font-weight:600;margin-top:0">${h(mail.question)}</p>`,
-      `<p style="text-align:center;margin:32px 0"><a href="${h(mail.record)}" style="display:inline-block;padding:18px 32px;background:#6d28d9;color:#fff;border-radius:12px;font-size:22px;font-weight:700;text-decoration:none">${h(QUESTION_MAIL.button)}</a></p>`,
-      `<p>${h(QUESTION_MAIL.howTo)}</p>`,
-      `<p style="font-size:14px;color:#64748b">${h(words.why)} <a href="${h(mail.page)}" style="color:#64748b">${h(QUESTION_MAIL.stopLabel)}</a></p>`,
+      `<p style="text-align:center;margin:32px 0"><a href="${h(mail.record)}" style="display:inline-block;padding:18px 32px;background:#6d28d9;color:#fff;border-radius:12px;font-size:22px;font-weight:700;text-decoration:none">${h(mailWords.button)}</a></p>`,
+      `<p>${h(mailWords.howTo)}</p>`,
+      `<p style="font-size:14px;color:#64748b">${h(words.why)} <a href="${h(mail.page)}" style="color:#64748b">${h(mailWords.stopLabel)}</a></p>`,
       "</div></body></html>",
     ].join("");
     return {

@@ -7,6 +7,7 @@ import { formatMessage } from "../../shared/i18n/format";
 import { FAMILY_QUESTION_MAIL, RECORDING_CARD } from "../../shared/journal-mails";
 import { QUESTIONS } from "../../shared/questions";
 import type { LinkStory, Member, Memory, RecordingPage } from "../../shared/schemas";
+import { wordsIn } from "../i18n/words";
 import { JobsRepo } from "../jobs/jobs.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import {
@@ -16,7 +17,7 @@ import {
   makeTempDir,
   type TestApp,
 } from "../test/harness";
-import { type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { mailSubject, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { fixture, upload, visitorCookie } from "../test/upload-helpers";
 import { ownJournalId } from "./journals.repo";
 
@@ -580,6 +581,40 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
       const laterId = later.json<{ id: string }>().id;
       expect((await api("DELETE", `${path}/${laterId}`, luis)).statusCode).toBe(403);
       expect((await api("DELETE", `${path}/${laterId}`, ana)).statusCode).toBe(204);
+
+      // Whoever asked reads the mail in their account's language.
+      await t.database.db
+        .updateTable("users")
+        .set({ language: "es" })
+        .where("id", "=", luis.user.id)
+        .execute();
+      const spanish = "¿Dónde aprendiste a cocinar?";
+      expect((await api("POST", path, luis, { text: spanish })).statusCode).toBe(201);
+      const answer = (await recordThrough(token, { question: spanish })).made.json<LinkStory>();
+      await t.database.db
+        .updateTable("memories")
+        .set({ stage: "save", title: "La cocina" })
+        .where("id", "=", answer.id)
+        .execute();
+      await new JobsRepo(t.database.db, kind).enqueue({
+        kind: "process-memory",
+        targetId: answer.id,
+      });
+      await t.services.worker.drain();
+      await t.services.worker.drain();
+      const es = wordsIn("es").FAMILY_QUESTION_MAIL;
+      const inSpanish = await sink.waitFor(
+        (m) => m.to.includes(`luis-${kind}@example.org`) && m.text.includes(spanish),
+      );
+      const subject = formatMessage(es.subject, { teller: "Grandpa Tomás" }, "es");
+      expect(subject).not.toBe(
+        formatMessage(FAMILY_QUESTION_MAIL.subject, { teller: "Grandpa Tomás" }),
+      );
+      expect(mailSubject(inSpanish)).toBe(subject);
+      expect(inSpanish.text).toContain(
+        formatMessage(es.body, { teller: "Grandpa Tomás", question: spanish }, "es"),
+      );
+      expect(inSpanish.text).toContain(es.action);
     });
   });
 });

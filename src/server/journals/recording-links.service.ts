@@ -14,6 +14,7 @@ import type { Identity } from "../auth/session.service";
 import type { CommentsService } from "../comments/comments.service";
 import type { RepliesService } from "../comments/replies.service";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../http-errors";
+import { questionsInEveryLanguage } from "../i18n/words";
 import { hashToken, newSecretToken } from "../ids";
 import type { MemoriesService } from "../memories/memories.service";
 import type { MemoryProcessingService } from "../memories/memory-processing.service";
@@ -233,7 +234,8 @@ export class RecordingLinksService {
     if (asked) {
       const family = await this.deps.familyQuestions.waiting(memberId, asked);
       if (family) return { question: family.text, askedBy: family.askedBy };
-      if (isKnownQuestion(asked)) return { question: asked, askedBy: null };
+      if (isKnownQuestion(asked, [], questionsInEveryLanguage()))
+        return { question: asked, askedBy: null };
     }
     const next = await this.deps.familyQuestions.next(memberId);
     return {
@@ -263,7 +265,7 @@ export class RecordingLinksService {
     const link = await this.open(token);
     const asked =
       body.question &&
-      (isKnownQuestion(body.question) ||
+      (isKnownQuestion(body.question, [], questionsInEveryLanguage()) ||
         (await this.deps.familyQuestions.isWaiting(link.membership.memberId, body.question)));
     const question = asked ? body.question : undefined;
     const { memory, created } = await this.deps.processing.startThroughLink(

@@ -53,19 +53,24 @@ const FIRST_MONDAY_MS = 4 * 24 * 60 * 60 * 1000;
 export class QuestionsService {
   constructor(private readonly repo: QuestionsRepo) {}
 
-  async current(userId: string): Promise<CurrentQuestion> {
+  /**
+   * The user's question now; `questions` is the built-in list in the reader's language (the
+   * same questions in the same order in every language: `wordsIn(language).QUESTIONS`).
+   */
+  async current(userId: string, questions = QUESTIONS): Promise<CurrentQuestion> {
     const { seed, position } = await this.repo.getOrCreate(userId, randomInt(0, 2 ** 31 - 1));
-    return { position, question: questionAt(seed, position) };
+    return { position, question: questionAt(seed, position, questions) };
   }
 
   /**
    * This week's question for one storyteller (a recording link's page, ADR 0060): the same all
    * week (weeks start on Monday, UTC) on every instance, with no row to keep; each storyteller
    * walks the built-in list in their own shuffled order, so none comes back before all were asked.
+   * `questions`: the list in the reader's language, as for `current`.
    */
-  weekly(storytellerId: string, now: Date): string {
+  weekly(storytellerId: string, now: Date, questions = QUESTIONS): string {
     const seed = Number.parseInt(hash("sha256", storytellerId, "hex").slice(0, 8), 16) >>> 1;
-    return questionAt(seed, Math.floor((now.getTime() - FIRST_MONDAY_MS) / WEEK_MS));
+    return questionAt(seed, Math.floor((now.getTime() - FIRST_MONDAY_MS) / WEEK_MS), questions);
   }
 
   /** Moves on from `position` (a skip, or the question answered); a stale position changes nothing. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { formatMessage } from "../../shared/i18n/format";
 import { ERROR_MESSAGES } from "../../shared/messages";
 import { QUESTIONS } from "../../shared/questions";
 import type {
@@ -7,12 +8,19 @@ import type {
   ReminderSettingsBody,
 } from "../../shared/reminders";
 import type { Memory } from "../../shared/schemas";
+import { wordsIn } from "../i18n/words";
 import { speechMp3 } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup, restoreBackup } from "../test/backup-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { type OpenAiStub, startOpenAiStub, stubProviders } from "../test/openai-stub";
-import { mailHeader, type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import {
+  mailHeader,
+  mailSubject,
+  type ReceivedMail,
+  type SmtpSink,
+  startSmtpSink,
+} from "../test/smtp-sink";
 import { upload } from "../test/upload-helpers";
 import { UsersRepo } from "../users/users.repo";
 
@@ -287,6 +295,44 @@ describe.each(DATABASE_KINDS)("reminders API on %s", (kind) => {
       expect(mailHeader(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
       expect(mailHeader(mail, "List-Unsubscribe")).toMatch(
         /^<https:\/\/journal\.example\.org\/api\/reminders\/unsubscribe\?u=[^&]+&t=[^>]+>$/,
+      );
+    });
+
+    it("writes the mail and its question in the account's language", async () => {
+      const me = await person();
+      await t.database.db
+        .updateTable("users")
+        .set({ language: "es" })
+        .where("id", "=", me.user.id)
+        .execute();
+      await settle(
+        body({ weekday: 1, hour: 9, timeZone: "UTC" }, [
+          { label: "Mia's birthday", month: 3, day: 3 },
+        ]),
+        me,
+      );
+      const es = wordsIn("es");
+      const current = (
+        await t.app.inject({ method: "GET", url: "/api/question", headers: { cookie: me.cookie } })
+      ).json<CurrentQuestion>();
+      // The same question of the built-in list, in Spanish.
+      const question = es.QUESTIONS[QUESTIONS.indexOf(current.question)] as string;
+      expect(question).not.toBe(current.question);
+      expect(await send("2026-03-02T09:00:00Z")).toBe(1);
+      const weekly = smtp.messages.at(-1) as ReceivedMail;
+      expect(mailSubject(weekly)).toBe(es.REMINDER_MAIL.subjectWeekly);
+      expect(weekly.text.split(/\r?\n/)).toContain(`  ${question}`);
+      expect(weekly.text).toContain(es.REMINDER_MAIL.introWeekly);
+      const link = linkIn(weekly.text, /https:\/\/journal\.example\.org\/\?question=\S+/);
+      expect(link && new URL(link).searchParams.get("question")).toBe(question);
+
+      expect(await send("2026-03-03T09:00:00Z")).toBe(1);
+      const special = smtp.messages.at(-1) as ReceivedMail;
+      const birthday = formatMessage(es.SPECIAL_DAY_QUESTIONS.birthday, { name: "Mia" }, "es");
+      expect(birthday).not.toBe("Tell Mia about the day they were born.");
+      expect(special.text.split(/\r?\n/)).toContain(`  ${birthday}`);
+      expect(mailSubject(special)).toBe(
+        formatMessage(es.REMINDER_MAIL.subjectSpecialDay, { day: "Mia's birthday" }, "es"),
       );
     });
 

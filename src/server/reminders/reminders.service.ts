@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
+import { formatMessage } from "../../shared/i18n/format";
 import { specialDayQuestion } from "../../shared/questions";
 import {
   type ReminderSettings,
@@ -8,6 +9,7 @@ import {
   specialDaySchema,
 } from "../../shared/reminders";
 import { badRequest } from "../http-errors";
+import { languageOf, wordsIn } from "../i18n/words";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
@@ -234,33 +236,37 @@ export class RemindersService {
     const key: OccurrenceKey = { userId, kind: reminder.kind, date: reminder.date };
     if (!(await this.repo.claim(key, now, new Date(now.getTime() + SEND_LOCK_MS)))) return false;
     try {
+      // In the account's language; an account that never chose one (null) reads English.
+      const language = languageOf(user.language);
+      const catalogues = wordsIn(language);
+      const words = catalogues.REMINDER_MAIL;
       const question = reminder.specialDay
-        ? specialDayQuestion(reminder.specialDay.label)
-        : (await this.deps.questions.current(userId)).question;
+        ? specialDayQuestion(reminder.specialDay.label, catalogues.SPECIAL_DAY_QUESTIONS, language)
+        : (await this.deps.questions.current(userId, catalogues.QUESTIONS)).question;
       const record = `${base}/?question=${encodeURIComponent(question)}`;
       const unsubscribe = await this.unsubscribeLinks(userId, base);
       const name = mailLine(user.displayName || user.username);
-      const label = mailLine(reminder.specialDay?.label ?? "");
+      const day = mailLine(reminder.specialDay?.label ?? "");
       await this.deps.mailer.send({
         to: user.email,
         subject: reminder.specialDay
-          ? `${label}: a memory to record`
-          : "This week's question for your journal",
+          ? formatMessage(words.subjectSpecialDay, { day }, language)
+          : words.subjectWeekly,
         text: [
-          `Hello ${name},`,
+          formatMessage(words.greeting, { name }, language),
           "",
           reminder.specialDay
-            ? `Today is ${label}. A question for the day:`
-            : "Here is this week's question:",
+            ? formatMessage(words.introSpecialDay, { day }, language)
+            : words.introWeekly,
           "",
           `  ${mailLine(question)}`,
           "",
-          "Record your answer (the recorder opens with the question):",
+          words.record,
           record,
           "",
           "--",
-          "You get this mail because you turned on reminders in Voice Memory Journal.",
-          `Stop reminder mails: ${unsubscribe.page}`,
+          words.why,
+          formatMessage(words.stop, { url: unsubscribe.page }, language),
         ].join("\n"),
         // The signed unsubscribe link stays out of the outbox's log line.
         secret: true,

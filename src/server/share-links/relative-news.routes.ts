@@ -1,16 +1,14 @@
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { directionOf, type Language } from "../../shared/i18n/languages";
 import { okResponseSchema } from "../../shared/schemas";
-import {
-  newsUnsubscribeQuerySchema,
-  relativeNewsBodySchema,
-  SHARE_MESSAGES,
-} from "../../shared/share-links";
+import { newsUnsubscribeQuerySchema, relativeNewsBodySchema } from "../../shared/share-links";
 import type { Config } from "../config";
 import { security } from "../http/api-security";
 import { acceptOneClickForm } from "../http/one-click-form";
 import { badRequest, errorResponses } from "../http-errors";
+import { wordsIn } from "../i18n/words";
 import type { RelativeNewsService } from "./relative-news.service";
 import { readShareTokens } from "./share-cookie";
 
@@ -41,14 +39,18 @@ const PAGE_STYLE = [
   "@media (max-width:30rem){main{margin:1rem;padding:1.5rem 1rem}}",
 ].join("");
 
-/** The small page a person sees from the mail's link: a question with a button, or the outcome. */
+/**
+ * The small page a person sees from the mail's link: a question with a button, or the outcome,
+ * in the language of the mail's reader.
+ */
 export function page(
   reply: FastifyReply,
   status: number,
   body: string,
-  title: string = SHARE_MESSAGES.unsubscribeTitle,
+  title: string,
+  language: Language,
 ): FastifyReply {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+  const html = `<!doctype html><html lang="${language}" dir="${directionOf(language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
   return (
     reply
       .code(status)
@@ -99,14 +101,14 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
         security: security.none,
         summary: "A relative holding a share link asks to be mailed when new memories are saved",
         description:
-          "The browser must hold a live share link to `username`'s memories (its share cookie); the address is then mailed a confirmation link (at most one a day), and once it confirms, new memories through that link, at most once per RELATIVE_DIGEST_MINUTES. 404 without such a link.",
+          "The browser must hold a live share link to `username`'s memories (its share cookie); the address is then mailed a confirmation link (at most one a day), and once it confirms, new memories through that link, at most once per RELATIVE_DIGEST_MINUTES. The mails and the pages of their links are written in `language` (the journal's when absent). 404 without such a link.",
         body: relativeNewsBodySchema,
         response: { 201: okResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const { username, email } = request.body;
-      await news.subscribeWithTokens(readShareTokens(request), username, email);
+      const { username, email, language } = request.body;
+      await news.subscribeWithTokens(readShareTokens(request), username, email, language);
       return reply.code(201).send({ ok: true as const });
     },
   );
@@ -145,17 +147,22 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { s, l, t } = request.query;
+      const language = await news.languageOfLink("unsubscribe", s, l, t);
+      const words = wordsIn(language).SHARE_MESSAGES;
+      const title = words.unsubscribeTitle;
       if (!(await news.checkUnsubscribe(s, l, t))) {
-        return page(reply, 400, `<p>${escapeHtml(SHARE_MESSAGES.unsubscribeInvalid)}</p>`);
+        return page(reply, 400, `<p>${escapeHtml(words.unsubscribeInvalid)}</p>`, title, language);
       }
       return page(
         reply,
         200,
-        `<p>${escapeHtml(SHARE_MESSAGES.unsubscribeExplain)}</p>${postButton(
+        `<p>${escapeHtml(words.unsubscribeExplain)}</p>${postButton(
           { s, l, t },
-          SHARE_MESSAGES.unsubscribeButton,
+          words.unsubscribeButton,
           '<input type="hidden" name="List-Unsubscribe" value="One-Click">',
         )}`,
+        title,
+        language,
       );
     },
   );
@@ -174,11 +181,15 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { s, l, t } = request.query;
+      // Read before the address leaves the link.
+      const language = await news.languageOfLink("unsubscribe", s, l, t);
       const done = await news.unsubscribe(s, l, t);
       // The confirmation page's form wants a page back; a mail provider, JSON.
       if (request.headers.accept?.includes("text/html")) {
-        const text = done ? SHARE_MESSAGES.unsubscribeDone : SHARE_MESSAGES.unsubscribeInvalid;
-        return page(reply, done ? 200 : 400, `<p role="status">${escapeHtml(text)}</p>`);
+        const words = wordsIn(language).SHARE_MESSAGES;
+        const text = done ? words.unsubscribeDone : words.unsubscribeInvalid;
+        const body = `<p role="status">${escapeHtml(text)}</p>`;
+        return page(reply, done ? 200 : 400, body, words.unsubscribeTitle, language);
       }
       if (!done) throw badRequest("share.unsubscribe_invalid");
       return { ok: true as const };
@@ -198,19 +209,22 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { s, l, t } = request.query;
-      const title = SHARE_MESSAGES.confirmTitle;
+      const language = await news.languageOfLink("confirm", s, l, t);
+      const words = wordsIn(language).SHARE_MESSAGES;
+      const title = words.confirmTitle;
       const state = await news.confirmation(s, l, t);
       if (state === "invalid") {
-        return page(reply, 400, `<p>${escapeHtml(SHARE_MESSAGES.confirmInvalid)}</p>`, title);
+        return page(reply, 400, `<p>${escapeHtml(words.confirmInvalid)}</p>`, title, language);
       }
       if (state === "confirmed") {
-        return page(reply, 200, `<p>${escapeHtml(SHARE_MESSAGES.confirmDone)}</p>`, title);
+        return page(reply, 200, `<p>${escapeHtml(words.confirmDone)}</p>`, title, language);
       }
       return page(
         reply,
         200,
-        `<p>${escapeHtml(SHARE_MESSAGES.confirmExplain)}</p>${postButton({ s, l, t }, SHARE_MESSAGES.confirmButton)}`,
+        `<p>${escapeHtml(words.confirmExplain)}</p>${postButton({ s, l, t }, words.confirmButton)}`,
         title,
+        language,
       );
     },
   );
@@ -231,13 +245,11 @@ export const relativeNewsRoutes: FastifyPluginAsyncZod<{
       const { s, l, t } = request.query;
       const done = await news.confirm(s, l, t);
       if (request.headers.accept?.includes("text/html")) {
-        const text = done ? SHARE_MESSAGES.confirmDone : SHARE_MESSAGES.confirmInvalid;
-        return page(
-          reply,
-          done ? 200 : 400,
-          `<p role="status">${escapeHtml(text)}</p>`,
-          SHARE_MESSAGES.confirmTitle,
-        );
+        const language = await news.languageOfLink("confirm", s, l, t);
+        const words = wordsIn(language).SHARE_MESSAGES;
+        const text = done ? words.confirmDone : words.confirmInvalid;
+        const body = `<p role="status">${escapeHtml(text)}</p>`;
+        return page(reply, done ? 200 : 400, body, words.confirmTitle, language);
       }
       if (!done) throw badRequest("share.confirm_invalid");
       return { ok: true as const };

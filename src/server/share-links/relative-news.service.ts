@@ -2,18 +2,16 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { can } from "../../shared/authorization";
 import { formatMessage } from "../../shared/i18n/format";
-import { FAMILY_QUESTION_NEWS } from "../../shared/journal-mails";
-import { JOURNAL_MESSAGES } from "../../shared/journals";
-import { MESSAGES } from "../../shared/messages";
+import type { Language } from "../../shared/i18n/languages";
 import {
   SHARE_LINK_PATH_PREFIX,
-  SHARE_MESSAGES,
   SHARE_TOKEN_PATTERN,
   SUBSCRIBERS_PER_LINK,
 } from "../../shared/share-links";
 import type { Identity } from "../auth/session.service";
 import type { Executor } from "../db/transactions";
 import { conflict, notFound, unauthorized } from "../http-errors";
+import { languageOf, wordsIn } from "../i18n/words";
 import { hashToken, newId } from "../ids";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
@@ -47,6 +45,8 @@ export interface RelativeNewsDeps {
   answeredQuestions: (
     memoryIds: readonly string[],
   ) => Promise<Map<string, { askedBy: string; text: string }>>;
+  /** A journal's language: a subscriber who named none reads it. */
+  journalLanguage: (journalId: string) => Promise<string | undefined>;
   mailer: Mailer;
   secrets: Pick<ServerSecretsRepo, "getOrCreate">;
   /**
@@ -85,13 +85,15 @@ export class RelativeNewsService {
    * (`confirmed`) gets news at once, with memories made from now. Any other is stored unconfirmed
    * and mailed a signed confirmation link (double opt-in): it gets no news until it confirms, and
    * is not mailed another confirmation within CONFIRM_MAIL_INTERVAL_MS. Again for an address
-   * already there: nothing changes. 409 past SUBSCRIBERS_PER_LINK.
+   * already there: nothing changes. 409 past SUBSCRIBERS_PER_LINK. Its mails are written in
+   * `language`.
    */
   async subscribe(
     link: Pick<ShareLinkRow, "id">,
     token: string,
     email: string,
     confirm: { confirmed: true } | { confirmed: false; ownerName: string },
+    language: Language,
   ): Promise<void> {
     const address = email.toLowerCase();
     // A soft cap (two racing requests may pass it together): it only bounds abuse.
@@ -99,7 +101,7 @@ export class RelativeNewsService {
       // An address already on the link is not refused: it may be asking for its mail again.
       if (
         confirm.confirmed ||
-        !(await this.mailConfirmation(link.id, address, confirm.ownerName))
+        !(await this.mailConfirmation(link.id, address, confirm.ownerName, language))
       ) {
         throw conflict("share.too_many_subscribers");
       }
@@ -116,34 +118,43 @@ export class RelativeNewsService {
       covered_until: new Date(now.getTime() - 1).toISOString(),
       confirmed_at: confirm.confirmed ? now.toISOString() : null,
       confirm_sent_at: null,
-      language: "en",
+      language,
     });
-    if (!confirm.confirmed) await this.mailConfirmation(link.id, address, confirm.ownerName);
+    if (!confirm.confirmed) {
+      await this.mailConfirmation(link.id, address, confirm.ownerName, language);
+    }
   }
 
   /**
    * Mails the address on the link its confirmation link, unless it is confirmed, was mailed one
-   * within CONFIRM_MAIL_INTERVAL_MS, or is not there. True when the address is on the link.
+   * within CONFIRM_MAIL_INTERVAL_MS, or is not there. True when the address is on the link. In
+   * the language the address is asked for in now.
    */
-  private async mailConfirmation(linkId: string, email: string, name: string): Promise<boolean> {
+  private async mailConfirmation(
+    linkId: string,
+    email: string,
+    name: string,
+    language: Language,
+  ): Promise<boolean> {
     const now = this.now();
     const sentAt = now.toISOString();
     const before = new Date(now.getTime() - CONFIRM_MAIL_INTERVAL_MS).toISOString();
     const id = await this.deps.repo.claimConfirmMail(linkId, email, sentAt, before);
     if (id === undefined) return (await this.deps.repo.countAddress(linkId, email)) > 0;
+    const words = wordsIn(language);
     try {
       await this.deps.mailer.send({
         to: email,
-        subject: formatMessage(SHARE_MESSAGES.confirmMailSubject, { name }),
+        subject: formatMessage(words.SHARE_MESSAGES.confirmMailSubject, { name }, language),
         text: [
-          "Hello,",
+          words.MAIL_WORDS.hello,
           "",
-          formatMessage(SHARE_MESSAGES.confirmMailIntro, { name }),
+          formatMessage(words.SHARE_MESSAGES.confirmMailIntro, { name }, language),
           "",
-          SHARE_MESSAGES.confirmMailAsk,
+          words.SHARE_MESSAGES.confirmMailAsk,
           await this.confirmUrl(id, linkId),
           "",
-          SHARE_MESSAGES.confirmMailIgnore,
+          words.SHARE_MESSAGES.confirmMailIgnore,
         ].join("\n"),
         // The signed confirmation link stays out of the outbox's log line.
         secret: true,
@@ -160,12 +171,14 @@ export class RelativeNewsService {
   /**
    * The relative's own request from the shared view: the browser must hold a live link to
    * `username`'s memories (its share cookie's `tokens`); otherwise 404, as for a missing profile.
-   * The address is mailed a confirmation link first.
+   * The address is mailed a confirmation link first. Its mails are in `language` (the shared
+   * view's), else the journal's.
    */
   async subscribeWithTokens(
     tokens: readonly string[],
     username: string,
     email: string,
+    language?: Language,
   ): Promise<void> {
     for (const token of tokens) {
       if (!SHARE_TOKEN_PATTERN.test(token)) continue;
@@ -175,7 +188,8 @@ export class RelativeNewsService {
       const owner = maker ? await this.deps.users.getUser(maker) : null;
       if (owner?.username.toLowerCase() === username.toLowerCase()) {
         const ownerName = mailLine(owner.displayName || owner.username);
-        return this.subscribe(link, token, email, { confirmed: false, ownerName });
+        const chosen = language ?? languageOf(await this.deps.journalLanguage(link.journal_id));
+        return this.subscribe(link, token, email, { confirmed: false, ownerName }, chosen);
       }
     }
     throw notFound();
@@ -221,6 +235,20 @@ export class RelativeNewsService {
     const expected = Buffer.from(await this.sign(purpose, subscriptionId, linkId));
     const given = Buffer.from(token);
     return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /**
+   * The language of the address a signed link was mailed to, for the page the link opens:
+   * English when the signature is wrong or the address is no longer on the link.
+   */
+  async languageOfLink(
+    purpose: "unsubscribe" | "confirm",
+    subscriptionId: string,
+    linkId: string,
+    token: string,
+  ): Promise<Language> {
+    if (!(await this.signatureMatches(purpose, subscriptionId, linkId, token))) return "en";
+    return languageOf((await this.deps.repo.find(subscriptionId, linkId))?.language);
   }
 
   /** The one-click address (RFC 8058), also the mail's visible link (a GET asks first). */
@@ -376,13 +404,16 @@ export class RelativeNewsService {
       ),
       this.deps.answeredQuestions(listed.map((memory) => memory.id)),
     ]);
+    // In the language the address asked for the news in.
+    const language = languageOf(row.language);
+    const words = wordsIn(language);
     await this.deps.mailer.send({
       to: row.email,
-      subject: formatMessage(SHARE_MESSAGES.newsMailSubject, { name }),
+      subject: formatMessage(words.SHARE_MESSAGES.newsMailSubject, { name }, language),
       text: [
-        "Hello,",
+        words.MAIL_WORDS.hello,
         "",
-        formatMessage(SHARE_MESSAGES.newsMailIntro, { name }),
+        formatMessage(words.SHARE_MESSAGES.newsMailIntro, { name }, language),
         "",
         ...listed.flatMap((memory) => {
           const teller = tellers.get(memory.storyteller_id ?? "");
@@ -390,24 +421,28 @@ export class RelativeNewsService {
           // "Grandma Rose answered Lucas's question: …" in place of "Told by", when it did.
           const byLine =
             teller && asked?.askedBy
-              ? formatMessage(FAMILY_QUESTION_NEWS.answered, {
-                  teller: mailLine(teller),
-                  asker: mailLine(asked.askedBy),
-                  question: mailLine(asked.text),
-                })
+              ? formatMessage(
+                  words.FAMILY_QUESTION_NEWS.answered,
+                  {
+                    teller: mailLine(teller),
+                    asker: mailLine(asked.askedBy),
+                    question: mailLine(asked.text),
+                  },
+                  language,
+                )
               : teller
-                ? formatMessage(JOURNAL_MESSAGES.toldBy, { name: mailLine(teller) })
+                ? formatMessage(words.JOURNAL_MESSAGES.toldBy, { name: mailLine(teller) }, language)
                 : undefined;
           return [
-            `- ${mailLine(memory.title) || MESSAGES.untitledMemory}`,
+            `- ${mailLine(memory.title) || words.MESSAGES.untitledMemory}`,
             ...(byLine ? [`  ${byLine}`] : []),
             `  ${base}${SHARE_LINK_PATH_PREFIX}${token}/${memory.id}`,
           ];
         }),
         "",
         "--",
-        formatMessage(SHARE_MESSAGES.newsMailWhy, { name }),
-        `${SHARE_MESSAGES.newsMailStop} ${unsubscribe}`,
+        formatMessage(words.SHARE_MESSAGES.newsMailWhy, { name }, language),
+        `${words.SHARE_MESSAGES.newsMailStop} ${unsubscribe}`,
       ].join("\n"),
       // The share link's token and the signed unsubscribe stay out of the outbox's log line.
       secret: true,

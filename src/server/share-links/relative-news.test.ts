@@ -8,12 +8,19 @@ import {
   type ShareLink,
   SUBSCRIBERS_PER_LINK,
 } from "../../shared/share-links";
+import { wordsIn } from "../i18n/words";
 import { JobsRepo } from "../jobs/jobs.repo";
 import { ownJournalId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { accountIdentity, createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import { mailHeader, type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import {
+  mailHeader,
+  mailSubject,
+  type ReceivedMail,
+  type SmtpSink,
+  startSmtpSink,
+} from "../test/smtp-sink";
 import { fixture, upload } from "../test/upload-helpers";
 import { RELATIVE_NEWS_JOB } from "./relative-news.service";
 import { SHARE_COOKIE } from "./share-cookie";
@@ -26,7 +33,7 @@ const HOUR = 3_600_000;
  * inside one main landmark under the page's heading, with a style sheet of its own.
  */
 function expectReadablePage(html: string, title: string) {
-  expect(html).toMatch(/^<!doctype html><html lang="en">/);
+  expect(html).toMatch(/^<!doctype html><html lang="en" dir="ltr">/);
   expect(html).toContain(`<title>${title}</title>`);
   expect(html).toMatch(/<style>[^<]*line-height[^<]*<\/style>/);
   const body = html.match(/<body[^>]*>([\s\S]*)<\/body>/)?.[1] ?? "";
@@ -261,6 +268,57 @@ describe.each(DATABASE_KINDS)("news of new stories for relatives (%s)", (kind) =
     const subscriber = (await listed()).find((x) => x.id === link.id)?.subscribers[0];
     await api("DELETE", `/api/share-links/${link.id}/subscribers/${subscriber?.id}`, owner.cookie);
     expect((await api("POST", path)).statusCode).toBe(400);
+    await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
+  });
+
+  it("writes the confirmation, the news and the pages of their links in the language the relative subscribed in", async () => {
+    const es = wordsIn("es");
+    const words = es.SHARE_MESSAGES;
+    const link = await createLink("Tía Lucía");
+    const cookie = await openLink(link);
+    const asked = await api("POST", "/api/relative-news", cookie, {
+      username: owner.user.username,
+      email: "lucia@example.org",
+      language: "es",
+    });
+    expect(asked.statusCode).toBe(201);
+    const [ask] = mailsTo("lucia@example.org");
+    if (!ask) throw new Error("no confirmation mail");
+    const subject = formatMessage(words.confirmMailSubject, { name: "Grandma Rose" }, "es");
+    expect(subject).not.toBe(formatMessage(SHARE_MESSAGES.confirmMailSubject, { name: "x" }));
+    expect(mailSubject(ask)).toBe(subject);
+    expect(ask.text.split(/\r?\n/)).toContain(words.confirmMailIgnore);
+    const confirmUrl = new URL(
+      ask.text.match(/https:\/\/\S+\/api\/relative-news\/confirm\?\S+/)?.[0] ?? "",
+    );
+    const confirmPath = `${confirmUrl.pathname}${confirmUrl.search}`;
+    const page = await api("GET", confirmPath);
+    expect(page.body).toMatch(/^<!doctype html><html lang="es" dir="ltr">/);
+    expect(page.body).toContain(`<h1>${words.confirmTitle}</h1>`);
+    expect(page.body).toContain(words.confirmButton);
+    expect((await api("POST", confirmPath)).json()).toEqual({ ok: true });
+
+    await save("La playa");
+    await send();
+    const news = mailsTo("lucia@example.org").find((m) => m.text.includes("La playa"));
+    if (!news) throw new Error("no news");
+    expect(mailSubject(news)).toBe(
+      formatMessage(words.newsMailSubject, { name: "Grandma Rose" }, "es"),
+    );
+    expect(news.text).toContain(formatMessage(words.newsMailIntro, { name: "Grandma Rose" }, "es"));
+    const stop = await api("GET", oneClick(news));
+    expect(stop.body).toMatch(/^<!doctype html><html lang="es" dir="ltr">/);
+    expect(stop.body).toContain(words.unsubscribeButton);
+    const stopped = await t.app.inject({
+      method: "POST",
+      url: oneClick(news),
+      headers: { accept: "text/html" },
+    });
+    expect(stopped.body).toContain(words.unsubscribeDone);
+    // A wrong signature names no one: its page is in English.
+    const wrong = await api("GET", `${oneClick(news).slice(0, -2)}xx`);
+    expect(wrong.statusCode).toBe(400);
+    expectReadablePage(wrong.body, SHARE_MESSAGES.unsubscribeTitle);
     await api("DELETE", `/api/share-links/${link.id}`, owner.cookie);
   });
 

@@ -1,22 +1,23 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatMessage } from "../../shared/i18n/format";
 import { ERROR_MESSAGES, MESSAGES } from "../../shared/messages";
 import type { Memory, PublicProfile } from "../../shared/schemas";
 import {
   type CreatedShareLink,
   SHARE_LINKS_PER_USER,
-  SHARE_MESSAGES,
   type ShareLink,
 } from "../../shared/share-links";
 import { buildApp } from "../app";
 import { logSerializers, redactUrl } from "../http/log-serializers";
+import { wordsIn } from "../i18n/words";
 import { ownJournalId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { storeAudioFixture } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
-import { type SmtpSink, startSmtpSink } from "../test/smtp-sink";
+import { mailSubject, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { fixture, upload, visitorCookie } from "../test/upload-helpers";
 import { SHARE_COOKIE } from "./share-cookie";
 import { ShareLinksRepo } from "./share-links.repo";
@@ -426,8 +427,40 @@ describe.each(DATABASE_KINDS)("private share links (%s)", (kind) => {
     const mail = await sink.waitFor((m) => m.to.includes("rose@example.org"));
     // The app shows the answer's url; the mail holds that very address on a line of its own.
     expect(mail.text.split(/\r?\n/)).toContain(created.url);
-    expect(mail.raw).toMatch(new RegExp(`Subject: .*${SHARE_MESSAGES.mailSubject}`));
+    expect(mailSubject(mail)).toBe("Mia's Mum's memories were shared with you");
+    expect(mail.text).toContain(
+      "Open this link to listen to them and leave a spoken comment (no account needed):",
+    );
     expect(await readStatuses(await openLink(created.url))).toEqual(allVisible);
+  });
+
+  it("mails a link in the journal's language, and the address's news will follow it", async () => {
+    const journal = ownJournalId(owner.user.id);
+    const setLanguage = (language: string) =>
+      t.database.db.updateTable("journals").set({ language }).where("id", "=", journal).execute();
+    await setLanguage("es");
+    try {
+      const res = await api("POST", "/api/share-links", owner.cookie, {
+        label: "Abuela",
+        email: "abuela@example.org",
+      });
+      expect(res.statusCode).toBe(201);
+      const words = wordsIn("es").SHARE_LINK_MAIL;
+      const mail = await sink.waitFor((m) => m.to.includes("abuela@example.org"));
+      expect(mailSubject(mail)).toBe(formatMessage(words.subject, { name: "Mia's Mum" }, "es"));
+      const lines = mail.text.split(/\r?\n/);
+      expect(lines).toContain(wordsIn("es").MAIL_WORDS.hello);
+      expect(lines).toContain(formatMessage(words.shared, { name: "Mia's Mum" }, "es"));
+      expect(lines).toContain(words.keep);
+      const subscription = await t.database.db
+        .selectFrom("share_link_subscriptions")
+        .select("language")
+        .where("email", "=", "abuela@example.org")
+        .executeTakeFirstOrThrow();
+      expect(subscription.language).toBe("es");
+    } finally {
+      await setLanguage("en");
+    }
   });
 
   it("updates lastUsedAt while a browser uses the link", async () => {

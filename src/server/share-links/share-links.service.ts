@@ -1,15 +1,16 @@
 import { createHmac } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
+import { formatMessage } from "../../shared/i18n/format";
 import {
   type CreatedShareLink,
   memoryBookLinkLabel,
   SHARE_LINK_PATH_PREFIX,
   SHARE_LINKS_PER_USER,
-  SHARE_MESSAGES,
   SHARE_TOKEN_PATTERN,
   type ShareLink,
 } from "../../shared/share-links";
 import { conflict, notFound, unauthorized } from "../http-errors";
+import { languageOf, wordsIn } from "../i18n/words";
 import { hashToken, newId, newSecretToken } from "../ids";
 import { accountOfOwnJournal } from "../journals/journals.repo";
 import type { JournalOrganizer } from "../journals/journals.service";
@@ -32,6 +33,8 @@ export interface ShareLinksServiceDeps {
   secrets: Pick<ServerSecretsRepo, "getOrCreate">;
   /** News of new stories: a link mailed to an address also sends it news (ADR 0044). */
   news: Pick<RelativeNewsService, "subscribe" | "subscribersOf">;
+  /** A journal's language (what a relative mailed a link reads when nothing else is known). */
+  journalLanguage: (journalId: string) => Promise<string | undefined>;
   log: Pick<FastifyBaseLogger, "error">;
   now?: () => Date;
 }
@@ -92,27 +95,31 @@ export class ShareLinksService {
     let mailed = false;
     if (input.email) {
       const name = mailLine(owner.displayName || owner.username);
+      // The organizer typed only an address: the relative reads the journal's language, and so
+      // does the news this address gets.
+      const language = languageOf(await this.deps.journalLanguage(journalId));
+      const words = wordsIn(language);
       try {
         await this.deps.mailer.send({
           to: input.email,
-          subject: `${name}'s ${SHARE_MESSAGES.mailSubject}`,
+          subject: formatMessage(words.SHARE_LINK_MAIL.subject, { name }, language),
           text: [
-            "Hello,",
+            words.MAIL_WORDS.hello,
             "",
-            `${name} shared their family's voice memories with you on Voice Memory Journal.`,
-            "Open this link to listen to them and leave a spoken comment (no account needed):",
+            formatMessage(words.SHARE_LINK_MAIL.shared, { name }, language),
+            words.SHARE_LINK_MAIL.action,
             "",
             url,
             "",
-            "Keep it for yourself: anyone with this link can listen.",
+            words.SHARE_LINK_MAIL.keep,
             "",
-            "When new memories are saved, we will mail you their links (each mail can stop them).",
+            words.SHARE_LINK_MAIL.news,
           ].join("\n"),
           secret: true,
         });
         mailed = true;
         // The owner typed the address and the link itself goes there: no confirmation asked.
-        await this.deps.news.subscribe(row, token, input.email, { confirmed: true });
+        await this.deps.news.subscribe(row, token, input.email, { confirmed: true }, language);
       } catch (error) {
         // The link exists and is answered; the owner sees it was not mailed and can copy it.
         this.deps.log.error({ err: error }, "share link mail failed");

@@ -116,6 +116,36 @@ export function mailHeader(mail: ReceivedMail, name: string): string | undefined
   return line?.slice(name.length + 1).trim();
 }
 
+/** A received mail's subject, its encoded words (RFC 2047, as non-ASCII subjects are sent) decoded. */
+export function mailSubject(mail: ReceivedMail): string {
+  const header = (mailHeader(mail, "subject") ?? "").replace(/\?=\s+=\?/g, "?==?");
+  let out = "";
+  let bytes: Buffer[] = [];
+  let last = 0;
+  for (const word of header.matchAll(/=\?[^?]+\?([BbQq])\?([^?]*)\?=/g)) {
+    const between = header.slice(last, word.index);
+    if (between) {
+      out += Buffer.concat(bytes).toString("utf8") + between;
+      bytes = [];
+    }
+    const [, encoding = "", text = ""] = word;
+    bytes.push(
+      encoding.toUpperCase() === "B"
+        ? Buffer.from(text, "base64")
+        : Buffer.from(
+            text
+              .replace(/_/g, " ")
+              .replace(/=([0-9A-F]{2})/gi, (_, hex: string) =>
+                String.fromCharCode(Number.parseInt(hex, 16)),
+              ),
+            "latin1",
+          ),
+    );
+    last = word.index + word[0].length;
+  }
+  return out + Buffer.concat(bytes).toString("utf8") + header.slice(last);
+}
+
 /** The reset token from a reset mail's link. */
 export function resetTokenFrom(mail: ReceivedMail): string {
   const match = /\/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(mail.text);

@@ -1,4 +1,12 @@
-import { FAMILY_QUESTION_MAIL, INVITATION_MAIL, RECORDING_CARD } from "../journal-mails";
+import {
+  FAMILY_QUESTION_MAIL,
+  FAMILY_QUESTION_NEWS,
+  INVITATION_MAIL,
+  QUESTION_MAIL,
+  RECORDING_CARD,
+  REPLIES_MAIL,
+} from "../journal-mails";
+import { MAIL_WORDS, REMINDER_MAIL, RESET_MAIL, SHARE_LINK_MAIL } from "../mail-words";
 import { BACKUP_INDEX, MEMORY_BOOK_PDF } from "../messages";
 import { APP_CATALOGUES } from "./catalogues";
 
@@ -13,5 +21,12 @@ export const ALL_CATALOGUES = {
   INVITATION_MAIL,
   RECORDING_CARD,
   FAMILY_QUESTION_MAIL,
+  FAMILY_QUESTION_NEWS,
+  REPLIES_MAIL,
+  QUESTION_MAIL,
+  MAIL_WORDS,
+  RESET_MAIL,
+  REMINDER_MAIL,
+  SHARE_LINK_MAIL,
 };
 export type Catalogues = typeof ALL_CATALOGUES;

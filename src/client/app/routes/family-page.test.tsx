@@ -174,6 +174,10 @@ describe("the family page, for an organizer", () => {
 
     await user.type(within(form).getByLabelText(JOURNAL_MESSAGES.inviteName), "Ann");
     await user.selectOptions(within(form).getByLabelText(JOURNAL_MESSAGES.inviteRole), "relative");
+    // The page's language at first; the organizer picks the one Ann reads.
+    const language = within(form).getByLabelText(JOURNAL_MESSAGES.inviteLanguage);
+    expect(language).toHaveValue("en");
+    await user.selectOptions(language, "es");
     await user.type(within(form).getByLabelText(JOURNAL_MESSAGES.inviteEmail), "ann@example.org");
     await user.click(within(form).getByRole("button", { name: JOURNAL_MESSAGES.inviteSubmit }));
     expect(
@@ -182,8 +186,8 @@ describe("the family page, for an organizer", () => {
     expect(await screen.findByText("ann@example.org")).toBeInTheDocument();
     expect(screen.getByText(JOURNAL_MESSAGES.invitationPending)).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === "POST").map((r) => r.body)).toEqual([
-      { name: "Aunt May", role: "storyteller" },
-      { name: "Ann", role: "relative", email: "ann@example.org" },
+      { name: "Aunt May", role: "storyteller", language: "en" },
+      { name: "Ann", role: "relative", language: "es", email: "ann@example.org" },
     ]);
   });
 

@@ -237,7 +237,7 @@ describe("the shared view: a relative come through a share link", () => {
       SHARE_MESSAGES.newsSubscribed,
     );
     expect(api.requests.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([
-      { username: "joanna", email: "may@example.org" },
+      { username: "joanna", email: "may@example.org", language: "en" },
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { currentLanguage } from "../../../../shared/i18n/languages";
 import { relativeNewsBodySchema, SHARE_MESSAGES } from "../../../../shared/share-links";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
@@ -10,11 +11,12 @@ const emailOnly = relativeNewsBodySchema.pick({ email: true });
 /**
  * On the shared view: a relative leaves an email to be mailed when new memories are saved
  * (ADR 0044). The browser's share link says whose memories; the mail can stop them in one click.
+ * The mails are written in the language this page speaks.
  */
 export function RelativeNewsForm({ username }: { username: string }) {
   const subscribe = useSubscribeNews();
   const form = useForm(emailOnly, { email: "" }, ({ email }) =>
-    subscribe.mutate({ username, email }),
+    subscribe.mutate({ username, email, language: currentLanguage() }),
   );
   return (
     <section
