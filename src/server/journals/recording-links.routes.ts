@@ -8,6 +8,7 @@ import {
   createdRecordingLinkSchema,
   errorResponseSchema,
   journalParamsSchema,
+  linkLanguageBodySchema,
   linkReplyListSchema,
   linkReplyParamsSchema,
   linkStorySchema,
@@ -267,6 +268,28 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       await links.chooseMail(request.params.token, request.body.stopped);
+      return { ok: true as const };
+    },
+  );
+
+  app.put(
+    "/record/:token/language",
+    {
+      config: { rateLimit: choiceLimit },
+      schema: {
+        operationId: "chooseRecordingLinkLanguage",
+        security: security.none,
+        summary:
+          "The storyteller chooses the language their link's page speaks (and their card prints in), through their own link",
+        description:
+          "Until they choose, the page speaks the journal's language. The page reloads in the new language.",
+        params: recordingTokenParamsSchema,
+        body: linkLanguageBodySchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await links.chooseLanguage(request.params.token, request.body.language);
       return { ok: true as const };
     },
   );

@@ -1,4 +1,5 @@
 import { type Actor, can, type Membership } from "../../shared/authorization";
+import type { Language } from "../../shared/i18n/languages";
 import { isKnownQuestion } from "../../shared/questions";
 import type {
   CreatedRecordingLink,
@@ -14,6 +15,7 @@ import type { Identity } from "../auth/session.service";
 import type { CommentsService } from "../comments/comments.service";
 import type { RepliesService } from "../comments/replies.service";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../http-errors";
+import { isBuiltInQuestionIn, questionIn } from "../i18n/questions";
 import { hashToken, newSecretToken } from "../ids";
 import type { MemoriesService } from "../memories/memories.service";
 import type { MemoryProcessingService } from "../memories/memory-processing.service";
@@ -21,7 +23,7 @@ import type { PhotosService } from "../photos/photos.service";
 import type { QuestionsService } from "../reminders/questions.service";
 import type { SealedBox } from "../secrets/sealed-box";
 import type { FamilyQuestionsService } from "./family-questions.service";
-import type { JournalsRepo } from "./journals.repo";
+import { type JournalsRepo, languageOf } from "./journals.repo";
 import type { QuestionMailService } from "./question-mail.service";
 import { recordingCardPdf } from "./recording-card";
 
@@ -59,6 +61,15 @@ interface OpenLink {
   userId: string | null;
   name: string;
   journalName: string;
+  /** What the page speaks: the member's own language, else the journal's. */
+  language: Language;
+}
+
+/** A link as organizers see it again: its address, whose it is, and the language its card speaks. */
+interface CurrentLink extends CreatedRecordingLink {
+  name: string;
+  journalName: string;
+  language: Language;
 }
 
 export interface RecordingLinksDeps {
@@ -137,7 +148,7 @@ export class RecordingLinksService {
     journalId: string,
     memberId: string,
     base: string,
-  ): Promise<CreatedRecordingLink & { name: string; journalName: string }> {
+  ): Promise<CurrentLink> {
     const member = await this.managedMember(identity, journalId, memberId);
     if (member.role === "relative" || !member.recording_token_hash) {
       throw notFound("recording_link.none");
@@ -146,7 +157,12 @@ export class RecordingLinksService {
     const journal = await this.deps.repo.findById(journalId);
     if (!journal) throw notFound();
     const token = await this.deps.box.unseal(member.recording_token_sealed);
-    return { url: recordingLinkUrl(base, token), name: member.name, journalName: journal.name };
+    return {
+      url: recordingLinkUrl(base, token),
+      name: member.name,
+      journalName: journal.name,
+      language: languageOf(member.language ?? journal.language),
+    };
   }
 
   /** DELETE .../recording-link: the link stops at once (nothing to stop is fine). */
@@ -155,7 +171,10 @@ export class RecordingLinksService {
     await this.deps.repo.setRecordingLink(journalId, memberId, null);
   }
 
-  /** GET .../card.pdf: the fridge card of the member's current link (never a new one). */
+  /**
+   * GET .../card.pdf: the fridge card of the member's current link (never a new one), in the
+   * member's language, else the journal's.
+   */
   async card(
     identity: Identity,
     journalId: string,
@@ -167,6 +186,7 @@ export class RecordingLinksService {
       name: link.name,
       journal: link.journalName,
       url: link.url,
+      language: link.language,
     });
     return { pdf, name: link.name };
   }
@@ -186,18 +206,29 @@ export class RecordingLinksService {
       userId: row.user_id,
       name: row.name,
       journalName: row.journal_name,
+      language: languageOf(row.language ?? row.journal_language),
     };
   }
 
-  /** Whether a token is a live link (its page answers 404 otherwise). */
-  async isLive(token: string): Promise<boolean> {
+  /** The language a live link's page speaks (its HTML carries it); null for a dead link. */
+  async pageLanguage(token: string): Promise<Language | null> {
     try {
-      await this.open(token);
-      return true;
+      return (await this.open(token)).language;
     } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 404) return false;
+      if (error instanceof HttpError && error.statusCode === 404) return null;
       throw error;
     }
+  }
+
+  /**
+   * PUT /api/record/{token}/language: the storyteller chooses the language their page speaks (and
+   * their card prints in); only through their own link.
+   */
+  async chooseLanguage(token: string, language: Language): Promise<void> {
+    const link = await this.open(token);
+    const { journalId, memberId } = link.membership;
+    if (!can(link.actor, "member.language", { journalId, memberId })) throw notFound();
+    await this.deps.repo.setMemberLanguage(memberId, language);
   }
 
   /**
@@ -210,13 +241,14 @@ export class RecordingLinksService {
     const { journalId, memberId } = link.membership;
     const [stories, question, questionMail, replies] = await Promise.all([
       this.deps.memories.listToldBy(journalId, memberId, page),
-      this.questionFor(memberId, asked),
+      this.questionFor(memberId, link.language, asked),
       this.deps.questionMail.stateOf(journalId, memberId),
       this.deps.replies.counts(link.actor, memberId),
     ]);
     return {
       journalName: link.journalName,
       name: link.name,
+      language: link.language,
       ...question,
       questionMail,
       stories: {
@@ -226,19 +258,24 @@ export class RecordingLinksService {
     };
   }
 
+  /** The question the page asks, a built-in one in the page's language (by its place in the list). */
   private async questionFor(
     memberId: string,
+    language: Language,
     asked: string | undefined,
   ): Promise<{ question: string; askedBy: string | null }> {
     if (asked) {
       const family = await this.deps.familyQuestions.waiting(memberId, asked);
       if (family) return { question: family.text, askedBy: family.askedBy };
-      if (isKnownQuestion(asked)) return { question: asked, askedBy: null };
+      if (isKnownQuestion(asked) || isBuiltInQuestionIn(language, asked)) {
+        return { question: questionIn(language, asked), askedBy: null };
+      }
     }
     const next = await this.deps.familyQuestions.next(memberId);
+    if (next) return { question: next.text, askedBy: next.askedBy };
     return {
-      question: next?.text ?? this.deps.questions.weekly(memberId, this.now()),
-      askedBy: next?.askedBy ?? null,
+      question: questionIn(language, this.deps.questions.weekly(memberId, this.now())),
+      askedBy: null,
     };
   }
 
@@ -264,6 +301,7 @@ export class RecordingLinksService {
     const asked =
       body.question &&
       (isKnownQuestion(body.question) ||
+        isBuiltInQuestionIn(link.language, body.question) ||
         (await this.deps.familyQuestions.isWaiting(link.membership.memberId, body.question)));
     const question = asked ? body.question : undefined;
     const { memory, created } = await this.deps.processing.startThroughLink(

@@ -109,18 +109,21 @@ describe("file names from a memory's date and title", () => {
   });
 
   it("writes a storyteller's name in the page as text", () => {
-    const html = indexMemory({
-      title: "Opa's boat",
-      recordedAt: "1970-07-01T00:00:00.000Z",
-      storyteller: { name: "<b onmouseover=x>Opa</b>" },
-      question: null,
-      summary: "",
-      transcript: "",
-      recording: null,
-      recordingMissing: false,
-      photos: [],
-      comments: [],
-    });
+    const html = indexMemory(
+      {
+        title: "Opa's boat",
+        recordedAt: "1970-07-01T00:00:00.000Z",
+        storyteller: { name: "<b onmouseover=x>Opa</b>" },
+        question: null,
+        summary: "",
+        transcript: "",
+        recording: null,
+        recordingMissing: false,
+        photos: [],
+        comments: [],
+      },
+      "en",
+    );
     expect(html).toContain("Told by &lt;b onmouseover=x&gt;Opa&lt;/b&gt;");
     expect(html).toContain("Opa&#39;s boat");
     expect(html).not.toContain("<b ");

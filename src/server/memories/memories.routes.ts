@@ -34,7 +34,7 @@ export interface MemoriesRoutesOptions {
   backup: MemoriesBackup;
   users: UsersService;
   book: MemoryBook;
-  journals: Pick<JournalsService, "organizerOf" | "nameOf">;
+  journals: Pick<JournalsService, "organizerOf" | "nameOf" | "languageOf">;
   config: Pick<Config, "APP_URL" | "PORT">;
 }
 
@@ -189,7 +189,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       const date = new Date().toISOString().slice(0, 10);
       await backup.checkStorage();
       if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
-      const stream = backup.stream(organizer);
+      const language = await journals.languageOf(organizer.journalId);
+      const stream = backup.stream({ ...organizer, language });
       stream.on("error", (error) => request.log.error({ err: error }, "backup failed mid-stream"));
       return reply
         .header("content-type", "application/zip")
@@ -235,8 +236,9 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
           : await journals.nameOf(organizer.journalId);
       const date = new Date().toISOString().slice(0, 10);
       if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
+      const language = await journals.languageOf(organizer.journalId);
       const stream = await book.stream(
-        { journalId: organizer.journalId, organizerId: user.id, name },
+        { journalId: organizer.journalId, organizerId: user.id, name, language },
         request.query,
         linkBaseOf(config, request),
       );

@@ -259,6 +259,7 @@ describe("the family page, for a relative", () => {
     name: "Rose's journal",
     role: "relative",
     memberId: "s-nana",
+    language: "en",
   };
   const members = [
     makeMember({ id: "s-rose", name: "Rose", isYou: false }),

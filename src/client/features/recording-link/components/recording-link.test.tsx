@@ -35,6 +35,7 @@ const story = (overrides: Partial<LinkStory> = {}): LinkStory => ({
 const pageData = (items: LinkStory[] = [story()]): RecordingPage => ({
   journalName: "The Alvarez family",
   name: "Grandpa Tomás",
+  language: "en",
   question: QUESTION,
   askedBy: null,
   questionMail: null,
