@@ -34,6 +34,7 @@ import { acceptOneClickForm } from "../http/one-click-form";
 import { badRequest, errorResponses } from "../http-errors";
 import { hashToken } from "../ids";
 import { dailyProcessingLimit } from "../memories/memory-processing.routes";
+import { missingFontWarning } from "../pdf/pdf-writing";
 import { readPhoto } from "../photos/photos.routes";
 import type { QuestionMailService } from "./question-mail.service";
 import type { RecordingLinksService } from "./recording-links.service";
@@ -185,6 +186,8 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const { id, memberId } = request.params;
       const card = await links.card(request.identity, id, memberId, linkBaseOf(config, request));
+      const missingFont = missingFontWarning(card.language);
+      if (missingFont) request.log.warn(missingFont);
       return reply
         .header("content-type", "application/pdf")
         .header(

@@ -180,7 +180,7 @@ export class RecordingLinksService {
     journalId: string,
     memberId: string,
     base: string,
-  ): Promise<{ pdf: Buffer; name: string }> {
+  ): Promise<{ pdf: Buffer; name: string; language: Language }> {
     const link = await this.current(identity, journalId, memberId, base);
     const pdf = await recordingCardPdf({
       name: link.name,
@@ -188,7 +188,7 @@ export class RecordingLinksService {
       url: link.url,
       language: link.language,
     });
-    return { pdf, name: link.name };
+    return { pdf, name: link.name, language: link.language };
   }
 
   /** The live link behind a token, read afresh on every request; 404 for a dead one. */

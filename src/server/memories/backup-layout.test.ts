@@ -235,7 +235,7 @@ describe.each([
 
   it("holds an index.html that plays every recording and shows every photo offline, newest first", () => {
     const html = files.get("index.html")?.toString("utf8") ?? "";
-    expect(html).toMatch(/^<!doctype html>\n<html lang="en-US">/);
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
     // Nothing from elsewhere: no address, no script, no style sheet or font to fetch.
     expect(html).not.toMatch(/https?:|\/\/[a-z]/i);
     expect(html).not.toMatch(/<script|<link|<iframe|<object|<embed|@import|url\(/i);

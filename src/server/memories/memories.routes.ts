@@ -21,6 +21,7 @@ import { security } from "../http/api-security";
 import { unauthorized } from "../http-errors";
 import { ownJournalId } from "../journals/journals.repo";
 import type { JournalsService } from "../journals/journals.service";
+import { missingFontWarning } from "../pdf/pdf-writing";
 import type { UsersService } from "../users/users.service";
 import type { MemoriesService } from "./memories.service";
 import type { MemoriesBackup } from "./memories-backup";
@@ -237,6 +238,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       const date = new Date().toISOString().slice(0, 10);
       if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
       const language = await journals.languageOf(organizer.journalId);
+      const missingFont = missingFontWarning(language);
+      if (missingFont) request.log.warn(missingFont);
       const stream = await book.stream(
         { journalId: organizer.journalId, organizerId: user.id, name, language },
         request.query,

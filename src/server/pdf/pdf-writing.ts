@@ -57,6 +57,13 @@ export function pdfWriting(language: Language): PdfWriting {
   return { ...latin, language: SOURCE_LANGUAGE, missingFont: true };
 }
 
+/** What the server logs when a PDF in `language` cannot be set in its own script; else undefined. */
+export function missingFontWarning(language: Language): string | undefined {
+  return pdfWriting(language).missingFont
+    ? `no CJK font for a ${language} PDF: its words are written in English (install fonts-wqy-microhei)`
+    : undefined;
+}
+
 /** Registers the writing's fonts on a document as "regular" and "bold". */
 export function registerFonts(doc: PDFKit.PDFDocument, writing: PdfWriting): void {
   doc.registerFont("regular", writing.regular.src, writing.regular.family as string);
