@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CURRENT_QUESTION_SCRIPT_ID,
+  PAGE_LANGUAGE_SCRIPT_ID,
   PAGE_MEMORY_OWNER_SCRIPT_ID,
   PAGE_MEMORY_SCRIPT_ID,
   SESSION_USER_SCRIPT_ID,
@@ -33,6 +34,18 @@ describe("AppShell", () => {
     shell = new AppShell(path.join(dir, "index.html"));
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it("names a page's own language in a block, its lang and its direction; none otherwise", async () => {
+    const html = await shell.render(null, { language: "ar" });
+    expect(embedded(html, PAGE_LANGUAGE_SCRIPT_ID)).toBe("ar");
+    expect(html).toMatch(/^<!doctype html><html lang="ar" dir="rtl"><head>/);
+    expect(await shell.render(undefined, { language: "es" })).toContain(
+      '<html lang="es" dir="ltr">',
+    );
+    const plain = await shell.render(null);
+    expect(plain).not.toContain(PAGE_LANGUAGE_SCRIPT_ID);
+    expect(plain).toContain("<html><head>");
+  });
 
   it("embeds null for a visitor, in the head", async () => {
     const html = await shell.render(null);

@@ -1,11 +1,13 @@
 import { readFile } from "node:fs/promises";
 import {
   CURRENT_QUESTION_SCRIPT_ID,
+  PAGE_LANGUAGE_SCRIPT_ID,
   PAGE_MEMORY_OWNER_SCRIPT_ID,
   PAGE_MEMORY_SCRIPT_ID,
   SESSION_USER_SCRIPT_ID,
   SHARED_WITH_ME_SCRIPT_ID,
 } from "../shared/constants";
+import { directionOf, isLanguage, type Language } from "../shared/i18n/languages";
 import { type CurrentQuestion, currentQuestionSchema } from "../shared/reminders";
 import {
   type Memory,
@@ -40,6 +42,8 @@ export interface PageExtras {
   owner?: MemoryOwner | undefined;
   /** For a logged-out browser: whose memories its share links open (none for a stranger). */
   sharedWithMe?: SharedWithMe | undefined;
+  /** The language the page speaks whoever opens it (a storyteller's recording link). */
+  language?: Language | undefined;
 }
 
 /**
@@ -60,7 +64,7 @@ export class AppShell {
    */
   async render(
     user: User | null | undefined,
-    { question, memory, owner, sharedWithMe }: PageExtras = {},
+    { question, memory, owner, sharedWithMe, language }: PageExtras = {},
   ): Promise<string> {
     this.template ??= readFile(this.indexHtmlPath, "utf8");
     const template = await this.template.catch((error: unknown) => {
@@ -82,10 +86,19 @@ export class AppShell {
     if (user === null && sharedWithMe) {
       blocks += dataBlock(SHARED_WITH_ME_SCRIPT_ID, sharedWithMeSchema.parse(sharedWithMe));
     }
-    if (!blocks) return template;
+    let page = template;
+    if (isLanguage(language)) {
+      blocks += dataBlock(PAGE_LANGUAGE_SCRIPT_ID, language);
+      // The document's language and direction from the first byte, before the script runs.
+      page = page.replace(
+        /<html\b[^>]*>/i,
+        () => `<html lang="${language}" dir="${directionOf(language)}">`,
+      );
+    }
+    if (!blocks) return page;
     // A replacer function, not a replacement string: the user's text may hold `$&`, `$'` or `` $` ``.
-    return template.includes("</head>")
-      ? template.replace("</head>", () => `${blocks}</head>`)
-      : `${blocks}${template}`;
+    return page.includes("</head>")
+      ? page.replace("</head>", () => `${blocks}</head>`)
+      : `${blocks}${page}`;
   }
 }

@@ -277,3 +277,24 @@ describe("memory.addPhoto", () => {
     }
   });
 });
+
+describe("member.language", () => {
+  const tomas = { journalId: J, memberId: "m-tomas" };
+  it("a recording link chooses the language of its own member's page only", () => {
+    expect(can(tomasLink, "member.language", tomas)).toBe(true);
+    expect(can(tomasLink, "member.language", { journalId: J, memberId: "m-rosa" })).toBe(false);
+    expect(can(tomasLink, "member.language", { journalId: "j-other", memberId: "m-tomas" })).toBe(
+      false,
+    );
+  });
+  it("no account chooses it for them, not even an organizer; nor a link made a relative's", () => {
+    for (const actor of [ana, rosa, luis, stranger, linkHolder]) {
+      expect(can(actor, "member.language", tomas)).toBe(false);
+    }
+    const relativeLink: Actor = {
+      userId: null,
+      recordingFor: { journalId: J, memberId: "m-tomas", role: "relative" },
+    };
+    expect(can(relativeLink, "member.language", tomas)).toBe(false);
+  });
+});

@@ -110,6 +110,11 @@ interface Resources {
    * member may tell stories there.
    */
   "link.record": Pick<JournalFacts, "id">;
+  /**
+   * Choose the language a member's recording link page speaks: through that member's own link
+   * only (a storyteller changes their own page, nobody else's).
+   */
+  "member.language": { readonly journalId: string; readonly memberId: string };
 }
 
 export type Action = keyof Resources;
@@ -167,6 +172,10 @@ const RULES: { readonly [A in Action]: (actor: Actor, resource: Resources[A]) =>
   "link.record": (actor, journal) =>
     actor.recordingFor?.journalId === journal.id && TELLER_ROLES.includes(actor.recordingFor.role),
   "journal.manage": (actor, journal) => hasRole(actor, journal.id, "organizer"),
+  "member.language": (actor, member) =>
+    actor.recordingFor?.journalId === member.journalId &&
+    actor.recordingFor.memberId === member.memberId &&
+    TELLER_ROLES.includes(actor.recordingFor.role),
   "memory.view": (actor, { memory, journal }) => {
     // An anonymous recording is seen only by the browser that made it, until it is claimed.
     if (memory.journal_id === null) return recordedHere(actor, memory);

@@ -97,6 +97,13 @@ export const PAGE_MEMORY_OWNER_SCRIPT_ID = "page-memory-owner";
  */
 export const SHARED_WITH_ME_SCRIPT_ID = "shared-with-me";
 
+/**
+ * The id of the JSON data block in a page that speaks a language of its own (a storyteller's
+ * recording link: the member's language, else the journal's), which the page speaks over the
+ * account's, the browser's choice and the browser's own.
+ */
+export const PAGE_LANGUAGE_SCRIPT_ID = "page-language";
+
 export const MEMORY_STATUSES = ["processing", "saved", "failed"] as const;
 /** Pipeline stages, in order; each has a progress notice in the browser. */
 export const PIPELINE_STAGES = ["transcribe", "summarize", "score", "tag", "save"] as const;

@@ -71,6 +71,11 @@ export const JOURNAL_MESSAGES = translatable("JOURNAL_MESSAGES", {
   renameJournal: "Journal name",
   renameSubmit: "Save name",
   journalRenamed: "The journal's name was saved",
+  journalLanguage: "Language of the journal",
+  journalLanguageHint:
+    "Its memory book, its backup page, the questions and its storytellers' pages speak it. A storyteller can choose their own on their page.",
+  journalLanguageSaved: "The journal's language was saved",
+  journalLanguageFailed: "The journal's language could not be saved",
   secondOrganizerHint: "Name a second organizer, so the journal is looked after if you cannot.",
   allStorytellers: "Everyone",
   toldBy: "Told by {name}",

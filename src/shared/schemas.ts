@@ -561,6 +561,8 @@ export const journalSchema = z.object({
   role: z.enum(JOURNAL_ROLES),
   /** The caller's member id in it (a memory's `storyteller.id` when they told it). */
   memberId: z.string(),
+  /** The language of its book, backup page, questions and storytellers' link pages. */
+  language: z.enum(LANGUAGES),
 });
 export type Journal = z.infer<typeof journalSchema>;
 export const journalListSchema = z.array(journalSchema);
@@ -572,14 +574,22 @@ export const memberParamsSchema = journalParamsSchema.extend({
   memberId: z.string().min(1).max(64),
 });
 
-/** PATCH /api/journals/{id} (organizer): rename it. */
-export const journalUpdateBodySchema = z.object({
+/** A journal's name, as the Family page's form asks for it. */
+export const journalNameBodySchema = z.object({
   name: z
     .string()
     .trim()
     .min(1, { error: () => MESSAGES.mustNotBeEmpty })
     .max(JOURNAL_NAME_MAX_LENGTH),
 });
+
+/** PATCH /api/journals/{id} (organizer): rename it, or change its language. */
+export const journalUpdateBodySchema = journalNameBodySchema
+  .partial()
+  .extend({ language: z.enum(LANGUAGES).optional() })
+  .refine((body) => body.name !== undefined || body.language !== undefined, {
+    message: "Send name or language to change",
+  });
 export type JournalUpdateBody = z.infer<typeof journalUpdateBodySchema>;
 
 /**
@@ -697,6 +707,8 @@ export type NewReplies = z.infer<typeof newRepliesSchema>;
 export const recordingPageSchema = z.object({
   journalName: z.string(),
   name: z.string(),
+  /** The language the page speaks: the storyteller's own choice, else the journal's. */
+  language: z.enum(LANGUAGES),
   /** This week's question, asked in large type above the record button. */
   question: z.string(),
   /** Who in the family asked it ("Lucas asks:"); null for the library's question. */
@@ -719,6 +731,9 @@ export type RecordingPage = z.infer<typeof recordingPageSchema>;
 export const recordingPageQuerySchema = pageQuerySchema.extend({
   q: z.string().max(QUESTION_MAX_LENGTH).optional(),
 });
+
+/** PUT /api/record/{token}/language: the language the storyteller's page speaks from now on. */
+export const linkLanguageBodySchema = z.object({ language: z.enum(LANGUAGES) });
 
 /** POST /api/record/{token}/question-mail: the storyteller stops (or asks again for) the mails. */
 export const questionMailChoiceSchema = z.object({ stopped: z.boolean() });

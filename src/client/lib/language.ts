@@ -1,3 +1,4 @@
+import { PAGE_LANGUAGE_SCRIPT_ID } from "../../shared/constants";
 import type { Translation } from "../../shared/i18n/catalogues";
 import {
   directionOf,
@@ -25,11 +26,24 @@ function storedChoice(): string | null {
   }
 }
 
+/** The language the server says this page speaks whoever opens it (a storyteller's link page). */
+function embeddedPageLanguage(): string | undefined {
+  const text = document.getElementById(PAGE_LANGUAGE_SCRIPT_ID)?.textContent;
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The language this page speaks: the account's, else the one chosen in this browser, else the
+ * The language this page speaks: the page's own when the server names one (a storyteller's
+ * recording link speaks theirs), else the account's, else the one chosen in this browser, else the
  * browser's own.
  */
 export function pageLanguage(account: { language?: string | null } | null | undefined): Language {
+  const own = embeddedPageLanguage();
+  if (isLanguage(own)) return own;
   if (isLanguage(account?.language)) return account.language;
   const stored = storedChoice();
   if (isLanguage(stored)) return stored;
@@ -63,6 +77,16 @@ export async function speak(language: Language): Promise<void> {
 /** Whether the page is written right to left: "forward" is then to the left. */
 export function isRightToLeft(): boolean {
   return document.documentElement.dir === "rtl";
+}
+
+/** Whether this page speaks a language of its own, which the footer's switcher does not change. */
+export function hasPageLanguage(): boolean {
+  return isLanguage(embeddedPageLanguage());
+}
+
+/** Reloads the page: it then speaks what the server names for it. */
+export function reloadPage() {
+  window.location.reload();
 }
 
 /** Remembers a choice in this browser and reloads the page in it. */

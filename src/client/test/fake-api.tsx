@@ -55,6 +55,7 @@ export const myJournal: Journal = {
   name: "Nana's journal",
   role: "organizer",
   memberId: "s-me",
+  language: "en",
 };
 
 export function makeMember(overrides: Partial<Member> = {}): Member {

@@ -1,8 +1,10 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Membership } from "../../shared/authorization";
+import type { Language } from "../../shared/i18n/languages";
 import { defaultJournalName, type JournalRole } from "../../shared/journals";
 import type { Database, JournalMembersTable, JournalsTable } from "../db/schema";
 import type { Executor } from "../db/transactions";
+import { languageOf } from "../i18n/words";
 import { newId, nowIso } from "../ids";
 
 export type JournalRow = Selectable<JournalsTable>;
@@ -14,6 +16,7 @@ export interface JournalOfMember {
   name: string;
   role: JournalRole;
   memberId: string;
+  language: Language;
 }
 
 /**
@@ -29,10 +32,11 @@ export const accountOfOwnJournal = (journalId: string): string | undefined =>
 
 /**
  * Makes an account's own journal, with the account as its organizer, in the account's transaction
- * (UsersRepo.create): every account is a journal of one until it invites its family.
+ * (UsersRepo.create): every account is a journal of one until it invites its family. The journal
+ * speaks the account's language (English when it has none).
  */
 export async function createOwnJournal(
-  user: { id: string; name: string; createdAt: string },
+  user: { id: string; name: string; createdAt: string; language?: string | null },
   ex: Executor,
 ): Promise<void> {
   const journalId = ownJournalId(user.id);
@@ -41,6 +45,7 @@ export async function createOwnJournal(
     .values({
       id: journalId,
       name: defaultJournalName(user.name),
+      language: languageOf(user.language),
       created_by: user.id,
       created_at: user.createdAt,
       updated_at: user.createdAt,
@@ -70,10 +75,18 @@ export class JournalsRepo {
     return ex.selectFrom("journals").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
-  async rename(id: string, name: string): Promise<JournalRow | undefined> {
+  /** Renames a journal or changes its language (what is given). */
+  async update(
+    id: string,
+    changes: { name?: string | undefined; language?: Language | undefined },
+  ): Promise<JournalRow | undefined> {
     return this.db
       .updateTable("journals")
-      .set({ name, updated_at: nowIso() })
+      .set({
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.language !== undefined ? { language: changes.language } : {}),
+        updated_at: nowIso(),
+      })
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirst();
@@ -98,6 +111,7 @@ export class JournalsRepo {
         "journals.id",
         "journals.name",
         "journals.created_by",
+        "journals.language",
         "journal_members.role",
         "journal_members.id as member_id",
       ])
@@ -109,7 +123,13 @@ export class JournalsRepo {
           Number(b.created_by === userId) - Number(a.created_by === userId) ||
           a.name.localeCompare(b.name),
       )
-      .map((row) => ({ id: row.id, name: row.name, role: row.role, memberId: row.member_id }));
+      .map((row) => ({
+        id: row.id,
+        name: row.name,
+        role: row.role,
+        memberId: row.member_id,
+        language: languageOf(row.language),
+      }));
   }
 
   /** A journal's members (pending invitations included), organizers first, then by name. */
@@ -354,6 +374,15 @@ export class JournalsRepo {
       .execute();
   }
 
+  /** The language a member reads (their link page, their card); null: the journal's. */
+  async setMemberLanguage(memberId: string, language: Language | null): Promise<void> {
+    await this.db
+      .updateTable("journal_members")
+      .set({ language })
+      .where("id", "=", memberId)
+      .execute();
+  }
+
   /** Stops (a date) or resumes (null) a storyteller's weekly question mails. */
   async setQuestionMailStopped(memberId: string, at: string | null): Promise<void> {
     await this.db
@@ -386,7 +415,9 @@ export class JournalsRepo {
         "journal_members.email",
         "journal_members.recording_token_sealed",
         "journal_members.question_mail_stopped_at",
+        "journal_members.language",
         "journals.name as journal_name",
+        "journals.language as journal_language",
       ])
       .where("journal_members.recording_token_hash", "=", tokenHash)
       .executeTakeFirst();

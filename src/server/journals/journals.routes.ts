@@ -58,13 +58,15 @@ export const journalsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: "renameJournal",
         security: security.session,
-        summary: "Renames a journal (organizers)",
+        summary: "Renames a journal or changes its language (organizers)",
+        description:
+          "`language` is what the journal's book, backup page and questions are written in, and what its storytellers' link pages speak unless a storyteller chose their own.",
         params: journalParamsSchema,
         body: journalUpdateBodySchema,
         response: { 200: journalSchema, ...errors },
       },
     },
-    async (request) => journals.rename(request.identity, request.params.id, request.body.name),
+    async (request) => journals.update(request.identity, request.params.id, request.body),
   );
 
   app.get(

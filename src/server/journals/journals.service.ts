@@ -1,9 +1,11 @@
 import { can, membershipOf } from "../../shared/authorization";
 import { formatMessage } from "../../shared/i18n/format";
+import type { Language } from "../../shared/i18n/languages";
 import { INVITATION_DAYS, MEMBERS_PER_JOURNAL } from "../../shared/journals";
 import type {
   Invitation,
   Journal,
+  JournalUpdateBody,
   Member,
   MemberCreateBody,
   MemberUpdateBody,
@@ -99,19 +101,34 @@ export class JournalsService {
     return (await this.deps.repo.findById(journalId))?.name ?? "";
   }
 
+  /** A journal's language: its book, its backup page (the caller has been checked). */
+  async languageOf(journalId: string): Promise<Language> {
+    return languageOf((await this.deps.repo.findById(journalId))?.language);
+  }
+
   /** 401 logged out, 404 unless the caller belongs to the journal. */
   assertView(identity: Identity, journalId: string): void {
     if (!identity.userId) throw unauthorized();
     if (!can(identity, "journal.view", { id: journalId })) throw notFound();
   }
 
-  /** PATCH /api/journals/{id}. */
-  async rename(identity: Identity, journalId: string, name: string): Promise<Journal> {
+  /** PATCH /api/journals/{id}: its name, its language, or both (organizers). */
+  async update(
+    identity: Identity,
+    journalId: string,
+    changes: JournalUpdateBody,
+  ): Promise<Journal> {
     this.assertManage(identity, journalId);
-    const row = await this.deps.repo.rename(journalId, name);
-    const membership = identity.memberships?.find((m) => m.journalId === journalId);
+    const row = await this.deps.repo.update(journalId, changes);
+    const membership = membershipOf(identity, journalId);
     if (!row || !membership) throw notFound();
-    return { id: row.id, name: row.name, role: membership.role, memberId: membership.memberId };
+    return {
+      id: row.id,
+      name: row.name,
+      role: membership.role,
+      memberId: membership.memberId,
+      language: languageOf(row.language),
+    };
   }
 
   /** GET /api/journals/{id}/members: organizers also see emails and pending invitations. */

@@ -255,6 +255,7 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
       expect(Object.keys(body).sort()).toEqual([
         "askedBy",
         "journalName",
+        "language",
         "name",
         "question",
         "questionMail",
@@ -262,6 +263,7 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
       ]);
       expect(body.journalName).toBe("The Alvarez family");
       expect(body.name).toBe("Grandpa Tomás");
+      expect(body.language).toBe("en");
       expect(QUESTIONS).toContain(body.question);
       expect(body.stories.items).toEqual([]);
       // The same question all week, on every request.

@@ -8,6 +8,7 @@ import {
   createdRecordingLinkSchema,
   errorResponseSchema,
   journalParamsSchema,
+  linkLanguageBodySchema,
   linkReplyListSchema,
   linkReplyParamsSchema,
   linkStorySchema,
@@ -32,6 +33,7 @@ import { acceptOneClickForm } from "../http/one-click-form";
 import { badRequest, errorResponses } from "../http-errors";
 import { hashToken } from "../ids";
 import { dailyProcessingLimit } from "../memories/memory-processing.routes";
+import { missingFontWarning } from "../pdf/pdf-writing";
 import { readPhoto } from "../photos/photos.routes";
 import type { QuestionMailService } from "./question-mail.service";
 import type { RecordingLinksService } from "./recording-links.service";
@@ -183,6 +185,8 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const { id, memberId } = request.params;
       const card = await links.card(request.identity, id, memberId, linkBaseOf(config, request));
+      const missingFont = missingFontWarning(card.language);
+      if (missingFont) request.log.warn(missingFont);
       return reply
         .header("content-type", "application/pdf")
         .header(
@@ -266,6 +270,28 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       await links.chooseMail(request.params.token, request.body.stopped);
+      return { ok: true as const };
+    },
+  );
+
+  app.put(
+    "/record/:token/language",
+    {
+      config: { rateLimit: choiceLimit },
+      schema: {
+        operationId: "chooseRecordingLinkLanguage",
+        security: security.none,
+        summary:
+          "The storyteller chooses the language their link's page speaks (and their card prints in), through their own link",
+        description:
+          "Until they choose, the page speaks the journal's language. The page reloads in the new language.",
+        params: recordingTokenParamsSchema,
+        body: linkLanguageBodySchema,
+        response: { 200: okResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await links.chooseLanguage(request.params.token, request.body.language);
       return { ok: true as const };
     },
   );

@@ -1,4 +1,5 @@
 import { type Actor, can, type Membership } from "../../shared/authorization";
+import type { Language } from "../../shared/i18n/languages";
 import { isKnownQuestion } from "../../shared/questions";
 import type {
   CreatedRecordingLink,
@@ -14,7 +15,8 @@ import type { Identity } from "../auth/session.service";
 import type { CommentsService } from "../comments/comments.service";
 import type { RepliesService } from "../comments/replies.service";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../http-errors";
-import { questionsInEveryLanguage } from "../i18n/words";
+import { isBuiltInQuestionIn, questionIn } from "../i18n/questions";
+import { languageOf, questionsInEveryLanguage } from "../i18n/words";
 import { hashToken, newSecretToken } from "../ids";
 import type { MemoriesService } from "../memories/memories.service";
 import type { MemoryProcessingService } from "../memories/memory-processing.service";
@@ -60,6 +62,15 @@ interface OpenLink {
   userId: string | null;
   name: string;
   journalName: string;
+  /** What the page speaks: the member's own language, else the journal's. */
+  language: Language;
+}
+
+/** A link as organizers see it again: its address, whose it is, and the language its card speaks. */
+interface CurrentLink extends CreatedRecordingLink {
+  name: string;
+  journalName: string;
+  language: Language;
 }
 
 export interface RecordingLinksDeps {
@@ -138,7 +149,7 @@ export class RecordingLinksService {
     journalId: string,
     memberId: string,
     base: string,
-  ): Promise<CreatedRecordingLink & { name: string; journalName: string }> {
+  ): Promise<CurrentLink> {
     const member = await this.managedMember(identity, journalId, memberId);
     if (member.role === "relative" || !member.recording_token_hash) {
       throw notFound("recording_link.none");
@@ -147,7 +158,12 @@ export class RecordingLinksService {
     const journal = await this.deps.repo.findById(journalId);
     if (!journal) throw notFound();
     const token = await this.deps.box.unseal(member.recording_token_sealed);
-    return { url: recordingLinkUrl(base, token), name: member.name, journalName: journal.name };
+    return {
+      url: recordingLinkUrl(base, token),
+      name: member.name,
+      journalName: journal.name,
+      language: languageOf(member.language ?? journal.language),
+    };
   }
 
   /** DELETE .../recording-link: the link stops at once (nothing to stop is fine). */
@@ -156,20 +172,24 @@ export class RecordingLinksService {
     await this.deps.repo.setRecordingLink(journalId, memberId, null);
   }
 
-  /** GET .../card.pdf: the fridge card of the member's current link (never a new one). */
+  /**
+   * GET .../card.pdf: the fridge card of the member's current link (never a new one), in the
+   * member's language, else the journal's.
+   */
   async card(
     identity: Identity,
     journalId: string,
     memberId: string,
     base: string,
-  ): Promise<{ pdf: Buffer; name: string }> {
+  ): Promise<{ pdf: Buffer; name: string; language: Language }> {
     const link = await this.current(identity, journalId, memberId, base);
     const pdf = await recordingCardPdf({
       name: link.name,
       journal: link.journalName,
       url: link.url,
+      language: link.language,
     });
-    return { pdf, name: link.name };
+    return { pdf, name: link.name, language: link.language };
   }
 
   /** The live link behind a token, read afresh on every request; 404 for a dead one. */
@@ -187,18 +207,29 @@ export class RecordingLinksService {
       userId: row.user_id,
       name: row.name,
       journalName: row.journal_name,
+      language: languageOf(row.language ?? row.journal_language),
     };
   }
 
-  /** Whether a token is a live link (its page answers 404 otherwise). */
-  async isLive(token: string): Promise<boolean> {
+  /** The language a live link's page speaks (its HTML carries it); null for a dead link. */
+  async pageLanguage(token: string): Promise<Language | null> {
     try {
-      await this.open(token);
-      return true;
+      return (await this.open(token)).language;
     } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 404) return false;
+      if (error instanceof HttpError && error.statusCode === 404) return null;
       throw error;
     }
+  }
+
+  /**
+   * PUT /api/record/{token}/language: the storyteller chooses the language their page speaks (and
+   * their card prints in); only through their own link.
+   */
+  async chooseLanguage(token: string, language: Language): Promise<void> {
+    const link = await this.open(token);
+    const { journalId, memberId } = link.membership;
+    if (!can(link.actor, "member.language", { journalId, memberId })) throw notFound();
+    await this.deps.repo.setMemberLanguage(memberId, language);
   }
 
   /**
@@ -211,13 +242,14 @@ export class RecordingLinksService {
     const { journalId, memberId } = link.membership;
     const [stories, question, questionMail, replies] = await Promise.all([
       this.deps.memories.listToldBy(journalId, memberId, page),
-      this.questionFor(memberId, asked),
+      this.questionFor(memberId, link.language, asked),
       this.deps.questionMail.stateOf(journalId, memberId),
       this.deps.replies.counts(link.actor, memberId),
     ]);
     return {
       journalName: link.journalName,
       name: link.name,
+      language: link.language,
       ...question,
       questionMail,
       stories: {
@@ -227,20 +259,27 @@ export class RecordingLinksService {
     };
   }
 
+  /** The question the page asks, a built-in one in the page's language (by its place in the list). */
   private async questionFor(
     memberId: string,
+    language: Language,
     asked: string | undefined,
   ): Promise<{ question: string; askedBy: string | null }> {
     if (asked) {
       const family = await this.deps.familyQuestions.waiting(memberId, asked);
       if (family) return { question: family.text, askedBy: family.askedBy };
-      if (isKnownQuestion(asked, [], questionsInEveryLanguage()))
-        return { question: asked, askedBy: null };
+      if (
+        isKnownQuestion(asked, [], questionsInEveryLanguage()) ||
+        isBuiltInQuestionIn(language, asked)
+      ) {
+        return { question: questionIn(language, asked), askedBy: null };
+      }
     }
     const next = await this.deps.familyQuestions.next(memberId);
+    if (next) return { question: next.text, askedBy: next.askedBy };
     return {
-      question: next?.text ?? this.deps.questions.weekly(memberId, this.now()),
-      askedBy: next?.askedBy ?? null,
+      question: questionIn(language, this.deps.questions.weekly(memberId, this.now())),
+      askedBy: null,
     };
   }
 
@@ -266,6 +305,7 @@ export class RecordingLinksService {
     const asked =
       body.question &&
       (isKnownQuestion(body.question, [], questionsInEveryLanguage()) ||
+        isBuiltInQuestionIn(link.language, body.question) ||
         (await this.deps.familyQuestions.isWaiting(link.membership.memberId, body.question)));
     const question = asked ? body.question : undefined;
     const { memory, created } = await this.deps.processing.startThroughLink(

@@ -1,13 +1,7 @@
 import { formatDate } from "../../shared/dates";
 import { formatMessage } from "../../shared/i18n/format";
-import { JOURNAL_MESSAGES } from "../../shared/journals";
-import {
-  BACKUP_INDEX,
-  commentPlayerLabel,
-  MESSAGES,
-  memoryCount,
-  photoAlt,
-} from "../../shared/messages";
+import { directionOf, intlLocale, type Language } from "../../shared/i18n/languages";
+import { wordsIn } from "../i18n/words";
 
 /** One memory as the backup's index.html shows it; file names are paths inside the zip. */
 export interface IndexMemory {
@@ -50,29 +44,38 @@ const STYLE = [
   "ul{padding-left:1.2rem}",
 ].join("");
 
-/** The page up to its first memory: no script, no link or font from elsewhere, the style inline. */
-export function indexStart(count: number, exportedAt: string): string {
-  const title = escapeHtml(MESSAGES.appTitle);
+/** A UTC day as the page writes it, in its language. */
+const pageDate = (iso: string, language: Language) =>
+  formatDate(iso, "date", { timeZone: "UTC", locale: intlLocale(language) });
+
+/**
+ * The page up to its first memory, in the journal's `language` (and its direction): no script, no
+ * link or font from elsewhere, the style inline.
+ */
+export function indexStart(count: number, exportedAt: string, language: Language): string {
+  const words = wordsIn(language);
+  const BACKUP_INDEX = words.BACKUP_INDEX;
+  const title = escapeHtml(words.MESSAGES.appTitle);
   // The policy forbids any script and any address outside the unzipped folder.
   const policy =
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' file:; media-src 'self' file:";
   return (
-    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">` +
+    `<!doctype html>\n<html lang="${language}" dir="${directionOf(language)}"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${policy}">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${title}</title><style>${STYLE}</style></head><body><main>\n` +
-    `<h1>${title}</h1><p class="meta">${escapeHtml(memoryCount(count))} · ` +
-    `${escapeHtml(BACKUP_INDEX.madeOn)} ${escapeHtml(formatDate(exportedAt, "date", { timeZone: "UTC" }))}</p>` +
+    `<h1>${title}</h1><p class="meta">${escapeHtml(formatMessage(BACKUP_INDEX.memoryCount, { count }, language))} · ` +
+    `${escapeHtml(BACKUP_INDEX.madeOn)} ${escapeHtml(pageDate(exportedAt, language))}</p>` +
     `<p>${escapeHtml(BACKUP_INDEX.intro)}</p>\n` +
     (count === 0 ? `<p>${escapeHtml(BACKUP_INDEX.noMemories)}</p>\n` : "")
   );
 }
 
-function player(file: string, label: string): string {
+function player(file: string, label: string, language: Language): string {
   const url = escapeHtml(relativeUrl(file));
   return (
     `<audio controls preload="none" src="${url}" aria-label="${escapeHtml(label)}">` +
-    `<a href="${url}">${escapeHtml(BACKUP_INDEX.downloadRecording)}</a></audio>`
+    `<a href="${url}">${escapeHtml(wordsIn(language).BACKUP_INDEX.downloadRecording)}</a></audio>`
   );
 }
 
@@ -81,22 +84,29 @@ function paragraphs(text: string): string {
 }
 
 /** One memory: its title, date and storyteller, recording, photos, summary, transcript, comments. */
-export function indexMemory(memory: IndexMemory): string {
+export function indexMemory(memory: IndexMemory, language: Language): string {
+  const { MESSAGES, BACKUP_INDEX, JOURNAL_MESSAGES } = wordsIn(language);
   const title = memory.title.trim() || MESSAGES.untitledMemory;
-  const date = formatDate(memory.recordedAt, "date", { timeZone: "UTC" });
+  const date = pageDate(memory.recordedAt, language);
   const meta = [
     date ? `<time datetime="${escapeHtml(memory.recordedAt)}">${escapeHtml(date)}</time>` : "",
     memory.storyteller?.name
-      ? escapeHtml(formatMessage(JOURNAL_MESSAGES.toldBy, { name: memory.storyteller.name }))
+      ? escapeHtml(
+          formatMessage(JOURNAL_MESSAGES.toldBy, { name: memory.storyteller.name }, language),
+        )
       : "",
   ].filter(Boolean);
   let html = `<article><h2>${escapeHtml(title)}</h2>`;
   if (meta.length > 0) html += `<p class="meta">${meta.join(" · ")}</p>`;
   if (memory.question) html += `<p>${escapeHtml(`${MESSAGES.answering} ${memory.question}`)}</p>`;
-  if (memory.recording) html += player(memory.recording, title);
+  if (memory.recording) html += player(memory.recording, title, language);
   else if (memory.recordingMissing) html += `<p>${escapeHtml(BACKUP_INDEX.recordingMissing)}</p>`;
   for (const [index, photo] of memory.photos.entries()) {
-    const alt = photoAlt(index + 1, memory.photos.length, title);
+    const alt = formatMessage(
+      BACKUP_INDEX.photoAlt,
+      { position: index + 1, count: memory.photos.length, title },
+      language,
+    );
     html += `<img src="${escapeHtml(relativeUrl(photo.file))}" alt="${escapeHtml(alt)}" width="${photo.width}" height="${photo.height}" loading="lazy">`;
   }
   html += paragraphs(memory.summary);
@@ -106,9 +116,9 @@ export function indexMemory(memory: IndexMemory): string {
   if (memory.comments.length > 0) {
     html += `<h3>${escapeHtml(BACKUP_INDEX.comments)}</h3><ul>`;
     for (const comment of memory.comments) {
-      const label = commentPlayerLabel(comment.name);
+      const label = formatMessage(MESSAGES.commentBy, { name: comment.name }, language);
       html += `<li><p>${escapeHtml(label)}</p>`;
-      if (comment.recording) html += player(comment.recording, label);
+      if (comment.recording) html += player(comment.recording, label, language);
       html += `${paragraphs(comment.transcript)}</li>`;
     }
     html += "</ul>";

@@ -109,18 +109,21 @@ describe("file names from a memory's date and title", () => {
   });
 
   it("writes a storyteller's name in the page as text", () => {
-    const html = indexMemory({
-      title: "Opa's boat",
-      recordedAt: "1970-07-01T00:00:00.000Z",
-      storyteller: { name: "<b onmouseover=x>Opa</b>" },
-      question: null,
-      summary: "",
-      transcript: "",
-      recording: null,
-      recordingMissing: false,
-      photos: [],
-      comments: [],
-    });
+    const html = indexMemory(
+      {
+        title: "Opa's boat",
+        recordedAt: "1970-07-01T00:00:00.000Z",
+        storyteller: { name: "<b onmouseover=x>Opa</b>" },
+        question: null,
+        summary: "",
+        transcript: "",
+        recording: null,
+        recordingMissing: false,
+        photos: [],
+        comments: [],
+      },
+      "en",
+    );
     expect(html).toContain("Told by &lt;b onmouseover=x&gt;Opa&lt;/b&gt;");
     expect(html).toContain("Opa&#39;s boat");
     expect(html).not.toContain("<b ");
@@ -232,7 +235,7 @@ describe.each([
 
   it("holds an index.html that plays every recording and shows every photo offline, newest first", () => {
     const html = files.get("index.html")?.toString("utf8") ?? "";
-    expect(html).toMatch(/^<!doctype html>\n<html lang="en-US">/);
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
     // Nothing from elsewhere: no address, no script, no style sheet or font to fetch.
     expect(html).not.toMatch(/https?:|\/\/[a-z]/i);
     expect(html).not.toMatch(/<script|<link|<iframe|<object|<embed|@import|url\(/i);

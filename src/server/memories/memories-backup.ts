@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
 import { ZipFile } from "yazl";
+import type { Language } from "../../shared/i18n/languages";
 import type { Comment, Memory, Photo } from "../../shared/schemas";
 import type { TranscriptSegment } from "../../shared/transcript";
 import type { AudioService } from "../audio/audio.service";
@@ -92,6 +93,8 @@ interface AudioInfo {
 export interface BackupOf {
   userId: string;
   journalId: string;
+  /** The journal's language: its index.html is written in it. */
+  language: Language;
 }
 
 /**
@@ -253,10 +256,11 @@ export class MemoriesBackup {
    */
   private async *index(
     journalId: string,
+    language: Language,
     exportedAt: string,
     named: Map<string, NamedFiles>,
   ): AsyncGenerator<string> {
-    yield indexStart(named.size, exportedAt);
+    yield indexStart(named.size, exportedAt, language);
     let before: { recordedAt: string; seq: number } | null = null;
     for (;;) {
       const rows = await this.repo.batchNewestFirst(journalId, before, BATCH_SIZE);
@@ -270,17 +274,20 @@ export class MemoriesBackup {
       for (const row of shown) {
         const files = named.get(row.id) as NamedFiles;
         const memory = toMemoryDto(row, [], storytellers.get(row.storyteller_id ?? ""));
-        chunk += indexMemory({
-          ...memory,
-          ...files,
-          comments: comments
-            .filter((comment) => comment.memory_id === row.id && files.comments.has(comment.id))
-            .map((comment) => ({
-              name: comment.commenter_name,
-              transcript: comment.transcript,
-              recording: files.comments.get(comment.id) ?? null,
-            })),
-        });
+        chunk += indexMemory(
+          {
+            ...memory,
+            ...files,
+            comments: comments
+              .filter((comment) => comment.memory_id === row.id && files.comments.has(comment.id))
+              .map((comment) => ({
+                name: comment.commenter_name,
+                transcript: comment.transcript,
+                recording: files.comments.get(comment.id) ?? null,
+              })),
+          },
+          language,
+        );
       }
       yield chunk;
       if (rows.length < BATCH_SIZE) break;
@@ -325,7 +332,7 @@ export class MemoriesBackup {
       async function* (this: MemoriesBackup) {
         yield* this.json(of, exportedAt, zip, { mtime, userId, fail }, named);
         // Every file is named and queued: the page that shows them closes the zip.
-        entry(INDEX_FILE, () => this.index(journalId, exportedAt, named));
+        entry(INDEX_FILE, () => this.index(journalId, of.language, exportedAt, named));
         zip.end();
       }.bind(this),
     );

@@ -21,6 +21,7 @@ import { security } from "../http/api-security";
 import { unauthorized } from "../http-errors";
 import { ownJournalId } from "../journals/journals.repo";
 import type { JournalsService } from "../journals/journals.service";
+import { missingFontWarning } from "../pdf/pdf-writing";
 import type { UsersService } from "../users/users.service";
 import type { MemoriesService } from "./memories.service";
 import type { MemoriesBackup } from "./memories-backup";
@@ -34,7 +35,7 @@ export interface MemoriesRoutesOptions {
   backup: MemoriesBackup;
   users: UsersService;
   book: MemoryBook;
-  journals: Pick<JournalsService, "organizerOf" | "nameOf">;
+  journals: Pick<JournalsService, "organizerOf" | "nameOf" | "languageOf">;
   config: Pick<Config, "APP_URL" | "PORT">;
 }
 
@@ -189,7 +190,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       const date = new Date().toISOString().slice(0, 10);
       await backup.checkStorage();
       if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
-      const stream = backup.stream(organizer);
+      const language = await journals.languageOf(organizer.journalId);
+      const stream = backup.stream({ ...organizer, language });
       stream.on("error", (error) => request.log.error({ err: error }, "backup failed mid-stream"));
       return reply
         .header("content-type", "application/zip")
@@ -235,8 +237,11 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
           : await journals.nameOf(organizer.journalId);
       const date = new Date().toISOString().slice(0, 10);
       if (request.headers[DOWNLOAD_CHECK_HEADER]) return reply.code(204).send();
+      const language = await journals.languageOf(organizer.journalId);
+      const missingFont = missingFontWarning(language);
+      if (missingFont) request.log.warn(missingFont);
       const stream = await book.stream(
-        { journalId: organizer.journalId, organizerId: user.id, name },
+        { journalId: organizer.journalId, organizerId: user.id, name, language },
         request.query,
         linkBaseOf(config, request),
       );

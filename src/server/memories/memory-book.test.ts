@@ -573,7 +573,7 @@ function pagedRepo(rows: MemoryRow[], onRead = () => {}): Pick<MemoriesRepo, "ba
 
 async function bookOf(book: MemoryBook, filter: MemoryBookFilter = {}): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  const of = { journalId: "ju", organizerId: "u", name: "u" };
+  const of = { journalId: "ju", organizerId: "u", name: "u", language: "en" as const };
   for await (const chunk of await book.stream(of, filter, APP_URL)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }

@@ -1,9 +1,19 @@
 import { PassThrough, type Readable } from "node:stream";
 import PDFDocument from "pdfkit";
 import { formatDate } from "../../shared/dates";
-import { MEMORY_BOOK_PDF } from "../../shared/messages";
+import { intlLocale, type Language } from "../../shared/i18n/languages";
 import { type BookPaperSize, DEFAULT_BOOK_PAPER, type MemoryBookQuery } from "../../shared/schemas";
-import { drawQr, loadFonts } from "../pdf/pdf-parts";
+import { wordsIn } from "../i18n/words";
+import { drawQr } from "../pdf/pdf-parts";
+import {
+  bidiText,
+  drawLine,
+  hasRightToLeft,
+  lineWidth,
+  type PdfWriting,
+  pdfWriting,
+  registerFonts,
+} from "../pdf/pdf-writing";
 import type { BookPhoto } from "../photos/photos.service";
 import { StorageUnavailableError } from "../storage/audio-storage";
 import type { MemoriesRepo, MemoryRow } from "./memories.repo";
@@ -69,10 +79,13 @@ function fitPhoto(
 /** Which memories go in a book: recorded dates as UTC days (inclusive), one tag, the paper. */
 export type MemoryBookFilter = MemoryBookQuery;
 
-/** A recorded day as the book prints it (recorded dates are UTC days). */
-function bookDate(iso: string): string {
-  return formatDate(iso, "date", { timeZone: "UTC" }) || iso;
+/** A recorded day as the book prints it, in its language (recorded dates are UTC days). */
+function bookDate(iso: string, language: Language): string {
+  return formatDate(iso, "date", { timeZone: "UTC", locale: intlLocale(language) }) || iso;
 }
+
+/** The book's words in the language it is written in. */
+type BookWords = ReturnType<typeof wordsIn>["MEMORY_BOOK_PDF"];
 
 function nextDay(day: string): string {
   const date = new Date(`${day}T00:00:00.000Z`);
@@ -163,20 +176,21 @@ class Typesetter {
     readonly paper: Page,
     firstPage: number,
     info: { title: string; author: string },
+    /** The book's language: its fonts and its direction. */
+    readonly writing: PdfWriting,
     /** False for the layout pass, whose bytes are thrown away. */
     compress = true,
   ) {
-    const { regular, bold } = loadFonts();
     this.doc = new PDFDocument({
       size: [paper.width, paper.height],
       margin: paper.margin,
       autoFirstPage: false,
       bufferPages: false,
       compress,
+      lang: writing.language,
       info: { Title: info.title, Author: info.author, Creator: "Voice Memory Journal" },
     });
-    this.doc.registerFont("regular", regular);
-    this.doc.registerFont("bold", bold);
+    registerFonts(this.doc, writing);
     this.page = firstPage - 1;
     let pagesAdded = 0;
     this.doc.on("pageAdded", () => {
@@ -207,11 +221,34 @@ class Typesetter {
     doc.y = y;
   }
 
+  get rtl(): boolean {
+    return this.writing.rtl;
+  }
+
+  /** Whether a text is laid out right to left (the book's direction, or letters of its own). */
+  private bidi(text: string): boolean {
+    return this.writing.rtl || hasRightToLeft(text);
+  }
+
   /** One unwrapped line placed at x (its left, centre or right edge), never breaking the page. */
   at(text: string, x: number, y: number, align: "left" | "center" | "right" = "left"): void {
-    const width = this.doc.widthOfString(text);
+    const bidi = this.bidi(text);
+    const width = bidi ? lineWidth(this.doc, text) : this.doc.widthOfString(text);
     const left = align === "left" ? x : align === "center" ? x - width / 2 : x - width;
-    this.doc.text(text, left, y, { lineBreak: false });
+    if (bidi) drawLine(this.doc, text, left, y, this.rtl);
+    else this.doc.text(text, left, y, { lineBreak: false });
+  }
+
+  /** Wrapped text from (x, y) in `width`, flowing onto new pages; right to left where it must. */
+  text(text: string, x: number, y: number, options: PDFKit.Mixins.TextOptions & { width: number }) {
+    if (this.bidi(text)) {
+      bidiText(this.doc, text, x, y, this.rtl, {
+        width: options.width,
+        align: options.align as "left" | "center" | "right" | undefined,
+        lineGap: options.lineGap,
+        paragraphGap: options.paragraphGap,
+      });
+    } else this.doc.text(text, x, y, options);
   }
 
   newPage(): void {
@@ -225,7 +262,7 @@ class Typesetter {
   /** Wrapped text at the left margin that flows onto new pages as needed. */
   paragraph(text: string, options: PDFKit.Mixins.TextOptions = {}): void {
     const { margin, contentWidth } = this.paper;
-    this.doc.text(text, margin, this.doc.y, { width: contentWidth, ...options });
+    this.text(text, margin, this.doc.y, { width: contentWidth, ...options });
   }
 }
 
@@ -292,6 +329,8 @@ export interface BookOf {
   journalId: string;
   organizerId: string;
   name: string;
+  /** The journal's language: the book's words, dates, fonts and direction. */
+  language: Language;
 }
 
 export interface MemoryBookOptions {
@@ -365,7 +404,11 @@ export class MemoryBook {
    * The first read: how many stories, who told them (a chapter each when more than one name),
    * and the cover photo, the first photo of the book's first story that has one.
    */
-  private async survey(journalId: string, filter: MemoryBookFilter): Promise<Survey> {
+  private async survey(
+    journalId: string,
+    filter: MemoryBookFilter,
+    words: BookWords,
+  ): Promise<Survey> {
     const byTeller = new Map<string | null, Section & { cover: BookPhoto | null }>();
     let count = 0;
     let firstCover: BookPhoto | null = null;
@@ -378,7 +421,7 @@ export class MemoryBook {
           section.last = at;
         } else {
           byTeller.set(storyteller, {
-            heading: storyteller ?? MEMORY_BOOK_PDF.otherStories,
+            heading: storyteller ?? words.otherStories,
             storyteller,
             count: 1,
             after: before,
@@ -473,26 +516,29 @@ export class MemoryBook {
     const memory = toMemoryDto(row);
     const { doc, paper } = t;
     const { margin, contentWidth } = paper;
+    const words = wordsIn(t.writing.language).MEMORY_BOOK_PDF;
     t.newPage();
     const startPage = t.page;
     const top = margin;
     const hasQr = memory.audioUrl !== "";
     const textWidth = hasQr ? contentWidth - QR_SIZE - 18 : contentWidth;
+    // Right to left, the code stands at the left and the words start at the right.
+    const textX = hasQr && t.rtl ? margin + QR_SIZE + 18 : margin;
     t.style("bold", 20);
-    doc.text(memory.title || "—", margin, top, { width: textWidth });
+    t.text(memory.title || "—", textX, top, { width: textWidth });
     t.style("regular", 11, "#444444");
-    doc.text(bookDate(memory.recordedAt), margin, doc.y + 4, { width: textWidth });
+    t.text(bookDate(memory.recordedAt, t.writing.language), textX, doc.y + 4, {
+      width: textWidth,
+    });
     if (memory.tags.length > 0) {
-      doc.text(`${MEMORY_BOOK_PDF.tags}: ${memory.tags.join(", ")}`, margin, doc.y + 2, {
-        width: textWidth,
-      });
+      t.text(`${words.tags}: ${memory.tags.join(", ")}`, textX, doc.y + 2, { width: textWidth });
     }
     let bottom = doc.y;
     if (hasQr) {
-      const qrX = paper.width - margin - QR_SIZE;
+      const qrX = t.rtl ? margin : paper.width - margin - QR_SIZE;
       if (linkFor) drawQr(doc, linkFor(memory.id), qrX, top, QR_SIZE);
       t.style("regular", 8, "#444444");
-      t.at(MEMORY_BOOK_PDF.scanToListen, qrX + QR_SIZE / 2, top + QR_SIZE + 3, "center");
+      t.at(words.scanToListen, qrX + QR_SIZE / 2, top + QR_SIZE + 3, "center");
       bottom = Math.max(bottom, top + QR_SIZE + 14);
     }
     doc.y = bottom + 10;
@@ -504,8 +550,8 @@ export class MemoryBook {
       .stroke();
     doc.y += 12;
     for (const [heading, body] of [
-      [MEMORY_BOOK_PDF.letter, memory.summary],
-      [MEMORY_BOOK_PDF.transcript, memory.transcript],
+      [words.letter, memory.summary],
+      [words.transcript, memory.transcript],
     ] as const) {
       if (!body.trim()) continue;
       // A heading never sits alone at the foot of a page.
@@ -563,6 +609,7 @@ export class MemoryBook {
     paper: Page,
     survey: Survey,
     firstPage: number,
+    writing: PdfWriting,
     signal: { aborted: boolean },
   ): Promise<{
     startPages: number[];
@@ -570,7 +617,7 @@ export class MemoryBook {
     first: string | null;
     last: string | null;
   }> {
-    const t = new Typesetter(paper, firstPage, { title: "", author: "" }, false);
+    const t = new Typesetter(paper, firstPage, { title: "", author: "" }, writing, false);
     t.doc.on("data", () => {});
     const startPages: number[] = [];
     const chapterPages: number[] = [];
@@ -612,40 +659,48 @@ export class MemoryBook {
   }
 
   private async write(
-    { journalId, name }: BookOf,
+    { journalId, name, language }: BookOf,
     filter: MemoryBookFilter,
     linkFor: (memoryId: string) => string,
     output: PassThrough,
     signal: { aborted: boolean },
   ): Promise<void> {
     const paper = pageFor(filter.paper ?? DEFAULT_BOOK_PAPER);
+    const writing = pdfWriting(language);
+    const words = wordsIn(writing.language).MEMORY_BOOK_PDF;
     // The contents' length depends on the count, and where the stories start on that.
-    const survey = await this.survey(journalId, filter);
+    const survey = await this.survey(journalId, filter, words);
     if (signal.aborted) return;
     const firstStoryPage = 2 + tocPageCount(paper, survey.sections);
-    const laidOut = await this.layout(journalId, filter, paper, survey, firstStoryPage, signal);
+    const laidOut = await this.layout(
+      journalId,
+      filter,
+      paper,
+      survey,
+      firstStoryPage,
+      writing,
+      signal,
+    );
     if (signal.aborted) return;
     const { startPages, chapterPages, first, last } = laidOut;
     const count = startPages.length;
 
-    const t = new Typesetter(paper, 1, {
-      title: `${MEMORY_BOOK_PDF.title}: ${name}`,
-      author: name,
-    });
+    const t = new Typesetter(paper, 1, { title: `${words.title}: ${name}`, author: name }, writing);
     const { doc } = t;
     doc.pipe(output);
     const room = roomWaiter(doc, signal);
 
-    await this.typesetCover(t, name, filter, rangeLabel(filter, first, last), survey.cover);
+    const range = rangeLabel(filter, first, last, writing.language);
+    await this.typesetCover(t, name, filter, range, survey.cover);
 
     // Contents: one line per chapter and per story, the title cut to fit, its page at the right.
     t.newPage();
     t.style("bold", 20);
-    t.paragraph(MEMORY_BOOK_PDF.contents);
+    t.paragraph(words.contents);
     doc.y = paper.margin + 50;
     if (count === 0) {
       t.style("regular", 12);
-      t.paragraph(MEMORY_BOOK_PDF.noMemories);
+      t.paragraph(words.noMemories);
     }
     let index = 0;
     const lines = new ContentsLines(paper);
@@ -655,8 +710,15 @@ export class MemoryBook {
       t.style(face, 11);
       const numberWidth = 40;
       const titleWidth = paper.contentWidth - numberWidth - 10 - indent;
-      t.at(fitToWidth(doc, title, titleWidth), paper.margin + indent, y);
-      t.at(String(page ?? ""), paper.width - paper.margin, y, "right");
+      const fitted = fitToWidth(doc, title, titleWidth);
+      // Right to left, the titles start at the right and the page numbers stand at the left.
+      if (t.rtl) {
+        t.at(fitted, paper.width - paper.margin - indent, y, "right");
+        t.at(String(page ?? ""), paper.margin, y);
+      } else {
+        t.at(fitted, paper.margin + indent, y);
+        t.at(String(page ?? ""), paper.width - paper.margin, y, "right");
+      }
       doc.y = y + TOC_LINE_HEIGHT;
     };
     let section = -1;
@@ -702,11 +764,13 @@ export class MemoryBook {
     cover: BookPhoto | null,
   ): Promise<void> {
     const { doc, paper } = t;
+    const language = t.writing.language;
+    const words = wordsIn(language).MEMORY_BOOK_PDF;
     const image = cover ? await this.readPhoto(cover.key) : null;
     t.newPage();
     t.style("bold", 30);
     doc.y = image ? paper.margin + 24 : paper.height * 0.3;
-    t.paragraph(MEMORY_BOOK_PDF.title, { align: "center" });
+    t.paragraph(words.title, { align: "center" });
     doc.y += image ? 12 : 20;
     t.style("bold", 22);
     t.paragraph(name, { align: "center" });
@@ -718,11 +782,10 @@ export class MemoryBook {
     }
     t.style("regular", 14, "#333333");
     t.paragraph(range, { align: "center" });
-    if (filter.tag)
-      t.paragraph(`${MEMORY_BOOK_PDF.taggedWith}: ${filter.tag}`, { align: "center" });
+    if (filter.tag) t.paragraph(`${words.taggedWith}: ${filter.tag}`, { align: "center" });
     doc.y = Math.max(doc.y + 12, paper.height * 0.8);
     t.style("regular", 10, "#555555");
-    t.paragraph(`${MEMORY_BOOK_PDF.made} ${bookDate(new Date().toISOString())}`, {
+    t.paragraph(`${words.made} ${bookDate(new Date().toISOString(), language)}`, {
       align: "center",
     });
   }
@@ -757,9 +820,15 @@ function fitToWidth(doc: Doc, text: string, width: number): string {
   return `${oneLine.slice(0, low).trimEnd()}…`;
 }
 
-function rangeLabel(filter: MemoryBookFilter, first: string | null, last: string | null): string {
-  const from = filter.from ? bookDate(`${filter.from}T00:00:00.000Z`) : first && bookDate(first);
-  const to = filter.to ? bookDate(`${filter.to}T00:00:00.000Z`) : last && bookDate(last);
-  if (!from || !to) return MEMORY_BOOK_PDF.allMemories;
+function rangeLabel(
+  filter: MemoryBookFilter,
+  first: string | null,
+  last: string | null,
+  language: Language,
+): string {
+  const day = (iso: string) => bookDate(iso, language);
+  const from = filter.from ? day(`${filter.from}T00:00:00.000Z`) : first && day(first);
+  const to = filter.to ? day(`${filter.to}T00:00:00.000Z`) : last && day(last);
+  if (!from || !to) return wordsIn(language).MEMORY_BOOK_PDF.allMemories;
   return from === to ? from : `${from} – ${to}`;
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
+import type { Language } from "../../shared/i18n/languages";
 import type { CurrentQuestion } from "../../shared/reminders";
 import { CLIENT_ROUTES, type ClientRouteMatch, matchClientRoute } from "../../shared/routes";
 import {
@@ -31,7 +32,7 @@ import { type IdentitySources, identify } from "./identity";
  * A
  * memory's page carries the memory when this request may see it, decided and shaped exactly as
  * GET /api/memories/{id} does (ADR 0031), and answers 404 when it may not. A recording link's
- * page answers 404 when its link is dead (ADR 0060). A logged-out browser's page says whose
+ * page answers 404 when its link is dead (ADR 0060), and speaks its storyteller's language. A logged-out browser's page says whose
  * memories its share links open (as GET /api/shared-with-me would), so a relative's top bar never
  * offers Log in, even for a moment.
  */
@@ -42,7 +43,7 @@ export const webApp = fp<{
   users: UsersService;
   questions: QuestionsService;
   memories: Pick<MemoriesService, "findVisible">;
-  recordingLinks: Pick<RecordingLinksService, "isLive">;
+  recordingLinks: Pick<RecordingLinksService, "pageLanguage">;
 }>(
   async (
     app,
@@ -94,6 +95,7 @@ export const webApp = fp<{
       let memory: { memory: Memory; owner: MemoryOwner } | undefined;
       let sharedWithMe: SharedWithMe | undefined;
       let identity: Identity | undefined;
+      let language: Language | undefined;
       try {
         if (route?.name === "memory") {
           identity = await identify(request, sessions, identitySources);
@@ -118,12 +120,12 @@ export const webApp = fp<{
             user = userId ? await users.getUser(userId) : null;
           }
         }
-        // A dead or stopped recording link: the page shows the app's 404, as the API says.
-        if (
-          route?.name === "recordingLink" &&
-          !(await recordingLinks.isLive(route.params.token ?? ""))
-        ) {
-          status = 404;
+        // A dead or stopped recording link: the page shows the app's 404, as the API says. A live
+        // one speaks its storyteller's language (else the journal's) from the first render.
+        if (route?.name === "recordingLink") {
+          const spoken = await recordingLinks.pageLanguage(route.params.token ?? "");
+          if (spoken) language = spoken;
+          else status = 404;
         }
         // A logged-out browser learns with the page whether it is a relative's (its share links
         // still open someone's memories), so its top bar never shows Log in while it asks.
@@ -153,6 +155,7 @@ export const webApp = fp<{
             memory: memory?.memory,
             owner: memory?.owner,
             sharedWithMe,
+            language,
           }),
         );
     });

@@ -39,7 +39,12 @@ export function createBareUser(db: Kysely<Database>, username = uniqueUsername("
 /** Creates a user directly and opens a session for it; for tests of other features. */
 export async function createUserWithSession(
   t: Pick<TestApp, "database" | "config">,
-  options: { username?: string; isPublic?: boolean; email?: string | null } = {},
+  options: {
+    username?: string;
+    isPublic?: boolean;
+    email?: string | null;
+    language?: string | null;
+  } = {},
 ): Promise<TestUser> {
   const password = "correct horse battery";
   cachedHash ??= hashPassword(password);
@@ -49,6 +54,7 @@ export async function createUserWithSession(
     email: options.email ?? null,
     passwordHash: await cachedHash,
     isPublic: options.isPublic ?? true,
+    language: options.language ?? null,
   });
   const session = await new SessionService(new SessionsRepo(t.database.db), t.config).start(
     user.id,

@@ -48,7 +48,12 @@ export class UsersRepo {
       await this.db.transaction().execute(async (trx) => {
         await trx.insertInto("users").values(row).execute();
         await createOwnJournal(
-          { id: row.id, name: row.display_name ?? row.username, createdAt: now },
+          {
+            id: row.id,
+            name: row.display_name ?? row.username,
+            createdAt: now,
+            language: row.language,
+          },
           trx,
         );
       });

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatMessage } from "../../../shared/i18n/format";
+import { LANGUAGE_NAMES, LANGUAGES } from "../../../shared/i18n/languages";
 import {
   FAMILY_QUESTION_MESSAGES,
   JOURNAL_MESSAGES,
@@ -60,7 +61,7 @@ function familyServer(
     },
     ({ method, url, body }) => {
       if (method !== "PATCH" || url !== "/api/journals/j-me") return undefined;
-      journal = { ...journal, ...(body as { name: string }) };
+      journal = { ...journal, ...(body as Partial<Journal>) };
       return json(journal);
     },
     ({ method, url, body }) => {
@@ -151,6 +152,30 @@ describe("the family page, for an organizer", () => {
       url: "/api/journals/j-me",
       body: { name: "The Smiths" },
     });
+  });
+
+  it("offers the journal's language, each named in itself, and saves the one chosen", async () => {
+    const { api, user } = familyServer();
+    renderWithApp(<FamilyPage />, "/family");
+    const select = await screen.findByRole("combobox", { name: JOURNAL_MESSAGES.journalLanguage });
+    expect(select).toHaveValue("en");
+    expect(screen.getByText(JOURNAL_MESSAGES.journalLanguageHint)).toBeInTheDocument();
+    const options = within(select).getAllByRole("option");
+    expect(options.map((option) => option.textContent)).toEqual(
+      LANGUAGES.map((language) => LANGUAGE_NAMES[language]),
+    );
+    expect(within(select).getByRole("option", { name: "العربية" })).toHaveAttribute("lang", "ar");
+    await user.selectOptions(select, "es");
+    expect(await screen.findByText(JOURNAL_MESSAGES.journalLanguageSaved)).toBeInTheDocument();
+    expect(api.requests.find((r) => r.method === "PATCH")).toMatchObject({
+      url: "/api/journals/j-me",
+      body: { language: "es" },
+    });
+    // The journals are read again: the select shows what the server keeps.
+    await waitFor(() => expect(select).toHaveValue("es"));
+    expect(
+      api.requests.filter((r) => r.method === "GET" && r.url === "/api/journals").length,
+    ).toBeGreaterThan(1);
   });
 
   it("adds a storyteller without an email, and a relative with one (the invitation is mailed)", async () => {
@@ -309,6 +334,7 @@ describe("the family page, for a relative", () => {
     name: "Rose's journal",
     role: "relative",
     memberId: "s-nana",
+    language: "en",
   };
   const members = [
     makeMember({ id: "s-rose", name: "Rose", isYou: false }),
@@ -325,6 +351,7 @@ describe("the family page, for a relative", () => {
     expect(within(list).getByText(ROLE_LABELS.relative)).toBeInTheDocument();
     expect(screen.queryByRole("combobox")).toBeNull();
     expect(screen.queryByLabelText(JOURNAL_MESSAGES.renameJournal)).toBeNull();
+    expect(screen.queryByLabelText(JOURNAL_MESSAGES.journalLanguage)).toBeNull();
     expect(screen.queryByRole("heading", { name: JOURNAL_MESSAGES.inviteTitle })).toBeNull();
     expect(
       screen.queryByRole("button", {

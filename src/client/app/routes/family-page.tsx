@@ -4,6 +4,7 @@ import { PageLoading } from "../../components/ui/page-loading";
 import { useUser } from "../../features/auth/api/get-user";
 import { useCan } from "../../features/auth/api/use-can";
 import { AddMemberForm } from "../../features/journals/components/add-member-form";
+import { JournalLanguageSelect } from "../../features/journals/components/journal-language-select";
 import { JournalNameForm } from "../../features/journals/components/journal-name-form";
 import { LeaveJournal } from "../../features/journals/components/leave-journal";
 import { MembersSection } from "../../features/journals/components/members-section";
@@ -14,8 +15,8 @@ import { errorMessage } from "../../lib/api-client";
 import { useDocumentTitle } from "../../lib/use-document-title";
 
 /**
- * /family: the open journal and its members. Organizers rename it and add, change and remove
- * members; everyone else sees who is in it, and may leave.
+ * /family: the open journal and its members. Organizers rename it, choose its language, and add,
+ * change and remove members; everyone else sees who is in it, and may leave.
  */
 export function FamilyPage() {
   useDocumentTitle(JOURNAL_MESSAGES.familyTitle);
@@ -41,9 +42,10 @@ export function FamilyPage() {
         {manages ? null : <p className="text-lg text-slate-800">{journal.name}</p>}
       </header>
       {manages ? (
-        <Card>
+        <Card className="space-y-6">
           {/* Keyed by journal: another journal opened starts from its own name. */}
           <JournalNameForm key={journal.id} journal={journal} />
+          <JournalLanguageSelect key={`${journal.id}-language`} journal={journal} />
         </Card>
       ) : null}
       <Card>

@@ -66,6 +66,7 @@ describe("HomePage", () => {
       name: "Rose's journal",
       role: "relative" as const,
       memberId: "s-nana",
+      language: "en" as const,
     };
     fakeApi([
       userHandler(me),

@@ -17,7 +17,13 @@ afterEach(() => {
 
 const INVITATION = "/api/invitations/tok-1";
 const invitation = { journalName: "The Smiths", name: "Nana", role: "relative" as const };
-const smiths: Journal = { id: "j-smiths", name: "The Smiths", role: "relative", memberId: "s-n" };
+const smiths: Journal = {
+  id: "j-smiths",
+  name: "The Smiths",
+  role: "relative",
+  memberId: "s-n",
+  language: "en",
+};
 
 /** The open journal's name, as a screen that follows it shows. */
 function OpenJournalName() {

@@ -20,6 +20,7 @@ import {
   recordingPageKeys,
   useRecordingPage,
 } from "../../features/recording-link/api/recording-page";
+import { LinkLanguage } from "../../features/recording-link/components/link-language";
 import { LinkStoryReplies } from "../../features/recording-link/components/link-story-replies";
 import { QuestionMailChoice } from "../../features/recording-link/components/question-mail-choice";
 import { ApiError, errorMessage } from "../../lib/api-client";
@@ -28,7 +29,8 @@ import { useDocumentTitle } from "../../lib/use-document-title";
 /**
  * Where a storyteller's personal recording link lands (ADR 0060), made for a grandparent: the
  * journal's name, a greeting, this week's question in large type, one large button, and their own
- * stories to listen to. Nothing else of the journal is here, and the link opens nothing else.
+ * stories to listen to, in their language (the journal's until they choose one here). Nothing else
+ * of the journal is here, and the link opens nothing else.
  */
 export function RecordingLinkPage({ token }: { token: string }) {
   const [page, setPage] = useState(1);
@@ -147,6 +149,7 @@ export function RecordingLinkPage({ token }: { token: string }) {
         ) : null}
       </section>
       <QuestionMailChoice token={token} state={data.questionMail} />
+      <LinkLanguage token={token} language={data.language} />
     </main>
   );
 }

@@ -21,6 +21,7 @@ const journal = (id: string, role: Journal["role"]): Journal => ({
   name: id,
   role,
   memberId: `me-in-${id}`,
+  language: "en",
 });
 
 /** What the reader may do, as the screens ask it, written out to read in the test. */

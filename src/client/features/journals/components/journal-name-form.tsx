@@ -1,5 +1,5 @@
 import { JOURNAL_MESSAGES } from "../../../../shared/journals";
-import { type Journal, journalUpdateBodySchema } from "../../../../shared/schemas";
+import { type Journal, journalNameBodySchema } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { FormAlert } from "../../../components/ui/form-alert";
 import { TextField } from "../../../components/ui/text-field";
@@ -10,7 +10,7 @@ import { useRenameJournal } from "../api/update-journal";
 /** An organizer renames the journal (the name everyone sees in the switcher and the mails). */
 export function JournalNameForm({ journal }: { journal: Journal }) {
   const rename = useRenameJournal(journal.id);
-  const form = useForm(journalUpdateBodySchema, { name: journal.name }, (data) =>
+  const form = useForm(journalNameBodySchema, { name: journal.name }, (data) =>
     rename.mutate(data, { onSuccess: () => toast({ title: JOURNAL_MESSAGES.journalRenamed }) }),
   );
   return (

@@ -29,6 +29,7 @@ const parents: Journal = {
   name: "Mum and Dad's stories",
   role: "storyteller",
   memberId: "s-nana-there",
+  language: "en",
 };
 
 /** Each journal's memories: a story told by its storyteller, whose name is the journal's. */

@@ -25,6 +25,7 @@ const family = (role: Journal["role"]): Journal => ({
   name: "The Smiths",
   role,
   memberId: "s-nana",
+  language: "en",
 });
 
 const toldBy = (id: string, name: string) =>

@@ -41,6 +41,11 @@ export async function chooseQuestionMail(token: string, stopped: boolean): Promi
   await requestJson("PUT", `${recordPath(token)}/question-mail`, okResponseSchema, { stopped });
 }
 
+/** PUT /api/record/{token}/language: the language the storyteller's page speaks from now on. */
+export async function chooseLinkLanguage(token: string, language: string): Promise<void> {
+  await requestJson("PUT", `${recordPath(token)}/language`, okResponseSchema, { language });
+}
+
 /** POST /api/record/{token}/memories: a story of a recording this browser uploaded. */
 export function recordThroughLink(
   token: string,

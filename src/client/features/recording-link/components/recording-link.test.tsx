@@ -11,6 +11,14 @@ import { clearToasts, fakeApi, renderWithApp, stubDownloadLinks } from "../../..
 import { finishLinkRecording } from "../api/link-finisher";
 import { RecordingLinkActions } from "./recording-link-actions";
 
+const reloaded = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../../../lib/language", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../../lib/language")>()),
+  reloadPage: () => {
+    reloaded.count += 1;
+  },
+}));
+
 afterEach(() => {
   clearToasts();
   vi.unstubAllGlobals();
@@ -35,6 +43,7 @@ const story = (overrides: Partial<LinkStory> = {}): LinkStory => ({
 const pageData = (items: LinkStory[] = [story()]): RecordingPage => ({
   journalName: "The Alvarez family",
   name: "Grandpa Tomás",
+  language: "en",
   question: QUESTION,
   askedBy: null,
   questionMail: null,
@@ -100,6 +109,25 @@ describe("the recording link's page", () => {
     expect(document.querySelector(`audio[src="${replies}/c1/audio"]`)).not.toBeNull();
     await waitFor(() => expect(screen.queryByText(mark)).toBeNull());
     expect(requests.some((r) => r.method === "POST" && r.url === `${replies}/seen`)).toBe(true);
+  });
+
+  it("speaks the storyteller's language, which they change on the page, and reloads in it", async () => {
+    const api = fakeApi({
+      [`GET /api/record/${TOKEN}`]: { body: pageData() },
+      [`PUT /api/record/${TOKEN}/language`]: { body: { ok: true } },
+    });
+    const user = userEvent.setup();
+    renderWithApp(<RecordingLinkPage token={TOKEN} />, `/r/${TOKEN}`);
+    const select = await screen.findByRole("combobox", { name: MESSAGES.language });
+    expect(select).toHaveValue("en");
+    expect(within(select).getByRole("option", { name: "Français" })).toHaveAttribute("lang", "fr");
+    const before = reloaded.count;
+    await user.selectOptions(select, "fr");
+    await waitFor(() => expect(reloaded.count).toBe(before + 1));
+    expect(api.requests.find((r) => r.method === "PUT")).toMatchObject({
+      url: `/api/record/${TOKEN}/language`,
+      body: { language: "fr" },
+    });
   });
 
   it("says where the stories will be before there are any", async () => {

@@ -1,0 +1,18 @@
+import { QUESTIONS } from "../../shared/questions";
+import { wordsIn } from "./words";
+
+/**
+ * A built-in question in `language`: the library is the same list in every language, so a
+ * question is found by its place in the English one. Any other text (a family's own question)
+ * comes back as it is.
+ */
+export function questionIn(language: string, question: string): string {
+  const index = QUESTIONS.indexOf(question);
+  if (index < 0) return question;
+  return wordsIn(language).QUESTIONS[index] ?? question;
+}
+
+/** Whether `text` is a built-in question, in English or in `language`. */
+export function isBuiltInQuestionIn(language: string, text: string): boolean {
+  return QUESTIONS.includes(text) || wordsIn(language).QUESTIONS.includes(text);
+}
