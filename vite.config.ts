@@ -1,9 +1,12 @@
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { precompressDir } from "./scripts/precompress.ts";
+import { APP_CATALOGUES } from "./src/shared/i18n/catalogues.ts";
+import { directionOf, LANGUAGES, SOURCE_LANGUAGE } from "./src/shared/i18n/languages.ts";
 import { MESSAGES } from "./src/shared/messages.ts";
 
 /** After the build, writes .br and .gz copies of the text assets for the server to send. */
@@ -22,6 +25,68 @@ function precompress(): Plugin {
       sequential: true,
       async handler() {
         await precompressDir(outDir);
+      },
+    },
+  };
+}
+
+/**
+ * A language's file as the browser loads it holds only the browser's catalogues: the words of
+ * mails, the book and the card stay on the server, and each language's chunk stays small.
+ */
+function browserWordsOnly(): Plugin {
+  const names = new Set(Object.keys(APP_CATALOGUES));
+  return {
+    name: "browser-words-only",
+    enforce: "pre",
+    transform(code, id) {
+      if (!/\/src\/shared\/i18n\/locales\/[^/]+\.json$/.test(id.split("?")[0] ?? "")) return;
+      const words = JSON.parse(code) as Record<string, unknown>;
+      return {
+        code: JSON.stringify(
+          Object.fromEntries(Object.entries(words).filter(([name]) => names.has(name))),
+        ),
+        map: null,
+      };
+    },
+  };
+}
+
+/**
+ * The installed app's name and purpose in each language: `manifest-<lang>.webmanifest` beside
+ * the English one, which a page speaking that language links instead (src/client/lib/language.ts).
+ */
+function translatedManifests(): Plugin {
+  let outDir = "";
+  return {
+    name: "translated-manifests",
+    apply: "build",
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: "post",
+      sequential: true,
+      async handler() {
+        const english = JSON.parse(
+          await readFile(path.join(outDir, "manifest.webmanifest"), "utf8"),
+        );
+        for (const language of LANGUAGES.filter((l) => l !== SOURCE_LANGUAGE)) {
+          const file = new URL(`./src/shared/i18n/locales/${language}.json`, import.meta.url);
+          const words = JSON.parse(await readFile(file, "utf8")).MESSAGES ?? {};
+          const manifest = {
+            ...english,
+            name: words.appTitle ?? english.name,
+            short_name: words.appShortName ?? english.short_name,
+            description: words.appDescription ?? english.description,
+            lang: language,
+            dir: directionOf(language),
+          };
+          await writeFile(
+            path.join(outDir, `manifest-${language}.webmanifest`),
+            JSON.stringify(manifest),
+          );
+        }
       },
     },
   };
@@ -89,7 +154,14 @@ function installableApp(): Plugin[] {
 export default defineConfig({
   root: "src/client",
   publicDir: "public",
-  plugins: [react(), tailwindcss(), installableApp(), precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    browserWordsOnly(),
+    installableApp(),
+    translatedManifests(),
+    precompress(),
+  ],
   build: {
     outDir: "../../dist/client",
     emptyOutDir: true,

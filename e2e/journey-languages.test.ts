@@ -18,7 +18,7 @@ const TITLE = "Bread with grandmother on Sunday mornings.";
 const SUMMARY = `${TITLE} You kneaded the dough with me, my love.`;
 const PHONE = { viewport: { width: 390, height: 844 } };
 /** The family's own words, which no language changes. */
-const FAMILY_WORDS = [SPEECH, TITLE, SUMMARY, "my love"];
+const FAMILY_WORDS = [SPEECH, SUMMARY, "You kneaded the dough with me, my love.", TITLE, "my love"];
 
 const wordsOf = (language: Language) =>
   language === "en"
@@ -92,6 +92,11 @@ describe("journey: each language on a phone", () => {
   });
 
   async function expectOnlyLanguage(page: Page, language: Language, screen: string) {
+    // The tab's title follows the page once it has rendered (an effect after the first paint).
+    await page.waitForFunction(
+      (app) => document.title.endsWith(app),
+      wordsOf(language).MESSAGES.appTitle,
+    );
     await page.screenshot({
       path: path.join("test-results", `language-${language}-${screen}.png`),
       fullPage: true,
@@ -108,7 +113,8 @@ describe("journey: each language on a phone", () => {
     expect(left, `${language} ${screen}`).toEqual([]);
   }
 
-  it.each(LANGUAGES)("in %s", async (language) => {
+  // Three languages at a time: each waits mostly on the microphone and the processing.
+  it.concurrent.each(LANGUAGES)("in %s", async (language) => {
     const { server, browser, speechSeconds } = journey;
     const words = wordsOf(language);
     const owner = new ApiClient(server.url);

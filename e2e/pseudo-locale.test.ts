@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
@@ -100,6 +101,8 @@ describe("every word on every page comes from the catalogues (pseudo language)",
     const storyteller = await owner.json<Member>("POST", `/api/journals/${journal.id}/members`, {
       name: STORYTELLER,
       role: "storyteller",
+      // The link page speaks its storyteller's language (ADR 0068): the pseudo one's.
+      language: LANGUAGE,
     });
     expect(storyteller.status).toBe(201);
     const link = await owner.json<{ url: string }>(
@@ -147,6 +150,16 @@ describe("every word on every page comes from the catalogues (pseudo language)",
     "hello@example.com",
     // The word a typed deletion asks for, the same in every language (the server checks it too).
     DELETE_CONFIRMATION_WORD,
+    // The storyteller's link page asks the week's question as the server writes it in the
+    // storyteller's language (German here, whose file the pseudo words stand in for).
+    ...(
+      JSON.parse(
+        readFileSync(
+          path.join(import.meta.dirname, `../src/shared/i18n/locales/${LANGUAGE}.json`),
+          "utf8",
+        ),
+      ) as { QUESTIONS: string[] }
+    ).QUESTIONS,
     // Each language's name in itself, in the language switcher.
     ...Object.values(LANGUAGE_NAMES),
   ];

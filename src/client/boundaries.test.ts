@@ -42,6 +42,10 @@ const ALLOWED_CROSSINGS: Record<string, { imports: RegExp; why: string }[]> = {
       imports: /^transcripts\/(components\/(better-transcript|follow-along)|api\/transcript)$/,
       why: "the memory page reads its transcript along with the audio, with captions, and offers the owner a better one",
     },
+    {
+      imports: /^comments\/components\/new-replies-mark$/,
+      why: "a storyteller sees which of their stories have new replies, in the list and on the page",
+    },
   ],
   photos: [
     {

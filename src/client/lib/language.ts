@@ -70,6 +70,9 @@ export async function speak(language: Language): Promise<void> {
     }
   }
   setCurrentLanguage(spoken);
+  // The installed app's name in this language (the build writes one manifest per language).
+  const manifest = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+  if (manifest && spoken !== SOURCE_LANGUAGE) manifest.href = `/manifest-${spoken}.webmanifest`;
   document.documentElement.lang = spoken;
   document.documentElement.dir = directionOf(spoken);
 }
