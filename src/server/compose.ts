@@ -190,6 +190,9 @@ export function createServices(deps: ServiceDeps) {
   );
   const commentsRepo = new CommentsRepo(db);
   // A reply reaches the storyteller who told the story: a mark until heard, and a mail.
+  // Recording links are sealed beside their hash (ADR 0064): the card, the weekly mail and the
+  // replies mail of a storyteller without an account read them.
+  const recordingLinkBox = sealedBox(secrets, "recording-links");
   const replies = new RepliesService({
     repo: new RepliesRepo(db),
     memories: memoriesRepo,
@@ -199,6 +202,7 @@ export function createServices(deps: ServiceDeps) {
     jobs,
     mailer,
     secrets,
+    recordingLinks: recordingLinkBox,
     appUrl: () => config.APP_URL ?? publicAppUrl(config),
     digestMinutes: config.RELATIVE_DIGEST_MINUTES,
     log,
@@ -345,8 +349,6 @@ export function createServices(deps: ServiceDeps) {
     // Without APP_URL, the address the owner last saved their reminders at (remembered with them).
     { linkBase: (remembered) => config.APP_URL ?? remembered ?? publicAppUrl(config) },
   );
-  // Recording links are sealed beside their hash (ADR 0064): the card and the weekly mail read them.
-  const recordingLinkBox = sealedBox(secrets, "recording-links");
   const questionMail = new QuestionMailService({
     repo: journalsRepo,
     jobs,

@@ -235,6 +235,7 @@ describe.each(DATABASE_KINDS)("replies reach the storyteller (%s)", (kind) => {
     );
     // No account: the mail sends him to his link, where the replies play.
     expect(mail?.text).toContain(REPLIES_MAIL.listenOnLink);
+    expect(mail?.text).toContain(`https://journal.example.org/r/${token}`);
     expect(mail && mailHeader(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
     const oneClick = (mail && mailHeader(mail, "List-Unsubscribe"))?.slice(1, -1) ?? "";
     expect(oneClick).toMatch(/^https:\/\/journal\.example\.org\/api\/replies\/unsubscribe\?m=/);

@@ -11,10 +11,12 @@ import { languageOf, wordsIn } from "../i18n/words";
 import type { JobKind } from "../jobs/job-kinds";
 import type { JobsRepo } from "../jobs/jobs.repo";
 import type { JournalsRepo } from "../journals/journals.repo";
+import { recordingLinkUrl } from "../journals/recording-links.service";
 import { mailLine } from "../mail/mail-text";
 import type { Mailer } from "../mail/mailer";
 import type { MemoriesRepo } from "../memories/memories.repo";
 import type { MemoriesService } from "../memories/memories.service";
+import type { SealedBox } from "../secrets/sealed-box";
 import { cachedSecret, type ServerSecretsRepo } from "../secrets/server-secrets.repo";
 import type { UsersService } from "../users/users.service";
 import type { NewReply, RepliesRepo } from "./comments.repo";
@@ -31,6 +33,8 @@ export interface RepliesDeps {
   jobs: Pick<JobsRepo, "enqueue">;
   mailer: Mailer;
   secrets: Pick<ServerSecretsRepo, "getOrCreate">;
+  /** Opens a storyteller's sealed recording link, for the mail of one without an account. */
+  recordingLinks: Pick<SealedBox, "unseal">;
   /** The address mails' links are built on. */
   appUrl: () => string;
   /** How long a replies mail waits for the replies after the first (RELATIVE_DIGEST_MINUTES). */
@@ -155,11 +159,18 @@ export class RepliesService {
       );
     const base = this.deps.appUrl().replace(/\/+$/, "");
     const unsubscribe = await this.unsubscribeUrl(memberId, base);
-    // Their stories' pages for an account; a storyteller without one hears them on their link.
+    // Their stories' pages for an account; a storyteller without one hears them on their link
+    // (its sealed copy; a link made before links were sealed is only named).
     const memoryIds = [...new Set(replies.map((reply) => reply.memoryId))];
+    const token =
+      !account && member.recording_token_sealed
+        ? await this.deps.recordingLinks.unseal(member.recording_token_sealed).catch(() => null)
+        : null;
     const listen = account
       ? [mail.listenHere, ...memoryIds.map((id) => `${base}/memory/${id}`)]
-      : [mail.listenOnLink];
+      : token
+        ? [mail.listenOnLink, recordingLinkUrl(base, token)]
+        : [mail.listenOnLink];
     await this.deps.mailer.send({
       to,
       subject:
