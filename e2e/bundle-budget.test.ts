@@ -1,6 +1,12 @@
 import { get } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INITIAL_JS_BUDGET_KB, measureInitialJs } from "../bench/bundle-size";
+import {
+  INITIAL_JS_BUDGET_KB,
+  LANGUAGE_WORDS_BUDGET_KB,
+  measureInitialJs,
+  measureLanguageKb,
+} from "../bench/bundle-size";
+import { LANGUAGES, SOURCE_LANGUAGE } from "../src/shared/i18n/languages";
 import { type RunningServer, startServer } from "./harness";
 
 /** One GET as a browser would send it; the bytes as they cross the wire (not decoded). */
@@ -30,6 +36,14 @@ describe("the home page's initial JavaScript", () => {
     expect(scripts.length).toBeGreaterThan(0);
     expect(totalKb).toBeLessThanOrEqual(INITIAL_JS_BUDGET_KB);
     expect(scripts.some((s) => /mp3|encoder|worker/i.test(s.path))).toBe(false);
+  });
+
+  it(`adds at most ${LANGUAGE_WORDS_BUDGET_KB} kB gzip of words in any other language`, async () => {
+    for (const language of LANGUAGES.filter((l) => l !== SOURCE_LANGUAGE)) {
+      const kb = await measureLanguageKb(language);
+      expect(kb, language).toBeGreaterThan(1);
+      expect(kb, language).toBeLessThanOrEqual(LANGUAGE_WORDS_BUDGET_KB);
+    }
   });
 
   it("crosses the wire compressed, as the build precompressed it", async () => {
