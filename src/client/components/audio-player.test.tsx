@@ -122,6 +122,23 @@ describe("AudioPlayer", () => {
     expect(audio.currentTime).toBe(0);
   });
 
+  it("right to left, the bar fills leftwards: the left arrow moves on, the right one back", async () => {
+    document.documentElement.dir = "rtl";
+    try {
+      const user = userEvent.setup();
+      const { container } = render(<AudioPlayer src="/api/audio/a1" caption="June 1" />);
+      const audio = audioOf(container);
+      metadataLoaded(audio, 100);
+      screen.getByRole("slider", { name: MESSAGES.playbackPosition }).focus();
+      await user.keyboard("{ArrowLeft}{ArrowLeft}");
+      expect(audio.currentTime).toBe(10);
+      await user.keyboard("{ArrowRight}");
+      expect(audio.currentTime).toBe(5);
+    } finally {
+      document.documentElement.dir = "";
+    }
+  });
+
   it("pauses the recording that was playing when another one starts", async () => {
     const user = userEvent.setup();
     const { container } = render(
