@@ -134,6 +134,8 @@ describe("SignUpDialog", () => {
       email: "jo@x.io",
       password: "secret1",
       isPublic: false,
+      // The page's language becomes the account's.
+      language: "en",
     });
     expect(onOpenChange).toHaveBeenCalledWith(false);
   });
@@ -230,6 +232,7 @@ describe("SaveAccountDialog", () => {
       email: null,
       password: "secret1",
       isPublic: false,
+      language: "en",
     });
   });
 
