@@ -35,6 +35,8 @@ export default defineConfig({
           environment: "node",
           include: ["e2e/**/*.test.ts"],
           fileParallelism: false,
+          // Concurrent tests in one file (the languages' journeys) run three at a time.
+          maxConcurrency: 3,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // A page in a real browser can take more than expect.poll's default second to show what
