@@ -45,6 +45,9 @@ const wordsOf = (language: Language) =>
 function englishLeftOver(language: Language): { english: string; pattern: RegExp }[] {
   const english = flatten(ALL_CATALOGUES);
   const words = flatten(wordsOf(language));
+  // An English word the language writes too ("Tag" is German for day) tells nothing: the week's
+  // question may well use it.
+  const ownText = [...words.values()].join("\n");
   return [...english]
     .filter(([key, word]) => words.get(key) !== word && word.length >= 3)
     .filter(([, word]) => messageArguments(word).length === 0 && /[A-Za-z]{3}/.test(word))
@@ -53,7 +56,8 @@ function englishLeftOver(language: Language): { english: string; pattern: RegExp
       pattern: new RegExp(
         `(^|[^A-Za-z])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^A-Za-z])`,
       ),
-    }));
+    }))
+    .filter(({ pattern }) => !pattern.test(ownText));
 }
 
 /** What a person reads on the page: its text, and the names and hints only some of them hear. */
