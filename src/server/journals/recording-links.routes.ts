@@ -3,7 +3,6 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { recordingCardFilename } from "../../shared/journals";
-import { PHOTO_FIELD } from "../../shared/photos";
 import {
   createdRecordingLinkSchema,
   errorResponseSchema,
@@ -28,13 +27,12 @@ import type { AudioService } from "../audio/audio.service";
 import { ensureVisitor } from "../auth/session.service";
 import { type Config, linkBaseOf } from "../config";
 import { security } from "../http/api-security";
-import { asMultipartClientError, asUploadClientError } from "../http/multipart-errors";
 import { acceptOneClickForm } from "../http/one-click-form";
-import { badRequest, errorResponses } from "../http-errors";
+import { errorResponses } from "../http-errors";
 import { hashToken } from "../ids";
 import { dailyProcessingLimit } from "../memories/memory-processing.routes";
 import { missingFontWarning } from "../pdf/pdf-writing";
-import { readPhoto } from "../photos/photos.routes";
+import { readPhotoUpload } from "../photos/photos.routes";
 import type { QuestionMailService } from "./question-mail.service";
 import type { RecordingLinksService } from "./recording-links.service";
 
@@ -463,17 +461,7 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
         },
       },
       async (request, reply) => {
-        if (!request.isMultipart()) throw badRequest("photo.required");
-        const part = await request.file().catch((error: unknown) => {
-          throw asMultipartClientError(error, PHOTO_FIELD);
-        });
-        if (!part || part.fieldname !== PHOTO_FIELD) {
-          part?.file.resume();
-          throw badRequest("photo.required");
-        }
-        const bytes = await readPhoto(part.file, config.PHOTO_MAX_BYTES).catch((error: unknown) => {
-          throw asUploadClientError(error, part.file, PHOTO_FIELD);
-        });
+        const bytes = await readPhotoUpload(request, config.PHOTO_MAX_BYTES);
         const { token, id } = request.params;
         return reply.code(201).send(await links.addPhoto(token, id, bytes));
       },

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import fastifyMultipart from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { PHOTO_FIELD } from "../../shared/photos";
 import {
@@ -44,6 +45,24 @@ export async function readPhoto(
   return Buffer.concat(chunks, length);
 }
 
+/**
+ * The photo of a multipart upload (its `photo` field), with the upload's own errors: 400 without
+ * it, 413 over `maxBytes`. Shared by a memory's photos and a recording link's.
+ */
+export async function readPhotoUpload(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  if (!request.isMultipart()) throw badRequest("photo.required");
+  const part = await request.file().catch((error: unknown) => {
+    throw asMultipartClientError(error, PHOTO_FIELD);
+  });
+  if (!part || part.fieldname !== PHOTO_FIELD) {
+    part?.file.resume();
+    throw badRequest("photo.required");
+  }
+  return readPhoto(part.file, maxBytes).catch((error: unknown) => {
+    throw asUploadClientError(error, part.file, PHOTO_FIELD);
+  });
+}
+
 /** Adding, ordering, removing and serving a memory's photos (ADR 0043). */
 export const photosRoutes: FastifyPluginAsyncZod<{
   config: Pick<Config, "PHOTO_MAX_BYTES" | "RATE_LIMIT_PHOTOS_PER_HOUR">;
@@ -81,17 +100,7 @@ export const photosRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw badRequest("photo.required");
-      const part = await request.file().catch((error: unknown) => {
-        throw asMultipartClientError(error, PHOTO_FIELD);
-      });
-      if (!part || part.fieldname !== PHOTO_FIELD) {
-        part?.file.resume();
-        throw badRequest("photo.required");
-      }
-      const bytes = await readPhoto(part.file, config.PHOTO_MAX_BYTES).catch((error: unknown) => {
-        throw asUploadClientError(error, part.file, PHOTO_FIELD);
-      });
+      const bytes = await readPhotoUpload(request, config.PHOTO_MAX_BYTES);
       const photo = await photos.add(request.params.id, request.identity, bytes);
       return reply.code(201).send(photo);
     },
