@@ -680,6 +680,8 @@ export const linkStorySchema = memorySchema
     audioUrl: z.string(),
     /** Replies the storyteller has not heard yet (ADR 0063). */
     newReplies: z.number().int().min(0),
+    /** Its photos: a recording sent again keeps the one it was started from, not a second. */
+    photoCount: z.number().int().min(0),
   });
 export type LinkStory = z.infer<typeof linkStorySchema>;
 

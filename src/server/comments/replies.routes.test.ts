@@ -448,6 +448,9 @@ describe.each(DATABASE_KINDS)("replies reach the storyteller (%s)", (kind) => {
     expect(memory.json<{ photos: { id: string }[] }>().photos.map((p) => p.id)).toEqual([
       added.json<{ id: string }>().id,
     ]);
+    // The link's story counts it, so a recording sent again does not add it twice.
+    const seen = await t.app.inject({ method: "GET", url: `/api/record/${token}/memories/${own}` });
+    expect(seen.json<LinkStory>().photoCount).toBe(1);
     // Another member's story, Ana's own, or a dead link: nothing is added.
     const anasUpload = await upload(t, mp3, { cookie: ana.cookie });
     const anas = await api("POST", "/api/memories/process", ana, {

@@ -51,6 +51,7 @@ function toLinkStory(memory: Memory, token: string, newReplies = 0): LinkStory {
     question: memory.question,
     audioUrl: storyAudioUrl(token, memory.id),
     newReplies,
+    photoCount: memory.photos.length,
   };
 }
 

@@ -53,8 +53,9 @@ export const finishLinkRecording: Finisher = async (upload, report): Promise<Lin
     recordedAt: upload.recordedAt,
     ...(question ? { question } : {}),
   });
-  // As soon as the story exists, so its summary knows it is about a photo.
-  await attachPhoto(token, started.id, photo);
+  // As soon as the story exists, so its summary knows it is about a photo. A story that has
+  // photos already (this recording sent again) is not given the photo twice.
+  if (started.photoCount === 0) await attachPhoto(token, started.id, photo);
   try {
     return await followStages(started, (id) => fetchStory(token, id), report);
   } catch (error) {

@@ -38,6 +38,7 @@ const story = (overrides: Partial<LinkStory> = {}): LinkStory => ({
   question: null,
   audioUrl: `/api/record/${TOKEN}/memories/s1/audio`,
   newReplies: 0,
+  photoCount: 0,
   ...overrides,
 });
 const pageData = (items: LinkStory[] = [story()]): RecordingPage => ({
@@ -193,6 +194,34 @@ describe("a recording made through the link", () => {
       },
     });
     expect(notices.at(-1)).toBe(MESSAGES.saving);
+  });
+
+  it("adds the photo it was started from once, not again when the recording is sent again", async () => {
+    const photoPath = `/api/record/${TOKEN}/memories/s1/photos`;
+    let photos = 0;
+    const { requests } = fakeApi({
+      [`POST /api/record/${TOKEN}/memories`]: () => ({
+        status: photos === 0 ? 201 : 200,
+        body: story({ photoCount: photos }),
+      }),
+      [`POST ${photoPath}`]: () => {
+        photos += 1;
+        return {
+          status: 201,
+          body: { id: `p${photos}`, url: `${photoPath}/p${photos}`, width: 400, height: 300 },
+        };
+      },
+    });
+    const upload = {
+      url: "/api/audio/a1",
+      id: "a1",
+      recordedAt: "2026-11-28T10:00:00.000Z",
+      meta: { token: TOKEN, question: null, photo: new Blob(["jpeg"], { type: "image/jpeg" }) },
+    };
+    await finishLinkRecording(upload, () => {});
+    await finishLinkRecording(upload, () => {});
+    expect(requests.filter((r) => r.method === "POST" && r.url === photoPath)).toHaveLength(1);
+    expect(photos).toBe(1);
   });
 });
 
