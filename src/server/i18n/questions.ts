@@ -1,5 +1,5 @@
 import { QUESTIONS } from "../../shared/questions";
-import { wordsIn } from "./words";
+import { questionsInEveryLanguage, wordsIn } from "./words";
 
 /**
  * A built-in question in `language`: the library is the same list in every language, so a
@@ -15,4 +15,16 @@ export function questionIn(language: string, question: string): string {
 /** Whether `text` is a built-in question, in English or in `language`. */
 export function isBuiltInQuestionIn(language: string, text: string): boolean {
   return QUESTIONS.includes(text) || wordsIn(language).QUESTIONS.includes(text);
+}
+
+/**
+ * A built-in question in any language as the library's own (English) text, which every reader's
+ * page puts in their language; any other text comes back as it is.
+ */
+export function libraryQuestion(text: string): string {
+  for (const questions of questionsInEveryLanguage()) {
+    const index = questions.indexOf(text);
+    if (index >= 0) return QUESTIONS[index] ?? text;
+  }
+  return text;
 }

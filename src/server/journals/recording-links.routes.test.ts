@@ -344,6 +344,15 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
       expect(made.json<LinkStory>().question).toBeNull();
     });
 
+    it("keeps a library question asked in the page's language as the library's own, for each reader's language", async () => {
+      const spanish = wordsIn("es").QUESTIONS[7] as string;
+      const { made } = await recordThrough(token, { question: spanish });
+      expect(made.statusCode).toBe(201);
+      expect(made.json<LinkStory>().question).toBe(QUESTIONS[7]);
+      const memory = await api("GET", `/api/memories/${made.json<LinkStory>().id}`, ana);
+      expect(memory.json<{ question: string }>().question).toBe(QUESTIONS[7]);
+    });
+
     it("grants nothing else: other stories, the journal, the memories' own routes", async () => {
       // Another storyteller's story, through Tomás's link.
       expect(

@@ -15,7 +15,7 @@ import type { Identity } from "../auth/session.service";
 import type { CommentsService } from "../comments/comments.service";
 import type { RepliesService } from "../comments/replies.service";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../http-errors";
-import { isBuiltInQuestionIn, questionIn } from "../i18n/questions";
+import { isBuiltInQuestionIn, libraryQuestion, questionIn } from "../i18n/questions";
 import { languageOf, questionsInEveryLanguage } from "../i18n/words";
 import { hashToken, newSecretToken } from "../ids";
 import type { MemoriesService } from "../memories/memories.service";
@@ -303,12 +303,13 @@ export class RecordingLinksService {
     body: RecordThroughLinkBody,
   ): Promise<{ story: LinkStory; created: boolean }> {
     const link = await this.open(token);
+    const text = body.question;
     const asked =
-      body.question &&
-      (isKnownQuestion(body.question, [], questionsInEveryLanguage()) ||
-        isBuiltInQuestionIn(link.language, body.question) ||
-        (await this.deps.familyQuestions.isWaiting(link.membership.memberId, body.question)));
-    const question = asked ? body.question : undefined;
+      text &&
+      (isKnownQuestion(text, [], questionsInEveryLanguage()) ||
+        (await this.deps.familyQuestions.isWaiting(link.membership.memberId, text)));
+    // A library question is kept as the library's own, so each reader reads it in their language.
+    const question = asked ? libraryQuestion(text) : undefined;
     const { memory, created } = await this.deps.processing.startThroughLink(
       // The upload is checked against this browser; the memory is the link's member's.
       { ...identity, recordingFor: link.membership },
