@@ -16,6 +16,9 @@ export const INVITATION_DAYS = 7;
 /** A journal has at most this many members (pending invitations included). */
 export const MEMBERS_PER_JOURNAL = 100;
 
+/** The journal every account starts with (ids derived from the account: never a random id's). */
+export const ownJournalId = (userId: string): string => `j${userId}`;
+
 /** The fridge card's file name, with the storyteller's name in letters and dashes. */
 export function recordingCardFilename(name: string): string {
   const safe = name.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "storyteller";
@@ -108,6 +111,9 @@ export const JOURNAL_MESSAGES = translatable("JOURNAL_MESSAGES", {
   left: "You left {journal}",
   /** Beside a story its storyteller has replies to (an ICU message). */
   newReplies: "{count, plural, one {# new reply} other {# new replies}}",
+  /** In the account's deletion dialog, naming the family journals the person told stories in. */
+  deleteAccountStories:
+    "The stories you told in {journals} are deleted too: the family can no longer hear them. If they want to keep them, ask an organizer there to download a backup first.",
 } as const);
 
 /**

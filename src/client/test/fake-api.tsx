@@ -51,7 +51,7 @@ export function routes(answers: Record<string, FakeRoute | FakeResponse>): Handl
 
 /** The journal of a person alone (`me`), in which `makeMemory`'s memories are told. */
 export const myJournal: Journal = {
-  id: "j-me",
+  id: "juser-1",
   name: "Nana's journal",
   role: "organizer",
   memberId: "s-me",
@@ -164,7 +164,7 @@ export function makeMemory(overrides: Partial<Memory> = {}): Memory {
     stage: null,
     error: null,
     createdAt: "2024-06-01T12:31:00.000Z",
-    journalId: "j-me",
+    journalId: "juser-1",
     storyteller: { id: "s-me", name: "Me" },
     question: null,
     language: null,

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Membership } from "../../shared/authorization";
 import type { Language } from "../../shared/i18n/languages";
-import { defaultJournalName, type JournalRole } from "../../shared/journals";
+import { defaultJournalName, type JournalRole, ownJournalId } from "../../shared/journals";
 import type { Database, JournalMembersTable, JournalsTable } from "../db/schema";
 import type { Executor } from "../db/transactions";
 import { languageOf } from "../i18n/words";
@@ -24,7 +24,7 @@ export interface JournalOfMember {
  * the account's (migration 0023 made every existing account's this way): no lookup is needed to
  * find them, and they never collide with a random id (22 characters, no prefix).
  */
-export const ownJournalId = (userId: string): string => `j${userId}`;
+export { ownJournalId };
 export const ownMemberId = (userId: string): string => `m${userId}`;
 /** The account whose own journal this is (share links open only their maker's own journal). */
 export const accountOfOwnJournal = (journalId: string): string | undefined =>

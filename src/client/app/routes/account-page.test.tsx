@@ -2,14 +2,18 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DOWNLOAD_CHECK_HEADER } from "../../../shared/constants";
+import { formatMessage } from "../../../shared/i18n/format";
+import { JOURNAL_MESSAGES } from "../../../shared/journals";
 import { ERROR_MESSAGES, MESSAGES, signedInAs } from "../../../shared/messages";
-import type { User } from "../../../shared/schemas";
+import type { Journal, User } from "../../../shared/schemas";
 import {
   clearToasts,
-  type FakeRequest,
   fakeApi,
+  type Handler,
+  journalHandler,
   json,
   me,
+  myJournal,
   openUserMenu,
   renderWithApp,
   stubDownloadLinks,
@@ -23,10 +27,7 @@ afterEach(() => {
 });
 
 /** A server holding one user that PATCH changes and DELETE removes. */
-function accountServer(
-  start: User | null = me,
-  extra: Array<(request: FakeRequest) => Response | undefined> = [],
-) {
+function accountServer(start: User | null = me, extra: Handler[] = []) {
   let user = start;
   const api = fakeApi([
     ...extra,
@@ -262,6 +263,42 @@ describe("AccountPage", () => {
       await waitFor(() => expect(location.history?.at(-1)).toBe("/"));
       // Logged out: the top bar offers Log in again.
       expect(await screen.findByRole("button", { name: MESSAGES.logIn })).toBeInTheDocument();
+    });
+
+    it("names the family journals whose stories go with the account", async () => {
+      const family: Journal = {
+        id: "j-family",
+        name: "The Alvarez family",
+        role: "storyteller",
+        memberId: "m-rosa",
+        language: "en",
+      };
+      const reunion: Journal = { ...family, id: "j-reunion", name: "The reunion" };
+      accountServer(me, [journalHandler([myJournal, family, reunion])]);
+      const user = userEvent.setup();
+      renderPage();
+      const zone = await section(MESSAGES.deleteAccount);
+      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
+      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      expect(await within(dialog).findByTestId("delete-account-stories")).toHaveTextContent(
+        formatMessage(JOURNAL_MESSAGES.deleteAccountStories, {
+          journals: "The Alvarez family and The reunion",
+        }),
+      );
+      expect(within(dialog).getByTestId("delete-account-stories")).not.toHaveTextContent(
+        myJournal.name,
+      );
+    });
+
+    it("warns of no family's stories when the account belongs to its own journal only", async () => {
+      accountServer();
+      const user = userEvent.setup();
+      renderPage();
+      const zone = await section(MESSAGES.deleteAccount);
+      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
+      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      await waitFor(() => expect(within(dialog).getByLabelText("Confirmation")).toBeEnabled());
+      expect(within(dialog).queryByTestId("delete-account-stories")).toBeNull();
     });
 
     it("says 'Failed to delete account' and stays when the server refuses", async () => {

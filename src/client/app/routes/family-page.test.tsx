@@ -30,7 +30,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const MEMBERS = "/api/journals/j-me/members";
+const MEMBERS = "/api/journals/juser-1/members";
 
 /** A journal's members kept by a fake server: added, changed and removed as the API would. */
 function familyServer(
@@ -60,7 +60,7 @@ function familyServer(
       return json(asked, 201);
     },
     ({ method, url, body }) => {
-      if (method !== "PATCH" || url !== "/api/journals/j-me") return undefined;
+      if (method !== "PATCH" || url !== "/api/journals/juser-1") return undefined;
       journal = { ...journal, ...(body as Partial<Journal>) };
       return json(journal);
     },
@@ -81,7 +81,7 @@ function familyServer(
       return json(member, 201);
     },
     ({ method, url, body }) => {
-      const id = url.match(/^\/api\/journals\/j-me\/members\/([^/]+)$/)?.[1];
+      const id = url.match(/^\/api\/journals\/juser-1\/members\/([^/]+)$/)?.[1];
       if (!id) return undefined;
       if (method === "DELETE") {
         if (options.removeStatus) {
@@ -120,7 +120,7 @@ describe("the family page, for an organizer", () => {
     expect(
       api.requests.find((r) => r.url.endsWith("/questions") && r.method === "POST"),
     ).toMatchObject({
-      url: "/api/journals/j-me/members/s-grandpa/questions",
+      url: "/api/journals/juser-1/members/s-grandpa/questions",
       body: { text: "What was your first job?" },
     });
   });
@@ -149,7 +149,7 @@ describe("the family page, for an organizer", () => {
     await user.click(screen.getByRole("button", { name: JOURNAL_MESSAGES.renameSubmit }));
     expect(await screen.findByText(JOURNAL_MESSAGES.journalRenamed)).toBeInTheDocument();
     expect(api.requests.find((r) => r.method === "PATCH")).toMatchObject({
-      url: "/api/journals/j-me",
+      url: "/api/journals/juser-1",
       body: { name: "The Smiths" },
     });
   });
@@ -168,7 +168,7 @@ describe("the family page, for an organizer", () => {
     await user.selectOptions(select, "es");
     expect(await screen.findByText(JOURNAL_MESSAGES.journalLanguageSaved)).toBeInTheDocument();
     expect(api.requests.find((r) => r.method === "PATCH")).toMatchObject({
-      url: "/api/journals/j-me",
+      url: "/api/journals/juser-1",
       body: { language: "es" },
     });
     // The journals are read again: the select shows what the server keeps.
@@ -330,7 +330,7 @@ describe("the family page, for an organizer", () => {
 
 describe("the family page, for a relative", () => {
   const theirs: Journal = {
-    id: "j-me",
+    id: "juser-1",
     name: "Rose's journal",
     role: "relative",
     memberId: "s-nana",

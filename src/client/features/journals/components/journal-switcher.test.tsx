@@ -151,7 +151,7 @@ describe("a family's list", () => {
       journalHandler([family], { [family.id]: members }),
       ({ url }) => {
         const parsed = new URL(url, "http://x");
-        if (parsed.pathname !== "/api/journals/j-me/memories") return undefined;
+        if (parsed.pathname !== "/api/journals/juser-1/memories") return undefined;
         const teller = parsed.searchParams.get("storyteller");
         return json(pageOf(stories.filter((m) => !teller || m.storyteller?.id === teller)));
       },
@@ -186,7 +186,7 @@ describe("a family's list", () => {
     await user.selectOptions(filter, "s-grandpa");
     await waitFor(() =>
       expect(api.requests.map((r) => r.url)).toContain(
-        "/api/journals/j-me/memories?page=1&storyteller=s-grandpa",
+        "/api/journals/juser-1/memories?page=1&storyteller=s-grandpa",
       ),
     );
     expect(location.history?.at(-1)).toBe("/?storyteller=s-grandpa");
@@ -206,7 +206,7 @@ describe("a family's list", () => {
     ).toHaveValue("s-grandpa");
     await waitFor(() =>
       expect(api.requests.map((r) => r.url)).toContain(
-        "/api/journals/j-me/memories?page=1&storyteller=s-grandpa",
+        "/api/journals/juser-1/memories?page=1&storyteller=s-grandpa",
       ),
     );
   });

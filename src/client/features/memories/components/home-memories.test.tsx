@@ -39,7 +39,7 @@ const all: Memory[] = Array.from({ length: 31 }, (_, i) =>
 );
 
 /** The open journal's memories: a person alone's own journal. */
-const LIST = "/api/journals/j-me/memories";
+const LIST = "/api/journals/juser-1/memories";
 
 function listHandler(items: Memory[]) {
   return ({ url }: { url: string }) => {
@@ -309,7 +309,7 @@ describe("page and search live in the URL", () => {
     ];
     const api = fakeApi([
       userHandler(),
-      ({ url }) => (url === "/api/journals/j-me/years" ? json({ years }) : undefined),
+      ({ url }) => (url === "/api/journals/juser-1/years" ? json({ years }) : undefined),
       listHandler(all),
     ]);
     const user = userEvent.setup();

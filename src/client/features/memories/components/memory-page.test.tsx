@@ -181,7 +181,7 @@ describe("Memory page", () => {
   it("drops a deleted memory from the lists kept from before, so home never shows it again", async () => {
     const { user, queryClient } = setup();
     const other = makeMemory({ id: "m2", title: "Another day" });
-    const ownList = memoryKeys.journal("j-me", 1, "", "");
+    const ownList = memoryKeys.journal("juser-1", 1, "", "");
     queryClient.setQueryData(ownList, { items: [makeMemory(), other], total: 2, page: 1 });
     await user.click(await screen.findByRole("button", { name: "Delete memory" }));
     await user.type(

@@ -10,8 +10,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const URL = "/api/journals/j-me/years";
-const LIST = { journalId: "j-me", storyteller: "" };
+const URL = "/api/journals/juser-1/years";
+const LIST = { journalId: "juser-1", storyteller: "" };
 
 function yearsHandler(years: MemoryYears["years"]) {
   return ({ url }: { url: string }) => (url === URL ? json({ years }) : undefined);

@@ -45,7 +45,7 @@ describe("claiming after signing up", () => {
         return json(makeMemory({ user_id: me.id }));
       },
       async ({ url }) => {
-        if (!url.startsWith("/api/journals/j-me/memories?page=1")) return undefined;
+        if (!url.startsWith("/api/journals/juser-1/memories?page=1")) return undefined;
         const items = claimed ? [makeMemory({ user_id: me.id })] : [];
         listAsked();
         await claimFinished; // slow: it arrives after the claim, with what was true before it
@@ -72,7 +72,7 @@ describe("claiming after signing up", () => {
     expect(screen.queryByText(MESSAGES.noMemoriesFound)).toBeNull();
     // The first list request really was answered before the claim and then asked again.
     const lists = api.requests.filter((r) =>
-      r.url.startsWith("/api/journals/j-me/memories?page=1"),
+      r.url.startsWith("/api/journals/juser-1/memories?page=1"),
     );
     expect(lists.length).toBeGreaterThanOrEqual(2);
   });

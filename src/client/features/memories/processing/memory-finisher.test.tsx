@@ -78,7 +78,7 @@ describe("the memory finisher", () => {
   it("uploads, has the server process it with progress notices, then celebrates and refreshes lists", async () => {
     const api = server({ status: "saved", stage: null });
     const { queryClient, uploads } = renderWithApp(<MemorySavedEffects />);
-    queryClient.setQueryData(memoryKeys.journal("j-me", 1, "", ""), {
+    queryClient.setQueryData(memoryKeys.journal("juser-1", 1, "", ""), {
       items: [],
       total: 0,
       page: 1,
@@ -97,7 +97,7 @@ describe("the memory finisher", () => {
       MESSAGES.saving,
     ]);
     expect(await screen.findByText(MESSAGES.memorySaved)).toBeInTheDocument();
-    expect(queryClient.getQueryState(memoryKeys.journal("j-me", 1, "", ""))?.isInvalidated).toBe(
+    expect(queryClient.getQueryState(memoryKeys.journal("juser-1", 1, "", ""))?.isInvalidated).toBe(
       true,
     );
     expect(api.requests.find((r) => r.url === "/api/memories/process")?.body).toEqual({
