@@ -1,6 +1,6 @@
 import { Plus, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
-import { monthNames, weekdayNames } from "../../../../shared/dates";
+import { monthNames } from "../../../../shared/dates";
 import { formatMessage } from "../../../../shared/i18n/format";
 import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import {
@@ -12,49 +12,19 @@ import {
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { Input } from "../../../components/ui/input";
+import { SelectField } from "../../../components/ui/select-field";
 import { Spinner } from "../../../components/ui/spinner";
 import { toast, toastError } from "../../../components/ui/use-toast";
+import { WeeklyTimeFields } from "../../../components/weekly-time-fields";
 import { errorMessage } from "../../../lib/api-client";
+import { browserTimeZone } from "../../../lib/browser-time-zone";
 import { useReminders, useSaveReminders } from "../api/reminders";
-import { browserTimeZone } from "../browser-time-zone";
 import { TimeZoneList } from "../time-zones";
 
-const SELECT =
-  "h-11 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900";
-const HOURS = Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, "0")}:00`);
 const MONTHS = monthNames();
 
 /** Every zone the browser knows, labelled and grouped once per page. */
 const TIME_ZONES = new TimeZoneList(browserTimeZone);
-
-function SelectField({
-  label,
-  value,
-  onChange,
-  children,
-}: {
-  label: string;
-  value: string | number;
-  onChange: (value: string) => void;
-  children: React.ReactNode;
-}) {
-  const id = useId();
-  return (
-    <div className="grid gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-900">
-        {label}
-      </label>
-      <select
-        id={id}
-        className={SELECT}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        {children}
-      </select>
-    </div>
-  );
-}
 
 /** The account page's reminder settings: weekly mail on/off, day, hour, time zone, special days. */
 export function RemindersSection() {
@@ -91,7 +61,6 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
     () => TIME_ZONES.groupsWith(form.weekly.timeZone),
     [form.weekly.timeZone],
   );
-  const enabledId = useId();
 
   const setWeekly = (change: Partial<ReminderSettingsBody["weekly"]>) =>
     setForm((f) => ({ ...f, weekly: { ...f.weekly, ...change } }));
@@ -117,41 +86,15 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
       {settings.unsubscribedAt ? (
         <p className="text-sm text-slate-700">{REMINDER_MESSAGES.unsubscribed}</p>
       ) : null}
-      <div className="flex min-h-11 items-center gap-3">
-        <input
-          id={enabledId}
-          type="checkbox"
-          className="h-5 w-5 accent-brand-700"
-          checked={form.weekly.enabled}
-          onChange={(event) => setWeekly({ enabled: event.target.checked })}
-        />
-        <label htmlFor={enabledId} className="text-sm font-medium text-slate-900">
-          {REMINDER_MESSAGES.weeklyLabel}
-        </label>
-      </div>
-      <div className="grid gap-4 sm:grid-cols-3">
-        <SelectField
-          label={REMINDER_MESSAGES.weekdayLabel}
-          value={form.weekly.weekday}
-          onChange={(value) => setWeekly({ weekday: Number(value) })}
-        >
-          {weekdayNames().map((name, index) => (
-            <option key={name} value={index}>
-              {name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label={REMINDER_MESSAGES.hourLabel}
-          value={form.weekly.hour}
-          onChange={(value) => setWeekly({ hour: Number(value) })}
-        >
-          {HOURS.map((text, hour) => (
-            <option key={text} value={hour}>
-              {text}
-            </option>
-          ))}
-        </SelectField>
+      <WeeklyTimeFields
+        value={form.weekly}
+        onChange={setWeekly}
+        labels={{
+          enabled: REMINDER_MESSAGES.weeklyLabel,
+          weekday: REMINDER_MESSAGES.weekdayLabel,
+          hour: REMINDER_MESSAGES.hourLabel,
+        }}
+      >
         <SelectField
           label={REMINDER_MESSAGES.timeZoneLabel}
           value={form.weekly.timeZone}
@@ -167,7 +110,7 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
             </optgroup>
           ))}
         </SelectField>
-      </div>
+      </WeeklyTimeFields>
       <p className="text-sm text-slate-700">{REMINDER_MESSAGES.specialDaysHint}</p>
       <fieldset className="grid gap-3">
         <legend className="text-base font-semibold text-slate-900">
@@ -242,7 +185,7 @@ function SpecialDayRow({
       </div>
       <SelectField
         label={REMINDER_MESSAGES.specialDayMonth}
-        value={day.month}
+        value={String(day.month)}
         onChange={(value) => onChange({ month: Number(value) })}
       >
         {MONTHS.map((name, index) => (

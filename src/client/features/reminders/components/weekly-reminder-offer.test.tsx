@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { REMINDER_MESSAGES } from "../../../../shared/reminder-messages";
 import type { ReminderSettings } from "../../../../shared/reminders";
+import { browserTimeZone } from "../../../lib/browser-time-zone";
 import {
   clearToasts,
   type FakeRequest,
@@ -16,7 +17,6 @@ import {
 import { useUser } from "../../auth/api/get-user";
 import { announceMemorySaved } from "../../memories/processing/memory-saved-events";
 import { useReminders } from "../api/reminders";
-import { browserTimeZone } from "../browser-time-zone";
 import { WeeklyReminderOfferAfterSave } from "./weekly-reminder-offer-after-save";
 
 beforeEach(() => {

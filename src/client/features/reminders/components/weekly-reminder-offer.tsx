@@ -5,10 +5,9 @@ import type { Memory } from "../../../../shared/schemas";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { toast, toastError } from "../../../components/ui/use-toast";
-
+import { browserTimeZone } from "../../../lib/browser-time-zone";
 import { useUser } from "../../auth/api/get-user";
 import { useReminders, useSaveReminders } from "../api/reminders";
-import { browserTimeZone } from "../browser-time-zone";
 
 /** Remembered in this browser per account: the offer is made once, taken or not. */
 const offeredKey = (userId: string) => `weekly-reminder-offered:${userId}`;
