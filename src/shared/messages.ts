@@ -619,15 +619,17 @@ export const MEMORY_BOOK = translatable("MEMORY_BOOK", {
 /** The text printed in the memory book's PDF (server only, so it stays out of the web bundle). */
 export const MEMORY_BOOK_PDF = {
   title: "Memory Book",
+  /** The PDF's own title, as a reader's file list shows it. */
+  documentTitle: "{title}: {name}",
   contents: "Contents",
   letter: "Letter",
   transcript: "Transcript",
-  tags: "Tags",
+  tags: "Tags: {tags}",
   scanToListen: "Scan to listen",
   noMemories: "No saved memories match this book's dates and tag.",
   allMemories: "All memories",
-  taggedWith: "Tagged",
-  made: "Made on",
+  taggedWith: "Tagged: {tag}",
+  made: "Made on {date}",
   /** The chapter of stories whose storyteller is not known, in a book with chapters. */
   otherStories: "More stories",
 } as const;

@@ -282,6 +282,17 @@ describe.each(DATABASE_KINDS)("a journal's language (%s)", (kind) => {
     expect(text).toContain("2021年7月14日");
   });
 
+  it("writes the book's labelled lines as each language words them (French spaces its colon)", async () => {
+    await setLanguage("fr");
+    const text = await pdfText(
+      (await api("GET", `/api/memory-book?journal=${journal}&tag=plage`, ana)).rawPayload,
+    );
+    const fr = wordsIn("fr").MEMORY_BOOK_PDF;
+    expect(text).toContain(formatMessage(fr.taggedWith, { tag: "plage" }, "fr"));
+    expect(text).toContain("Étiquette : plage");
+    expect(text).toMatch(/Réalisé le \d{1,2} \p{L}+ \d{4}/u);
+  });
+
   it("writes the backup's page in the journal's language and direction", async () => {
     await setLanguage("ar");
     let html = (await downloadBackup(t, ana.cookie)).files.get("index.html")?.toString() ?? "";

@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from "node:stream";
 import PDFDocument from "pdfkit";
 import { formatDate } from "../../shared/dates";
+import { formatMessage } from "../../shared/i18n/format";
 import { intlLocale, type Language } from "../../shared/i18n/languages";
 import { type BookPaperSize, DEFAULT_BOOK_PAPER, type MemoryBookQuery } from "../../shared/schemas";
 import { wordsIn } from "../i18n/words";
@@ -531,7 +532,12 @@ export class MemoryBook {
       width: textWidth,
     });
     if (memory.tags.length > 0) {
-      t.text(`${words.tags}: ${memory.tags.join(", ")}`, textX, doc.y + 2, { width: textWidth });
+      t.text(
+        formatMessage(words.tags, { tags: memory.tags.join(", ") }, t.writing.language),
+        textX,
+        doc.y + 2,
+        { width: textWidth },
+      );
     }
     let bottom = doc.y;
     if (hasQr) {
@@ -685,7 +691,15 @@ export class MemoryBook {
     const { startPages, chapterPages, first, last } = laidOut;
     const count = startPages.length;
 
-    const t = new Typesetter(paper, 1, { title: `${words.title}: ${name}`, author: name }, writing);
+    const t = new Typesetter(
+      paper,
+      1,
+      {
+        title: formatMessage(words.documentTitle, { title: words.title, name }, writing.language),
+        author: name,
+      },
+      writing,
+    );
     const { doc } = t;
     doc.pipe(output);
     const room = roomWaiter(doc, signal);
@@ -782,12 +796,18 @@ export class MemoryBook {
     }
     t.style("regular", 14, "#333333");
     t.paragraph(range, { align: "center" });
-    if (filter.tag) t.paragraph(`${words.taggedWith}: ${filter.tag}`, { align: "center" });
+    if (filter.tag)
+      t.paragraph(formatMessage(words.taggedWith, { tag: filter.tag }, language), {
+        align: "center",
+      });
     doc.y = Math.max(doc.y + 12, paper.height * 0.8);
     t.style("regular", 10, "#555555");
-    t.paragraph(`${words.made} ${bookDate(new Date().toISOString(), language)}`, {
-      align: "center",
-    });
+    t.paragraph(
+      formatMessage(words.made, { date: bookDate(new Date().toISOString(), language) }, language),
+      {
+        align: "center",
+      },
+    );
   }
 }
 
