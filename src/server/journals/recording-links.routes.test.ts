@@ -468,6 +468,24 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
       expect(shown.headers["cache-control"]).toBe("no-store");
     });
 
+    it("prints at most as many cards an hour as it makes links, per organizer", async () => {
+      const busy = await createUserWithSession(t);
+      const own = `/api/journals/${ownJournalId(busy.user.id)}/members`;
+      const added = await api("POST", own, busy, { name: "Nonna", role: "storyteller" });
+      const card = `${own}/${added.json<Member>().id}/card.pdf`;
+      expect(
+        (await api("POST", `${own}/${added.json<Member>().id}/recording-link`, busy)).statusCode,
+      ).toBe(201);
+      for (let i = 0; i < t.config.RATE_LIMIT_SHARE_LINKS_PER_HOUR; i++) {
+        expect((await api("GET", card, busy)).statusCode).toBe(200);
+      }
+      const refused = await api("GET", card, busy);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().code).toBe("too_many_requests");
+      // Another organizer prints theirs.
+      expect((await api("GET", cardPath(memberIds.tomas as string), ana)).statusCode).toBe(200);
+    });
+
     it("a renewed link is the card's at once, and the old one is dead at once", async () => {
       const old = await makeLink(memberIds.tomas as string);
       const renewed = await makeLink(memberIds.tomas as string);

@@ -169,6 +169,14 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
   app.get(
     "/journals/:id/members/:memberId/card.pdf",
     {
+      // Each card is a PDF drawn afresh: bounded per account as making links is.
+      config: {
+        rateLimit: {
+          ...makeLimit,
+          keyGenerator: (request: FastifyRequest) =>
+            `recording-card:${request.identity.userId ?? request.ip}`,
+        },
+      },
       schema: {
         operationId: "printRecordingCard",
         security: security.session,
@@ -176,7 +184,7 @@ export const recordingLinksRoutes: FastifyPluginAsyncZod<{
         summary:
           "A one-page PDF for the fridge with the storyteller's name and their current recording link as a QR code (organizers)",
         description:
-          "Prints the link the storyteller has now, as often as wanted; it never makes a new one. 404 `recording_link.none` without a link; 409 `recording_link.make_new` for a link made before links were sealed.",
+          "Prints the link the storyteller has now, as often as wanted; it never makes a new one. 404 `recording_link.none` without a link; 409 `recording_link.make_new` for a link made before links were sealed; 429 `too_many_requests` past RATE_LIMIT_SHARE_LINKS_PER_HOUR cards an hour per account.",
         params: memberParamsSchema,
       },
     },
