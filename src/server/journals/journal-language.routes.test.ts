@@ -275,7 +275,7 @@ describe.each(DATABASE_KINDS)("a journal's language (%s)", (kind) => {
     for (const word of wordsIn("ar").MEMORY_BOOK_PDF.title.split(" ")) expect(text).toContain(word);
     expect(text).toContain(wordsIn("ar").MEMORY_BOOK_PDF.contents);
     // The story's own Spanish words stay as they were told.
-    expect(text).toContain("Fuimos a la playa");
+    expect(text).toContain("Fuimos a la playa.");
     await setLanguage("zh-CN");
     text = await book();
     expect(text).toContain(wordsIn("zh-CN").MEMORY_BOOK_PDF.title);

@@ -13,6 +13,7 @@ import {
   lineWidth,
   type PdfWriting,
   pdfWriting,
+  readsRightToLeft,
   registerFonts,
 } from "../pdf/pdf-writing";
 import type { BookPhoto } from "../photos/photos.service";
@@ -231,23 +232,39 @@ class Typesetter {
     return this.writing.rtl || hasRightToLeft(text);
   }
 
-  /** One unwrapped line placed at x (its left, centre or right edge), never breaking the page. */
-  at(text: string, x: number, y: number, align: "left" | "center" | "right" = "left"): void {
+  /**
+   * One unwrapped line placed at x (its left, centre or right edge), never breaking the page;
+   * `ownWords`, the family's, read in the direction of their first letter (see bidiText).
+   */
+  at(
+    text: string,
+    x: number,
+    y: number,
+    align: "left" | "center" | "right" = "left",
+    ownWords = false,
+  ): void {
     const bidi = this.bidi(text);
     const width = bidi ? lineWidth(this.doc, text) : this.doc.widthOfString(text);
     const left = align === "left" ? x : align === "center" ? x - width / 2 : x - width;
-    if (bidi) drawLine(this.doc, text, left, y, this.rtl);
+    const rtl = ownWords ? readsRightToLeft(text, this.rtl) : this.rtl;
+    if (bidi) drawLine(this.doc, text, left, y, rtl);
     else this.doc.text(text, left, y, { lineBreak: false });
   }
 
   /** Wrapped text from (x, y) in `width`, flowing onto new pages; right to left where it must. */
-  text(text: string, x: number, y: number, options: PDFKit.Mixins.TextOptions & { width: number }) {
+  text(
+    text: string,
+    x: number,
+    y: number,
+    { ownWords, ...options }: PDFKit.Mixins.TextOptions & { width: number; ownWords?: boolean },
+  ) {
     if (this.bidi(text)) {
       bidiText(this.doc, text, x, y, this.rtl, {
         width: options.width,
         align: options.align as "left" | "center" | "right" | undefined,
         lineGap: options.lineGap,
         paragraphGap: options.paragraphGap,
+        ownWords,
       });
     } else this.doc.text(text, x, y, options);
   }
@@ -261,7 +278,7 @@ class Typesetter {
   }
 
   /** Wrapped text at the left margin that flows onto new pages as needed. */
-  paragraph(text: string, options: PDFKit.Mixins.TextOptions = {}): void {
+  paragraph(text: string, options: PDFKit.Mixins.TextOptions & { ownWords?: boolean } = {}): void {
     const { margin, contentWidth } = this.paper;
     this.text(text, margin, this.doc.y, { width: contentWidth, ...options });
   }
@@ -491,7 +508,7 @@ export class MemoryBook {
     t.newPage();
     doc.y = paper.height * 0.36;
     t.style("bold", 28);
-    t.paragraph(heading, { align: "center" });
+    t.paragraph(heading, { align: "center", ownWords: true });
     const y = doc.y + 14;
     doc
       .moveTo(paper.width / 2 - 40, y)
@@ -526,7 +543,7 @@ export class MemoryBook {
     // Right to left, the code stands at the left and the words start at the right.
     const textX = hasQr && t.rtl ? margin + QR_SIZE + 18 : margin;
     t.style("bold", 20);
-    t.text(memory.title || "—", textX, top, { width: textWidth });
+    t.text(memory.title || "—", textX, top, { width: textWidth, ownWords: true });
     t.style("regular", 11, "#444444");
     t.text(bookDate(memory.recordedAt, t.writing.language), textX, doc.y + 4, {
       width: textWidth,
@@ -566,7 +583,7 @@ export class MemoryBook {
       t.paragraph(heading);
       doc.y += 3;
       t.style("regular", 11);
-      t.paragraph(body.trim(), { align: "left", lineGap: 2, paragraphGap: 6 });
+      t.paragraph(body.trim(), { align: "left", lineGap: 2, paragraphGap: 6, ownWords: true });
       doc.y += 8;
     }
     const cellWidth = (contentWidth - (PHOTO_COLUMNS - 1) * PHOTO_GAP) / PHOTO_COLUMNS;
@@ -727,10 +744,10 @@ export class MemoryBook {
       const fitted = fitToWidth(doc, title, titleWidth);
       // Right to left, the titles start at the right and the page numbers stand at the left.
       if (t.rtl) {
-        t.at(fitted, paper.width - paper.margin - indent, y, "right");
+        t.at(fitted, paper.width - paper.margin - indent, y, "right", true);
         t.at(String(page ?? ""), paper.margin, y);
       } else {
-        t.at(fitted, paper.margin + indent, y);
+        t.at(fitted, paper.margin + indent, y, "left", true);
         t.at(String(page ?? ""), paper.width - paper.margin, y, "right");
       }
       doc.y = y + TOC_LINE_HEIGHT;
@@ -787,7 +804,7 @@ export class MemoryBook {
     t.paragraph(words.title, { align: "center" });
     doc.y += image ? 12 : 20;
     t.style("bold", 22);
-    t.paragraph(name, { align: "center" });
+    t.paragraph(name, { align: "center", ownWords: true });
     doc.y += 16;
     if (image && cover) {
       const box = fitPhoto(cover, paper.contentWidth, paper.height * 0.45);

@@ -78,6 +78,18 @@ export function hasRightToLeft(text: string): boolean {
   return STRONG_RIGHT_TO_LEFT.test(text);
 }
 
+const FIRST_LETTER = /\p{L}/u;
+
+/**
+ * Whether a paragraph reads right to left: by its first letter, as a page's `dir="auto"` does
+ * (Unicode's rules P2 and P3), so a Spanish story in an Arabic book keeps its full stop at its end;
+ * the page's direction where it has no letter.
+ */
+export function readsRightToLeft(paragraph: string, pageRtl: boolean): boolean {
+  const letter = FIRST_LETTER.exec(paragraph)?.[0];
+  return letter === undefined ? pageRtl : hasRightToLeft(letter);
+}
+
 /**
  * One line's runs in the order they are drawn from left to right (Unicode's bidirectional
  * algorithm, rules L2 and L4). A right-to-left run keeps its logical order: fontkit shapes Arabic
@@ -147,6 +159,12 @@ export interface BidiTextOptions {
   align?: "left" | "center" | "right" | "justify" | undefined;
   lineGap?: number | undefined;
   paragraphGap?: number | undefined;
+  /**
+   * The family's own words (a title, a transcript, a name): each paragraph reads in the direction
+   * of its first letter. The product's words, whose values may come first ("{name}، ..."), read in
+   * the page's direction.
+   */
+  ownWords?: boolean | undefined;
 }
 
 /** A paragraph cut into lines no wider than `width`, at spaces (a longer word is cut anywhere). */
@@ -186,13 +204,18 @@ export function bidiText(
   options: BidiTextOptions,
 ): void {
   const { width, lineGap = 0, paragraphGap = 0 } = options;
-  const align =
-    options.align === "justify" || !options.align ? (rtl ? "right" : "left") : options.align;
-  // "left" on a right-to-left page is its start: the right.
-  const side = rtl && options.align === "left" ? "right" : align;
   let top = y;
   const paragraphs = text.split("\n");
   for (const [index, paragraph] of paragraphs.entries()) {
+    const paragraphRtl = options.ownWords ? readsRightToLeft(paragraph, rtl) : rtl;
+    const align =
+      options.align === "justify" || !options.align
+        ? paragraphRtl
+          ? "right"
+          : "left"
+        : options.align;
+    // "left" is where the paragraph starts: the right, right to left.
+    const side = paragraphRtl && options.align === "left" ? "right" : align;
     for (const line of wrap(doc, paragraph, width)) {
       const height = doc.currentLineHeight(true);
       if (top + height > doc.page.maxY()) {
@@ -202,7 +225,7 @@ export function bidiText(
       const total = lineWidth(doc, line);
       const left =
         side === "right" ? x + width - total : side === "center" ? x + (width - total) / 2 : x;
-      drawLine(doc, line, left, top, rtl);
+      drawLine(doc, line, left, top, paragraphRtl);
       top += height + lineGap;
     }
     if (index < paragraphs.length - 1) top += paragraphGap;
