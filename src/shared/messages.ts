@@ -113,6 +113,8 @@ export const MESSAGES = translatable("MESSAGES", {
 
   // Server processing progress (spec 4: a notice at each step), by pipeline stage
   transcribing: "Transcribing...",
+  /** Under a spoken comment whose transcription failed, with why. */
+  transcriptUnavailable: "Transcript unavailable: {reason}",
   summarizing: "Summarizing...",
   scoring: "Scoring...",
   tagging: "Generating tags...",

@@ -130,7 +130,9 @@ export function RecordingLinkPage({ token }: { token: string }) {
                 key={story.id}
                 className="space-y-2 rounded-lg border border-slate-200 bg-white p-4"
               >
-                <h3 className="text-xl font-medium text-slate-900">{story.title}</h3>
+                <h3 className="text-xl font-medium text-slate-900" dir="auto">
+                  {story.title}
+                </h3>
                 <AudioPlayer
                   src={story.audioUrl}
                   label={story.title}

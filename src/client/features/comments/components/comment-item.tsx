@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
+import { formatMessage } from "../../../../shared/i18n/format";
 import {
   commentPlayerLabel,
   MESSAGES,
@@ -67,10 +68,14 @@ export function CommentItem({ comment, canRemove }: { comment: Comment; canRemov
         <p className="text-sm text-slate-600">{MESSAGES.transcribing}</p>
       ) : comment.status === "failed" ? (
         <p className="text-sm text-red-700">
-          Transcript unavailable: {messageFor(comment.error, "processing.failed")}
+          {formatMessage(MESSAGES.transcriptUnavailable, {
+            reason: messageFor(comment.error, "processing.failed"),
+          })}
         </p>
       ) : (
-        <p className="text-sm">{comment.transcript}</p>
+        <p className="text-sm" dir="auto">
+          {comment.transcript}
+        </p>
       )}
       {canRemove && confirming ? (
         // Asks first: a spoken comment cannot be recorded again by its visitor.

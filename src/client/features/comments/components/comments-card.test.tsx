@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { formatMessage } from "../../../../shared/i18n/format";
 import { ERROR_MESSAGES, MESSAGES, removeCommentDescription } from "../../../../shared/messages";
 import type { Comment } from "../../../../shared/schemas";
 import { dismissToast } from "../../../components/ui/use-toast";
@@ -86,7 +87,9 @@ describe("Comments card", () => {
     expect(within(items[1] as HTMLElement).getByText(MESSAGES.transcribing)).toBeInTheDocument();
     expect(
       within(items[2] as HTMLElement).getByText(
-        `Transcript unavailable: ${ERROR_MESSAGES["transcribe.failed"]}`,
+        formatMessage(MESSAGES.transcriptUnavailable, {
+          reason: ERROR_MESSAGES["transcribe.failed"],
+        }),
       ),
     ).toBeInTheDocument();
   });

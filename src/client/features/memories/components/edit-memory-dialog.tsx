@@ -91,7 +91,12 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
         <label htmlFor={field("title")} className="text-sm font-medium">
           {MESSAGES.title}
         </label>
-        <Input id={field("title")} value={title} onChange={(e) => setTitle(e.target.value)} />
+        <Input
+          id={field("title")}
+          dir="auto"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+        />
       </div>
       {memory.question ? (
         <div className="space-y-2" data-testid="edit-memory-question">
@@ -118,6 +123,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
         </label>
         <Textarea
           id={field("transcript")}
+          dir="auto"
           rows={6}
           value={transcript}
           onChange={(e) => setTranscript(e.target.value)}
@@ -129,6 +135,7 @@ function EditMemoryForm({ memory, onDone }: { memory: Memory; onDone: () => void
         </label>
         <Textarea
           id={field("summary")}
+          dir="auto"
           rows={4}
           value={summary}
           onChange={(e) => setSummary(e.target.value)}

@@ -98,7 +98,10 @@ export function MemoryList({
               href={`/memory/${memory.id}${search.trim() ? `?q=${encodeURIComponent(search.trim())}` : ""}`}
               className="min-w-0 flex-1 space-y-1"
             >
-              <span className="line-clamp-2 font-semibold break-words text-slate-900 hover:underline">
+              <span
+                className="line-clamp-2 font-semibold break-words text-slate-900 hover:underline"
+                dir="auto"
+              >
                 {memory.title || MESSAGES.untitledMemory}
               </span>
               <span className="block text-sm text-slate-700">

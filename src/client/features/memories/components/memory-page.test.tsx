@@ -74,6 +74,26 @@ describe("Memory page", () => {
     expect(await screen.findByRole("heading", { name: MESSAGES.noComments })).toBeInTheDocument();
   });
 
+  it("marks the family's own words dir=auto, so a Spanish story reads left to right on an Arabic page", async () => {
+    setup({
+      memory: makeMemory({
+        title: "La playa",
+        transcript: "Fuimos a la playa.",
+        summary: "Un día en la playa, mi amor.",
+      }),
+    });
+    const title = await screen.findByRole("heading", { name: "La playa" });
+    for (const element of [
+      title,
+      screen.getByTestId("transcript"),
+      screen.getByText("Un día en la playa, mi amor."),
+    ]) {
+      expect(element).toHaveAttribute("dir", "auto");
+    }
+    // The page's own words keep the page's direction.
+    expect(screen.getByRole("heading", { name: MESSAGES.transcript })).not.toHaveAttribute("dir");
+  });
+
   it("shows the scores collapsed, then each as value/10 with a bar of value x10 percent", async () => {
     const { user } = setup();
     const trigger = await screen.findByRole("button", { name: MESSAGES.memoryScores });

@@ -33,7 +33,9 @@ export function BackButton({ fallback = "/" }: { fallback?: string }) {
 export function MemoryHeading({ memory }: { memory: Pick<Memory, "title" | "question"> }) {
   return (
     <>
-      <h1 className="text-2xl font-bold text-balance">{memory.title || MESSAGES.untitledMemory}</h1>
+      <h1 className="text-2xl font-bold text-balance" dir="auto">
+        {memory.title || MESSAGES.untitledMemory}
+      </h1>
       {memory.question ? (
         <p className="text-slate-700" data-testid="memory-question">
           <span className="font-medium text-slate-900">{MESSAGES.answering} </span>
@@ -60,14 +62,16 @@ export function MemoryTextCards({
       <Card className="space-y-2">
         <h2 className="text-lg font-semibold">{MESSAGES.transcript}</h2>
         {transcript ?? (
-          <p className="whitespace-pre-wrap" data-testid="transcript">
+          <p className="whitespace-pre-wrap" data-testid="transcript" dir="auto">
             {memory.transcript}
           </p>
         )}
       </Card>
       <Card className="space-y-2">
         <h2 className="text-lg font-semibold">{MESSAGES.summary}</h2>
-        <p className="whitespace-pre-wrap">{memory.summary}</p>
+        <p className="whitespace-pre-wrap" dir="auto">
+          {memory.summary}
+        </p>
       </Card>
     </>
   );

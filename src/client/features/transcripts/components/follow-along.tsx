@@ -170,7 +170,7 @@ export function FollowAlong({
 
   return (
     <>
-      <p className="whitespace-pre-wrap" data-testid="transcript">
+      <p className="whitespace-pre-wrap" data-testid="transcript" dir="auto">
         {pieces.map((piece, i) =>
           piece.segment ? (
             <button
