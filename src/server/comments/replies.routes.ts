@@ -7,9 +7,10 @@ import {
   okResponseSchema,
 } from "../../shared/schemas";
 import { security } from "../http/api-security";
+import { escapeHtml } from "../http/html";
 import { badRequest, errorResponses } from "../http-errors";
 import { wordsIn } from "../i18n/words";
-import { escapeHtml, page } from "../share-links/relative-news.routes";
+import { page } from "../share-links/relative-news.routes";
 import type { RepliesService } from "./replies.service";
 
 const errors = errorResponses(400, 401, 403, 404, 429);

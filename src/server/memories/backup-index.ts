@@ -1,6 +1,8 @@
 import { formatDate } from "../../shared/dates";
 import { formatMessage } from "../../shared/i18n/format";
 import { directionOf, intlLocale, type Language } from "../../shared/i18n/languages";
+import { escapeHtml } from "../http/html";
+import { questionIn } from "../i18n/questions";
 import { wordsIn } from "../i18n/words";
 
 /** One memory as the backup's index.html shows it; file names are paths inside the zip. */
@@ -15,13 +17,6 @@ export interface IndexMemory {
   recordingMissing: boolean;
   photos: { file: string; width: number; height: number }[];
   comments: { name: string; transcript: string; recording: string | null }[];
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
 }
 
 /** A zip path as a relative URL: each part percent-encoded, so spaces, '#' and '%' stay in the name. */
@@ -79,8 +74,9 @@ function player(file: string, label: string, language: Language): string {
   );
 }
 
+/** The family's own words: each reads in the direction of its first letter. */
 function paragraphs(text: string): string {
-  return text.trim() ? `<p class="text">${escapeHtml(text.trim())}</p>` : "";
+  return text.trim() ? `<p class="text" dir="auto">${escapeHtml(text.trim())}</p>` : "";
 }
 
 /** One memory: its title, date and storyteller, recording, photos, summary, transcript, comments. */
@@ -96,9 +92,12 @@ export function indexMemory(memory: IndexMemory, language: Language): string {
         )
       : "",
   ].filter(Boolean);
-  let html = `<article><h2>${escapeHtml(title)}</h2>`;
+  let html = `<article><h2 dir="auto">${escapeHtml(title)}</h2>`;
   if (meta.length > 0) html += `<p class="meta">${meta.join(" · ")}</p>`;
-  if (memory.question) html += `<p>${escapeHtml(`${MESSAGES.answering} ${memory.question}`)}</p>`;
+  if (memory.question) {
+    const question = questionIn(language, memory.question);
+    html += `<p>${escapeHtml(`${MESSAGES.answering} ${question}`)}</p>`;
+  }
   if (memory.recording) html += player(memory.recording, title, language);
   else if (memory.recordingMissing) html += `<p>${escapeHtml(BACKUP_INDEX.recordingMissing)}</p>`;
   for (const [index, photo] of memory.photos.entries()) {

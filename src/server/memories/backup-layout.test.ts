@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
 import { formatDate } from "../../shared/dates";
+import { QUESTIONS } from "../../shared/questions";
 import type { Memory, Photo, RestoreResult } from "../../shared/schemas";
+import { escapeHtml } from "../http/html";
+import { wordsIn } from "../i18n/words";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup, restoreBackup } from "../test/backup-helpers";
 import { createTestApp, type TestApp } from "../test/harness";
@@ -127,6 +130,29 @@ describe("file names from a memory's date and title", () => {
     expect(html).toContain("Told by &lt;b onmouseover=x&gt;Opa&lt;/b&gt;");
     expect(html).toContain("Opa&#39;s boat");
     expect(html).not.toContain("<b ");
+  });
+
+  it("asks a library question in the page's language, and lets the family's words keep their direction", () => {
+    const html = indexMemory(
+      {
+        title: "La playa",
+        recordedAt: "1970-07-01T00:00:00.000Z",
+        storyteller: null,
+        question: QUESTIONS[7] as string,
+        summary: "Un día en la playa.",
+        transcript: "Fuimos a la playa.",
+        recording: null,
+        recordingMissing: false,
+        photos: [],
+        comments: [],
+      },
+      "ar",
+    );
+    const arabic = wordsIn("ar");
+    expect(html).toContain(escapeHtml(`${arabic.MESSAGES.answering} ${arabic.QUESTIONS[7]}`));
+    expect(html).not.toContain(escapeHtml(QUESTIONS[7] as string));
+    expect(html).toContain('<h2 dir="auto">La playa</h2>');
+    expect(html).toContain('<p class="text" dir="auto">Fuimos a la playa.</p>');
   });
 });
 
@@ -257,7 +283,7 @@ describe.each([
 
     // Headings, dates in words, photos described.
     expect(html.match(/<h1>/g)).toHaveLength(1);
-    const titles = [...html.matchAll(/<h2>([^<]*)<\/h2>/g)].map((m) => m[1]);
+    const titles = [...html.matchAll(/<h2 dir="auto">([^<]*)<\/h2>/g)].map((m) => m[1]);
     expect(titles).toHaveLength(6);
     expect(titles[0]).toBe(LONG_GREEK);
     expect(titles[1]).toBe("Untitled memory");

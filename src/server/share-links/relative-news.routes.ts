@@ -6,6 +6,7 @@ import { okResponseSchema } from "../../shared/schemas";
 import { newsUnsubscribeQuerySchema, relativeNewsBodySchema } from "../../shared/share-links";
 import type { Config } from "../config";
 import { security } from "../http/api-security";
+import { escapeHtml } from "../http/html";
 import { acceptOneClickForm } from "../http/one-click-form";
 import { badRequest, errorResponses } from "../http-errors";
 import { wordsIn } from "../i18n/words";
@@ -13,13 +14,6 @@ import type { RelativeNewsService } from "./relative-news.service";
 import { readShareTokens } from "./share-cookie";
 
 const errors = errorResponses(400, 401, 404, 409, 429);
-
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
-}
 
 /**
  * The pages' own style sheet (they load nothing else): the app's colours and type, a readable
