@@ -12,11 +12,6 @@ export function questionIn(language: string, question: string): string {
   return wordsIn(language).QUESTIONS[index] ?? question;
 }
 
-/** Whether `text` is a built-in question, in English or in `language`. */
-export function isBuiltInQuestionIn(language: string, text: string): boolean {
-  return QUESTIONS.includes(text) || wordsIn(language).QUESTIONS.includes(text);
-}
-
 /**
  * A built-in question in any language as the library's own (English) text, which every reader's
  * page puts in their language; any other text comes back as it is.

@@ -156,6 +156,10 @@ describe.each(DATABASE_KINDS)("a journal's language (%s)", (kind) => {
     const asked = QUESTIONS[3] as string;
     const opened = await api("GET", `/api/record/${token}?q=${encodeURIComponent(asked)}`);
     expect(opened.json<RecordingPage>().question).toBe(wordsIn("es").QUESTIONS[3]);
+    // A mail read in another language (the storyteller's own) carries its words: the same question.
+    const french = encodeURIComponent(wordsIn("fr").QUESTIONS[3] as string);
+    const fromFrench = await api("GET", `/api/record/${token}?q=${french}`);
+    expect(fromFrench.json<RecordingPage>().question).toBe(wordsIn("es").QUESTIONS[3]);
   });
 
   it("a storyteller changes their own page's language through their link, and nobody else's", async () => {

@@ -15,7 +15,7 @@ import type { Identity } from "../auth/session.service";
 import type { CommentsService } from "../comments/comments.service";
 import type { RepliesService } from "../comments/replies.service";
 import { conflict, forbidden, HttpError, notFound, unauthorized } from "../http-errors";
-import { isBuiltInQuestionIn, libraryQuestion, questionIn } from "../i18n/questions";
+import { libraryQuestion, questionIn } from "../i18n/questions";
 import { languageOf, questionsInEveryLanguage } from "../i18n/words";
 import { hashToken, newSecretToken } from "../ids";
 import type { MemoriesService } from "../memories/memories.service";
@@ -269,11 +269,8 @@ export class RecordingLinksService {
     if (asked) {
       const family = await this.deps.familyQuestions.waiting(memberId, asked);
       if (family) return { question: family.text, askedBy: family.askedBy };
-      if (
-        isKnownQuestion(asked, [], questionsInEveryLanguage()) ||
-        isBuiltInQuestionIn(language, asked)
-      ) {
-        return { question: questionIn(language, asked), askedBy: null };
+      if (isKnownQuestion(asked, [], questionsInEveryLanguage())) {
+        return { question: questionIn(language, libraryQuestion(asked)), askedBy: null };
       }
     }
     const next = await this.deps.familyQuestions.next(memberId);
