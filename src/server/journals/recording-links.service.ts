@@ -305,8 +305,7 @@ export class RecordingLinksService {
       text &&
       (isKnownQuestion(text, [], questionsInEveryLanguage()) ||
         (await this.deps.familyQuestions.isWaiting(link.membership.memberId, text)));
-    // A library question is kept as the library's own, so each reader reads it in their language.
-    const question = asked ? libraryQuestion(text) : undefined;
+    const question = asked ? text : undefined;
     const { memory, created } = await this.deps.processing.startThroughLink(
       // The upload is checked against this browser; the memory is the link's member's.
       { ...identity, recordingFor: link.membership },

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ERROR_MESSAGES, type ErrorCode, MESSAGES } from "../../shared/messages";
+import { QUESTIONS } from "../../shared/questions";
 import type { Memory } from "../../shared/schemas";
 import type { AiProviders } from "../ai/ai";
 import { VISITOR_COOKIE } from "../auth/session.service";
+import { wordsIn } from "../i18n/words";
 import { newId } from "../ids";
 import { speechMp3 } from "../test/audio-fixtures";
 import { createUserWithSession } from "../test/auth-helpers";
@@ -99,6 +101,22 @@ describe.each(DATABASE_KINDS)("memory processing API (%s)", (kind) => {
   });
   beforeEach(() => {
     stub.handle(defaultStubHandler);
+  });
+
+  it("keeps a built-in question asked in Spanish (a reminder mail's link) as the library's own", async () => {
+    const owner = await createUserWithSession(t);
+    const recorded = await upload(owner.cookie);
+    const spanish = wordsIn("es").QUESTIONS[5] as string;
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/memories/process",
+      payload: { audioUrl: recorded.url, question: spanish },
+      headers: { cookie: recorded.cookie },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json<Memory>().question).toBe(QUESTIONS[5]);
+    // Processed, so the next test's queue starts empty.
+    expect(await t.app.worker.drain()).toBe(1);
   });
 
   it("records anonymously, shows progress by polling, saves, and the same browser claims it once", async () => {

@@ -13,6 +13,7 @@ import {
   tooManyRequests,
   unauthorized,
 } from "../http-errors";
+import { libraryQuestion } from "../i18n/questions";
 import { newId } from "../ids";
 import type { JobsRepo } from "../jobs/jobs.repo";
 import { ownJournalId } from "../journals/journals.repo";
@@ -28,6 +29,14 @@ export type Uploads = Pick<
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The question a recording answers as it is kept: a built-in one as the library's own (English)
+ * words, whichever language asked it, so every reader reads it in theirs; any other as it was.
+ */
+function keptQuestion(question: string | undefined): string | null {
+  return question ? libraryQuestion(question) : null;
+}
 
 /**
  * Turning an upload into a memory: creating it in state 'processing' and queueing its pipeline in
@@ -74,7 +83,7 @@ export class MemoryProcessingService {
         : null,
       audioId: upload.id,
       recordedAt: new Date(body.recordedAt ?? now).toISOString(),
-      question: body.question ?? null,
+      question: keptQuestion(body.question),
       status: "processing",
       stage: "transcribe",
     });
@@ -111,7 +120,7 @@ export class MemoryProcessingService {
       claimExpiresAt: null,
       audioId: upload.id,
       recordedAt: new Date(body.recordedAt ?? this.now()).toISOString(),
-      question: body.question ?? null,
+      question: keptQuestion(body.question),
       status: "processing",
       stage: "transcribe",
     });
