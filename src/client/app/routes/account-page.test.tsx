@@ -12,6 +12,7 @@ import {
   type Handler,
   journalHandler,
   json,
+  makeMember,
   me,
   myJournal,
   openUserMenu,
@@ -290,13 +291,35 @@ describe("AccountPage", () => {
       );
     });
 
-    it("warns of no family's stories when the account belongs to its own journal only", async () => {
-      accountServer();
+    it("names the account's own journal too once others belong to it", async () => {
+      accountServer(me, [
+        journalHandler([myJournal], {
+          [myJournal.id]: [makeMember(), makeMember({ id: "m-rosa", name: "Rosa", isYou: false })],
+        }),
+      ]);
       const user = userEvent.setup();
       renderPage();
       const zone = await section(MESSAGES.deleteAccount);
       await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
       const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      expect(await within(dialog).findByTestId("delete-account-stories")).toHaveTextContent(
+        formatMessage(JOURNAL_MESSAGES.deleteAccountStories, { journals: myJournal.name }),
+      );
+    });
+
+    it("warns of no family's stories when the account belongs to its own journal only", async () => {
+      const server = accountServer();
+      const user = userEvent.setup();
+      renderPage();
+      const zone = await section(MESSAGES.deleteAccount);
+      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
+      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      // Once its members are read (the person alone in it), nothing is said.
+      await waitFor(() =>
+        expect(server.requests.some((r) => r.url === `/api/journals/${myJournal.id}/members`)).toBe(
+          true,
+        ),
+      );
       await waitFor(() => expect(within(dialog).getByLabelText("Confirmation")).toBeEnabled());
       expect(within(dialog).queryByTestId("delete-account-stories")).toBeNull();
     });

@@ -7,16 +7,21 @@ import { Input } from "../../../components/ui/input";
 import { TypedDeleteDialog } from "../../../components/ui/typed-delete-dialog";
 import { useUser } from "../../auth/api/get-user";
 import { useJournals } from "../../journals/api/get-journals";
+import { useMembers } from "../../journals/api/get-members";
 
 /**
- * Names the family journals, other than their own, the person belongs to: the stories they told
- * there go with the account, and the family should hear that before it happens.
+ * Names the journals others belong to, their own among them once they invited anyone: the stories
+ * the person told there go with the account (the journals stay), and the family should hear that
+ * before it happens.
  */
 function FamilyStoriesWarning() {
   const { data: user } = useUser();
   const { data: journals } = useJournals();
+  const own = user ? ownJournalId(user.id) : undefined;
+  const { data: ownMembers } = useMembers(own);
+  const shared = (ownMembers?.length ?? 0) > 1;
   const names = (journals ?? [])
-    .filter((journal) => user && journal.id !== ownJournalId(user.id))
+    .filter((journal) => journal.id !== own || shared)
     .map((journal) => journal.name);
   if (names.length === 0) return null;
   const list = new Intl.ListFormat(intlLocale(currentLanguage()), { type: "conjunction" });
