@@ -4,6 +4,8 @@ import path from "node:path";
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { QUESTIONS } from "../../shared/questions";
+import { wordsIn } from "../i18n/words";
 import { newId, nowIso } from "../ids";
 import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 import { MemoriesRepo } from "../memories/memories.repo";
@@ -19,6 +21,7 @@ import { type DatabaseKind, type DatabaseTarget, openDatabase } from "./connecti
 import { isUniqueViolation } from "./constraint-errors";
 import { migrateToLatest } from "./migrate";
 import { errorCodes, processingErrorCode } from "./migrations/0019-error-codes";
+import { libraryQuestions } from "./migrations/0030-library-questions";
 import type { Database } from "./schema";
 
 describe.each(DATABASE_KINDS)("schema on %s", (kind) => {
@@ -545,6 +548,54 @@ describe.each(DATABASE_KINDS)("upgrade to family journals (0023) on %s", (kind) 
       expect((await repo.search(scope, ["orch"], 1)).total).toBe(3);
     } finally {
       await t.cleanup();
+    }
+  });
+});
+
+/**
+ * Migration 0030 on a database whose memories keep built-in questions in the words of the page
+ * that asked them: each becomes the library's own; English ones and the family's own stay.
+ */
+describe.each(DATABASE_KINDS)("library questions in their own words (0030) on %s", (kind) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+  });
+  afterAll(async () => t.cleanup());
+
+  it("keeps a built-in question asked in Spanish or Arabic as the library's own words", async () => {
+    const { db } = t.handle;
+    const owner = await createBareUser(db, "oldquestions");
+    const repo = new MemoriesRepo(db, kind);
+    const stored: [string | null, string | null][] = [
+      [wordsIn("es").QUESTIONS[2] as string, QUESTIONS[2] as string],
+      [wordsIn("ar").QUESTIONS[9] as string, QUESTIONS[9] as string],
+      [QUESTIONS[4] as string, QUESTIONS[4] as string],
+      ["¿Dónde aprendiste a cocinar?", "¿Dónde aprendiste a cocinar?"],
+      [null, null],
+    ];
+    const ids: string[] = [];
+    for (const [question] of stored) {
+      const memory = await repo.insert({
+        userId: owner.id,
+        audioId: null,
+        title: "Asked",
+        status: "saved",
+      });
+      await db.updateTable("memories").set({ question }).where("id", "=", memory.id).execute();
+      ids.push(memory.id);
+    }
+
+    await libraryQuestions.up(db as unknown as Kysely<unknown>, kind);
+
+    const rows = await db
+      .selectFrom("memories")
+      .select(["id", "question"])
+      .where("id", "in", ids)
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row.question]));
+    for (const [i, [, expected]] of stored.entries()) {
+      expect(byId.get(ids[i] as string)).toBe(expected);
     }
   });
 });

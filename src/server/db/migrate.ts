@@ -25,6 +25,7 @@ import { familyQuestions } from "./migrations/0026-family-questions";
 import { repliesReachStorytellers } from "./migrations/0027-replies-reach-storytellers";
 import { weeklyQuestionMail } from "./migrations/0028-weekly-question-mail";
 import { languages } from "./migrations/0029-languages";
+import { libraryQuestions } from "./migrations/0030-library-questions";
 
 /** A migration that may differ by dialect; every schema change is a new entry here. */
 export interface DialectMigration {
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "0027-replies-reach-storytellers": repliesReachStorytellers,
   "0028-weekly-question-mail": weeklyQuestionMail,
   "0029-languages": languages,
+  "0030-library-questions": libraryQuestions,
 };
 
 class DialectMigrationProvider implements MigrationProvider {

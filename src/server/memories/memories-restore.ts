@@ -24,6 +24,7 @@ import { processingErrorCode } from "../db/migrations/0019-error-codes";
 import { isDatabaseUnavailable } from "../db/postgres-pool";
 import type { Transactions } from "../db/transactions";
 import { badRequest, HttpError, tooLarge, tooManyRequests } from "../http-errors";
+import { libraryQuestion } from "../i18n/questions";
 import { newId } from "../ids";
 import { type JournalsRepo, ownJournalId } from "../journals/journals.repo";
 import type { ImportedPhoto, PhotosService } from "../photos/photos.service";
@@ -594,7 +595,8 @@ export class MemoriesRestore {
                 ? processingErrorCode(memory.error)
                 : "processing.unfinished",
             createdAt: validDate(memory.createdAt, now),
-            question: memory.question?.trim() || null,
+            // A built-in question in another language's words, as the library's own (as 0030 does).
+            question: memory.question?.trim() ? libraryQuestion(memory.question.trim()) : null,
             language:
               memory.language && LANGUAGE_CODE_PATTERN.test(memory.language)
                 ? memory.language

@@ -4,7 +4,9 @@ import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
 import { ERROR_MESSAGES, type ErrorCode } from "../../shared/messages";
+import { QUESTIONS } from "../../shared/questions";
 import type { Memory } from "../../shared/schemas";
+import { wordsIn } from "../i18n/words";
 import { ownJournalId, ownMemberId } from "../journals/journals.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup, restoreBackup } from "../test/backup-helpers";
@@ -501,6 +503,27 @@ describe("hostile or damaged backups are refused and change nothing", () => {
     );
     expect(byTitle.get(german.title)).toBe("de");
     expect(byTitle.get(odd.title)).toBeNull();
+  });
+
+  it("keeps a built-in question an older backup holds in another language's words as the library's own", async () => {
+    const edited = structuredClone(manifest);
+    const [spanish, family] = edited.memories as BackupJson["memories"];
+    if (!spanish || !family) throw new Error("The seeded journal has fewer than two memories");
+    spanish.question = wordsIn("es").QUESTIONS[11] as string;
+    family.question = "¿Dónde aprendiste a cocinar?";
+    const heir = await createUserWithSession(t);
+    const response = await restoreBackup(t, heir.cookie, await withManifest(edited));
+    expect(response.json()).toMatchObject({ imported: 3, failed: [] });
+    const list = await t.app.inject({
+      method: "GET",
+      url: "/api/memories",
+      headers: { cookie: heir.cookie },
+    });
+    const byTitle = new Map(
+      list.json<{ items: Memory[] }>().items.map((m) => [m.title, m.question] as const),
+    );
+    expect(byTitle.get(spanish.title)).toBe(QUESTIONS[11]);
+    expect(byTitle.get(family.title)).toBe("¿Dónde aprendiste a cocinar?");
   });
 });
 
