@@ -62,6 +62,13 @@ function renderPage() {
 
 const section = (name: string) => screen.findByRole("region", { name });
 
+/** Opens the account's deletion dialog from its section. */
+async function openDeleteDialog(user: ReturnType<typeof userEvent.setup>): Promise<HTMLElement> {
+  const zone = await section(MESSAGES.deleteAccount);
+  await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
+  return screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+}
+
 describe("AccountPage", () => {
   it("asks a logged-out visitor to log in", async () => {
     accountServer(null);
@@ -242,9 +249,7 @@ describe("AccountPage", () => {
       const server = accountServer();
       const user = userEvent.setup();
       const { location } = renderPage();
-      const zone = await section(MESSAGES.deleteAccount);
-      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
-      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      const dialog = await openDeleteDialog(user);
       const confirm = within(dialog).getByRole("button", { name: MESSAGES.deleteAccount });
       expect(confirm).toBeDisabled();
       const typed = within(dialog).getByLabelText("Confirmation");
@@ -278,9 +283,7 @@ describe("AccountPage", () => {
       accountServer(me, [journalHandler([myJournal, family, reunion])]);
       const user = userEvent.setup();
       renderPage();
-      const zone = await section(MESSAGES.deleteAccount);
-      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
-      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      const dialog = await openDeleteDialog(user);
       expect(await within(dialog).findByTestId("delete-account-stories")).toHaveTextContent(
         formatMessage(JOURNAL_MESSAGES.deleteAccountStories, {
           journals: "The Alvarez family and The reunion",
@@ -299,9 +302,7 @@ describe("AccountPage", () => {
       ]);
       const user = userEvent.setup();
       renderPage();
-      const zone = await section(MESSAGES.deleteAccount);
-      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
-      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      const dialog = await openDeleteDialog(user);
       expect(await within(dialog).findByTestId("delete-account-stories")).toHaveTextContent(
         formatMessage(JOURNAL_MESSAGES.deleteAccountStories, { journals: myJournal.name }),
       );
@@ -311,9 +312,7 @@ describe("AccountPage", () => {
       const server = accountServer();
       const user = userEvent.setup();
       renderPage();
-      const zone = await section(MESSAGES.deleteAccount);
-      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
-      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      const dialog = await openDeleteDialog(user);
       // Once its members are read (the person alone in it), nothing is said.
       await waitFor(() =>
         expect(server.requests.some((r) => r.url === `/api/journals/${myJournal.id}/members`)).toBe(
@@ -333,9 +332,7 @@ describe("AccountPage", () => {
       ]);
       const user = userEvent.setup();
       const { location } = renderPage();
-      const zone = await section(MESSAGES.deleteAccount);
-      await user.click(within(zone).getByRole("button", { name: MESSAGES.deleteAccount }));
-      const dialog = await screen.findByRole("dialog", { name: MESSAGES.deleteAccountTitle });
+      const dialog = await openDeleteDialog(user);
       await user.type(within(dialog).getByLabelText("Confirmation"), "delete");
       await user.click(within(dialog).getByRole("button", { name: MESSAGES.deleteAccount }));
       expect(await screen.findByText(MESSAGES.failedDeleteAccount)).toBeInTheDocument();
