@@ -9,22 +9,23 @@ import { APP_CATALOGUES } from "./src/shared/i18n/catalogues.ts";
 import { directionOf, LANGUAGES, SOURCE_LANGUAGE } from "./src/shared/i18n/languages.ts";
 import { MESSAGES } from "./src/shared/messages.ts";
 
-/** After the build, writes .br and .gz copies of the text assets for the server to send. */
-function precompress(): Plugin {
+/**
+ * A step run on the written build, after every other plugin's closeBundle: the service worker
+ * vite-plugin-pwa writes there is in place (and compressed too; Workbox never sees the copies).
+ */
+function afterBuild(name: string, step: (outDir: string) => Promise<unknown>): Plugin {
   let outDir = "";
   return {
-    name: "precompress",
+    name,
     apply: "build",
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    // After every other plugin's closeBundle, so the service worker vite-plugin-pwa writes there
-    // is compressed too (and Workbox never sees the .br/.gz copies).
     closeBundle: {
       order: "post",
       sequential: true,
       async handler() {
-        await precompressDir(outDir);
+        await step(outDir);
       },
     },
   };
@@ -56,40 +57,24 @@ function browserWordsOnly(): Plugin {
  * The installed app's name and purpose in each language: `manifest-<lang>.webmanifest` beside
  * the English one, which a page speaking that language links instead (src/client/lib/language.ts).
  */
-function translatedManifests(): Plugin {
-  let outDir = "";
-  return {
-    name: "translated-manifests",
-    apply: "build",
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    closeBundle: {
-      order: "post",
-      sequential: true,
-      async handler() {
-        const english = JSON.parse(
-          await readFile(path.join(outDir, "manifest.webmanifest"), "utf8"),
-        );
-        for (const language of LANGUAGES.filter((l) => l !== SOURCE_LANGUAGE)) {
-          const file = new URL(`./src/shared/i18n/locales/${language}.json`, import.meta.url);
-          const words = JSON.parse(await readFile(file, "utf8")).MESSAGES ?? {};
-          const manifest = {
-            ...english,
-            name: words.appTitle ?? english.name,
-            short_name: words.appShortName ?? english.short_name,
-            description: words.appDescription ?? english.description,
-            lang: language,
-            dir: directionOf(language),
-          };
-          await writeFile(
-            path.join(outDir, `manifest-${language}.webmanifest`),
-            JSON.stringify(manifest),
-          );
-        }
-      },
-    },
-  };
+async function writeTranslatedManifests(outDir: string): Promise<void> {
+  const english = JSON.parse(await readFile(path.join(outDir, "manifest.webmanifest"), "utf8"));
+  for (const language of LANGUAGES.filter((l) => l !== SOURCE_LANGUAGE)) {
+    const file = new URL(`./src/shared/i18n/locales/${language}.json`, import.meta.url);
+    const words = JSON.parse(await readFile(file, "utf8")).MESSAGES ?? {};
+    const manifest = {
+      ...english,
+      name: words.appTitle ?? english.name,
+      short_name: words.appShortName ?? english.short_name,
+      description: words.appDescription ?? english.description,
+      lang: language,
+      dir: directionOf(language),
+    };
+    await writeFile(
+      path.join(outDir, `manifest-${language}.webmanifest`),
+      JSON.stringify(manifest),
+    );
+  }
 }
 
 /**
@@ -159,8 +144,9 @@ export default defineConfig({
     tailwindcss(),
     browserWordsOnly(),
     installableApp(),
-    translatedManifests(),
-    precompress(),
+    afterBuild("translated-manifests", writeTranslatedManifests),
+    // Last: .br and .gz copies, for the server, of the text assets the build wrote.
+    afterBuild("precompress", precompressDir),
   ],
   build: {
     outDir: "../../dist/client",
