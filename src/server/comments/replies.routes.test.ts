@@ -13,12 +13,12 @@ import type {
 import { wordsIn } from "../i18n/words";
 import { ownJournalId } from "../journals/journals.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { joinJournal, type Method, makeRecordingLink, request } from "../test/family-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { testJpeg } from "../test/image-fixtures";
 import { mailHeader, mailSubject, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { fixture, multipart, upload, visitorCookie } from "../test/upload-helpers";
 
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
 const APP_URL = "https://journal.example.org";
 
 describe.each(DATABASE_KINDS)("replies reach the storyteller (%s)", (kind) => {
@@ -31,35 +31,20 @@ describe.each(DATABASE_KINDS)("replies reach the storyteller (%s)", (kind) => {
   let mp3: Buffer;
   const ids: Record<string, string> = {};
 
-  function api(method: Method, url: string, as?: TestUser | string, body?: object) {
-    const cookie = typeof as === "string" ? as : as?.cookie;
-    return t.app.inject({
-      method,
-      url,
-      headers: cookie ? { cookie } : {},
-      ...(body ? { payload: body } : {}),
+  const api = (method: Method, url: string, as?: TestUser | string, body?: object) =>
+    request(t, method, url, as, body);
+
+  const invite = (who: TestUser, name: string, role: Member["role"]) =>
+    joinJournal(t, sink, {
+      journal,
+      organizer: ana,
+      who,
+      name,
+      role,
+      email: `${name.toLowerCase()}-${kind}@example.org`,
     });
-  }
 
-  async function invite(who: TestUser, name: string, role: Member["role"]): Promise<string> {
-    const email = `${name.toLowerCase()}-${kind}@example.org`;
-    const added = await api("POST", `/api/journals/${journal}/members`, ana, { name, role, email });
-    expect(added.statusCode).toBe(201);
-    const mail = await sink.waitFor((m) => m.to.includes(email));
-    const token = /\/join\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? "";
-    expect((await api("POST", `/api/invitations/${token}`, who)).statusCode).toBe(200);
-    return added.json<Member>().id;
-  }
-
-  async function makeLink(memberId: string): Promise<string> {
-    const made = await api(
-      "POST",
-      `/api/journals/${journal}/members/${memberId}/recording-link`,
-      ana,
-    );
-    expect(made.statusCode).toBe(201);
-    return /\/r\/([A-Za-z0-9_-]+)$/.exec(made.json<{ url: string }>().url)?.[1] ?? "";
-  }
+  const makeLink = (memberId: string) => makeRecordingLink(t, journal, ana, memberId);
 
   /** A story recorded through a link, saved with a title (what processing would do). */
   async function storyThrough(token: string, title: string): Promise<string> {

@@ -12,6 +12,7 @@ import { MemoriesRepo } from "../memories/memories.repo";
 import { storeAudioFixture } from "../test/audio-fixtures";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import { downloadBackup } from "../test/backup-helpers";
+import { joinJournal, type Method, makeRecordingLink, request } from "../test/family-helpers";
 import {
   buildAppOn,
   createTestApp,
@@ -23,7 +24,6 @@ import { type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { ownJournalId } from "./journals.repo";
 
 const run = promisify(execFile);
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const APP_URL = "https://journal.example.org";
 /** Bidirectional marks pdftotext puts around right-to-left text. */
 const MARKS = /[\u200e\u200f\u202a-\u202e]/g;
@@ -50,36 +50,22 @@ describe.each(DATABASE_KINDS)("a journal's language (%s)", (kind) => {
   let journal: string;
   const memberIds: Record<string, string> = {};
 
-  function api(method: Method, url: string, as?: TestUser, body?: object) {
-    return t.app.inject({
-      method,
-      url,
-      headers: as ? { cookie: as.cookie } : {},
-      ...(body ? { payload: body } : {}),
-    });
-  }
+  const api = (method: Method, url: string, as?: TestUser | string, body?: object) =>
+    request(t, method, url, as, body);
   const setLanguage = (language: string, as: TestUser = ana) =>
     api("PATCH", `/api/journals/${journal}`, as, { language });
 
-  async function invite(who: TestUser, name: string, role: Member["role"]): Promise<string> {
-    const email = `${name.toLowerCase()}-lang-${kind}@example.org`;
-    const added = await api("POST", `/api/journals/${journal}/members`, ana, { name, role, email });
-    expect(added.statusCode).toBe(201);
-    const mail = await sink.waitFor((m) => m.to.includes(email));
-    const token = /\/join\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? "";
-    expect((await api("POST", `/api/invitations/${token}`, who)).statusCode).toBe(200);
-    return added.json<Member>().id;
-  }
+  const invite = (who: TestUser, name: string, role: Member["role"]) =>
+    joinJournal(t, sink, {
+      journal,
+      organizer: ana,
+      who,
+      name,
+      role,
+      email: `${name.toLowerCase()}-lang-${kind}@example.org`,
+    });
 
-  async function makeLink(memberId: string): Promise<string> {
-    const made = await api(
-      "POST",
-      `/api/journals/${journal}/members/${memberId}/recording-link`,
-      ana,
-    );
-    expect(made.statusCode).toBe(201);
-    return /\/r\/([A-Za-z0-9_-]+)$/.exec(made.json<{ url: string }>().url)?.[1] ?? "";
-  }
+  const makeLink = (memberId: string) => makeRecordingLink(t, journal, ana, memberId);
 
   beforeAll(async () => {
     sink = await startSmtpSink();

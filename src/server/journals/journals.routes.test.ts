@@ -6,12 +6,11 @@ import { wordsIn } from "../i18n/words";
 import { MemoriesRepo } from "../memories/memories.repo";
 import { SHARE_COOKIE } from "../share-links/share-cookie";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { type Method, request } from "../test/family-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { mailSubject, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { fixture, upload } from "../test/upload-helpers";
 import { ownJournalId } from "./journals.repo";
-
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
   let t: TestApp;
@@ -27,14 +26,8 @@ describe.each(DATABASE_KINDS)("family journals (%s)", (kind) => {
   let rosasStory: Memory;
   let mp3: Buffer;
 
-  function api(method: Method, url: string, as?: TestUser, body?: object) {
-    return t.app.inject({
-      method,
-      url,
-      headers: as ? { cookie: as.cookie } : {},
-      ...(body ? { payload: body } : {}),
-    });
-  }
+  const api = (method: Method, url: string, as?: TestUser, body?: object) =>
+    request(t, method, url, as, body);
 
   /** Ana adds a member by mail; the invited account joins through the mailed link. */
   async function invite(who: TestUser, name: string, role: Member["role"]): Promise<string> {

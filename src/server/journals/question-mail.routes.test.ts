@@ -5,12 +5,12 @@ import { QUESTIONS } from "../../shared/questions";
 import type { LinkStory, Member, QuestionMailSettings, RecordingPage } from "../../shared/schemas";
 import { wordsIn } from "../i18n/words";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
+import { type Method, request } from "../test/family-helpers";
 import { createTestApp, DATABASE_KINDS, type TestApp } from "../test/harness";
 import { mailSubject, type ReceivedMail, type SmtpSink, startSmtpSink } from "../test/smtp-sink";
 import { fixture, upload, visitorCookie } from "../test/upload-helpers";
 import { ownJournalId } from "./journals.repo";
 
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const APP_URL = "https://journal.example.org";
 const WEEK_MS = 7 * 86_400_000;
 
@@ -22,14 +22,8 @@ describe.each(DATABASE_KINDS)("the weekly question by mail (%s)", (kind) => {
   let journal: string;
   let week = 0;
 
-  function api(method: Method, url: string, as?: TestUser, body?: object) {
-    return t.app.inject({
-      method,
-      url,
-      headers: as ? { cookie: as.cookie } : {},
-      ...(body ? { payload: body } : {}),
-    });
-  }
+  const api = (method: Method, url: string, as?: TestUser, body?: object) =>
+    request(t, method, url, as, body);
   const settingsPath = () => `/api/journals/${journal}/question-mail`;
   const tokenOf = (url: string) => /\/r\/([A-Za-z0-9_-]+)/.exec(url)?.[1] ?? "";
 

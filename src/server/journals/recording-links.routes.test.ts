@@ -11,6 +11,14 @@ import { wordsIn } from "../i18n/words";
 import { JobsRepo } from "../jobs/jobs.repo";
 import { createUserWithSession, type TestUser } from "../test/auth-helpers";
 import {
+  joinJournal,
+  linkTokenOf,
+  type Method,
+  makeRecordingLink,
+  recordingLinkPath,
+  request,
+} from "../test/family-helpers";
+import {
   buildAppOn,
   createTestApp,
   DATABASE_KINDS,
@@ -45,7 +53,6 @@ async function readCard(pdf: Buffer): Promise<{ codes: string[]; text: string }>
   }
 }
 
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const APP_URL = "https://journal.example.org";
 
 describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
@@ -59,35 +66,23 @@ describe.each(DATABASE_KINDS)("recording links (%s)", (kind) => {
   let mp3: Buffer;
   const memberIds: Record<string, string> = {};
 
-  function api(method: Method, url: string, as?: TestUser | string, body?: object) {
-    const cookie = typeof as === "string" ? as : as?.cookie;
-    return t.app.inject({
-      method,
-      url,
-      headers: cookie ? { cookie } : {},
-      ...(body ? { payload: body } : {}),
+  const api = (method: Method, url: string, as?: TestUser | string, body?: object) =>
+    request(t, method, url, as, body);
+
+  const invite = (who: TestUser, name: string, role: Member["role"]) =>
+    joinJournal(t, sink, {
+      journal,
+      organizer: ana,
+      who,
+      name,
+      role,
+      email: `${name.toLowerCase()}-${kind}@example.org`,
     });
-  }
 
-  async function invite(who: TestUser, name: string, role: Member["role"]): Promise<string> {
-    const email = `${name.toLowerCase()}-${kind}@example.org`;
-    const added = await api("POST", `/api/journals/${journal}/members`, ana, { name, role, email });
-    expect(added.statusCode).toBe(201);
-    const mail = await sink.waitFor((m) => m.to.includes(email));
-    const token = /\/join\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? "";
-    expect((await api("POST", `/api/invitations/${token}`, who)).statusCode).toBe(200);
-    return added.json<Member>().id;
-  }
+  const linkPath = (memberId: string) => recordingLinkPath(journal, memberId);
+  const tokenOf = linkTokenOf;
 
-  const linkPath = (memberId: string) =>
-    `/api/journals/${journal}/members/${memberId}/recording-link`;
-  const tokenOf = (url: string) => /\/r\/([A-Za-z0-9_-]+)$/.exec(url)?.[1] ?? "";
-
-  async function makeLink(memberId: string): Promise<string> {
-    const made = await api("POST", linkPath(memberId), ana);
-    expect(made.statusCode).toBe(201);
-    return tokenOf(made.json<{ url: string }>().url);
-  }
+  const makeLink = (memberId: string) => makeRecordingLink(t, journal, ana, memberId);
 
   beforeAll(async () => {
     sink = await startSmtpSink();
